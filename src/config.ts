@@ -1,0 +1,82 @@
+import { LOG_LEVELS, type LogLevel } from './log';
+
+/**
+ * Every setting of the service, read from the environment once at start and validated, so that a
+ * bad value stops the service with a message naming the setting instead of failing later.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  serviceNamespace: string;
+  /** Base URL written into WSDL and DISCO addresses; undefined means "the host the caller used". */
+  publicBaseUrl: string | undefined;
+  maxBodyBytes: number;
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {}
+
+type Environment = Record<string, string | undefined>;
+
+function readInteger(env: Environment, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function readAbsoluteUrl(env: Environment, name: string): URL | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http or https URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an absolute http or https URL, got "${raw}"`);
+  }
+  if (url.search || url.hash) throw new ConfigError(`${name} must not carry a query or fragment, got "${raw}"`);
+  return url;
+}
+
+function readHost(env: Environment): string {
+  const host = env.HOST ?? '';
+  if (host === '') return '0.0.0.0';
+  if (!/^[A-Za-z0-9.:\-[\]]+$/.test(host)) throw new ConfigError(`HOST must be a host name or IP address, got "${host}"`);
+  return host;
+}
+
+/** Any absolute URI is a valid XML namespace; it is written into attributes, so markup characters are refused. */
+function readNamespace(env: Environment): string {
+  const raw = env.SERVICE_NAMESPACE;
+  if (raw === undefined || raw === '') return 'http://tempuri.org/';
+  // The namespace is used verbatim (ASMX keeps the trailing slash), so the caller's spelling is kept.
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"'&]+$/.test(raw)) {
+    throw new ConfigError(`SERVICE_NAMESPACE must be an absolute URI such as http://tempuri.org/, got "${raw}"`);
+  }
+  return raw;
+}
+
+function readLogLevel(env: Environment): LogLevel {
+  const raw = env.LOG_LEVEL ?? '';
+  if (raw === '') return 'info';
+  const level = LOG_LEVELS.find((candidate) => candidate === raw.toLowerCase());
+  if (!level) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return level;
+}
+
+export function loadConfig(env: Environment = process.env): Config {
+  const publicBase = readAbsoluteUrl(env, 'PUBLIC_BASE_URL');
+  return {
+    port: readInteger(env, 'PORT', 8080, 0, 65535),
+    host: readHost(env),
+    serviceNamespace: readNamespace(env),
+    publicBaseUrl: publicBase ? publicBase.href.replace(/\/+$/, '') : undefined,
+    maxBodyBytes: readInteger(env, 'MAX_BODY_BYTES', 1048576, 1024, 1073741824),
+    logLevel: readLogLevel(env),
+  };
+}

@@ -1,0 +1,7 @@
+import { defineOperation } from './operation';
+
+export const helloWorld = defineOperation({
+  name: 'HelloWorld',
+  decode: () => ({}),
+  run: () => 'Hello World',
+});

@@ -1,0 +1,64 @@
+/**
+ * What every operation handler is: typed parameters in, a typed result out. Handlers never see
+ * HTTP, SOAP or XML; the bindings decode the wire into RawParameters and encode the result.
+ */
+
+/** Parameter values as the catalog decoded them: absent strings are null, ints are numbers. */
+export class RawParameters {
+  constructor(private readonly values: ReadonlyMap<string, string | number | null>) {}
+
+  string(name: string): string | null {
+    const value = this.values.get(name);
+    if (value === undefined || value === null) return null;
+    if (typeof value !== 'string') throw new TypeError(`parameter ${name} is not a string`);
+    return value;
+  }
+
+  int(name: string): number {
+    const value = this.values.get(name);
+    if (value === undefined || value === null) return 0;
+    if (typeof value !== 'number') throw new TypeError(`parameter ${name} is not an int`);
+    return value;
+  }
+}
+
+/** Facts about the call that rules such as rate limits need, independent of the binding. */
+export interface CallContext {
+  readonly callerAddress: string;
+}
+
+/** Empty results are `undefined`; HelloWorld's is a string. Later profiles widen this. */
+export type OperationResult = string | undefined;
+
+/** How an operation is written: a decoder to its own typed parameters, and a runner of them. */
+export interface OperationDefinition<Parameters> {
+  readonly name: string;
+  decode(raw: RawParameters): Parameters;
+  run(parameters: Parameters, context: CallContext): Promise<OperationResult> | OperationResult;
+}
+
+/** How the bindings see an operation: its parameter types are its own business. */
+export interface OperationHandler {
+  readonly name: string;
+  handle(raw: RawParameters, context: CallContext): Promise<OperationResult> | OperationResult;
+}
+
+/** Ties a decoder and a runner together so that `run` receives exactly what `decode` produced. */
+export function defineOperation<Parameters>(definition: OperationDefinition<Parameters>): OperationHandler {
+  return { name: definition.name, handle: (raw, context) => definition.run(definition.decode(raw), context) };
+}
+
+/**
+ * An error with a kind the bindings map to the wire: `client` for a request that cannot be read,
+ * `rule` for a rule the service enforces, `internal` for a failure of the service itself.
+ */
+export type OperationErrorKind = 'client' | 'rule' | 'internal';
+
+export class OperationError extends Error {
+  constructor(
+    readonly kind: OperationErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}

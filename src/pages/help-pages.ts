@@ -1,0 +1,99 @@
+import { AUTHORING_NAMESPACE, type Endpoint, type Operation } from '../contract/catalog';
+import { escapeHtml, page } from './html';
+import { sampleBlocks } from './samples';
+
+/**
+ * The help pages ASMX generates: the service page listing the operations, and an operation page
+ * with its test form (HTTP POST) and the four sample blocks.
+ */
+
+function namespaceNote(namespace: string): string {
+  if (namespace !== AUTHORING_NAMESPACE) return '';
+  return `
+      <span>
+        <hr>
+        <h3>This web service is using http://tempuri.org/ as its default namespace.</h3>
+        <h3>Recommendation: Change the default namespace before the XML Web service is made public.</h3>
+        <p class="intro">Each XML Web service needs a unique namespace in order for client applications to distinguish it from other services on the Web. http://tempuri.org/ is available for XML Web services that are under development, but published XML Web services should use a more permanent namespace.</p>
+        <p class="intro">Your XML Web service should be identified by a namespace that you control. For example, you can use your company's Internet domain name as part of the namespace. Although many XML Web service namespaces look like URLs, they need not point to actual resources on the Web. (XML Web service namespaces are URIs.)</p>
+      </span>`;
+}
+
+export function serviceHelpPage(endpoint: Endpoint, namespace: string, baseUrl: string): string {
+  const file = `${endpoint.name}.asmx`;
+  const operations = endpoint.operations
+    .map((operation) => `        <li><a href="${escapeHtml(`${file}?op=${operation.name}`)}">${escapeHtml(operation.name)}</a></li>`)
+    .join('\n');
+  return page(
+    endpoint.name,
+    `      <span>
+        <p class="intro">The following operations are supported.  For a formal definition, please review the <a href="${escapeHtml(`${baseUrl}${endpoint.path}?WSDL`)}">Service Description</a>. </p>
+        <ul>
+${operations}
+        </ul>
+      </span>${namespaceNote(namespace)}`,
+  );
+}
+
+function testForm(operation: Operation, actionUrl: string): string {
+  const rows = operation.parameters
+    .map(
+      (parameter) => `          <tr>
+            <td class="frmText" style="color: #000000; font-weight: normal;">${escapeHtml(parameter.name)}:</td>
+            <td><input class="frmInput" type="text" size="50" name="${escapeHtml(parameter.name)}"></td>
+          </tr>`,
+    )
+    .join('\n');
+  return `      <h3>Test</h3>
+      To test the operation using the HTTP POST protocol, click the 'Invoke' button.
+      <form target="_blank" action="${escapeHtml(actionUrl)}" method="POST">
+        <table cellspacing="0" cellpadding="4" frame="box" bordercolor="#dcdcdc" rules="none" style="border-collapse: collapse;">
+          <tr>
+            <td class="frmHeader" background="#dcdcdc" style="border-right: 2px solid white;">Parameter</td>
+            <td class="frmHeader" background="#dcdcdc">Value</td>
+          </tr>
+${rows}
+          <tr>
+            <td></td>
+            <td align="right"><input type="submit" value="Invoke" class="button"></td>
+          </tr>
+        </table>
+      </form>`;
+}
+
+export function operationHelpPage(endpoint: Endpoint, operation: Operation, namespace: string, baseUrl: string): string {
+  const file = `${endpoint.name}.asmx`;
+  const url = new URL(baseUrl);
+  const path = `${url.pathname.replace(/\/$/, '')}${endpoint.path}`;
+  const samples = sampleBlocks(operation, path, url.host, namespace)
+    .map(
+      (block) => `      <span>
+        <h3>${block.title}</h3>
+        <p>${block.introduction}</p>
+        <pre>${block.request}</pre>
+        <pre>${block.response}</pre>
+      </span>`,
+    )
+    .join('\n');
+  return page(
+    endpoint.name,
+    `      <span>
+        <p class="intro">Click <a href="${escapeHtml(file)}">here</a> for a complete list of operations.</p>
+        <h2>${escapeHtml(operation.name)}</h2>
+        <p class="intro"></p>
+${testForm(operation, `${baseUrl}${endpoint.path}/${operation.name}`)}
+${samples}
+      </span>`,
+  );
+}
+
+export function methodNotFoundPage(endpoint: Endpoint, requestedName: string): string {
+  return page(
+    endpoint.name,
+    `      <span>
+        <p class="intro">Click <a href="${escapeHtml(`${endpoint.name}.asmx`)}">here</a> for a complete list of operations.</p>
+        <h2>Method Not Found</h2>
+        <p class="intro">The operation ${escapeHtml(requestedName)} is not supported by this service.</p>
+      </span>`,
+  );
+}

@@ -1,0 +1,40 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Endpoint } from '../contract/catalog';
+import type { ServiceContext } from '../service-context';
+import { baseUrlFor } from '../wire/base-url';
+import { send } from '../wire/send';
+import { methodNotFoundPage, operationHelpPage, serviceHelpPage } from './help-pages';
+import { discoDocument, ServiceDescription } from './service-description';
+
+const XML = 'text/xml; charset=utf-8';
+const HTML = 'text/html; charset=utf-8';
+
+/** GET /X.asmx: ?WSDL and ?disco (any case), ?op=Name, or the service's help page. */
+export class PageRoutes {
+  private readonly descriptions = new Map<Endpoint, ServiceDescription>();
+
+  constructor(private readonly context: ServiceContext) {
+    for (const endpoint of context.catalog.endpoints) {
+      this.descriptions.set(endpoint, new ServiceDescription(endpoint, context.config.serviceNamespace));
+    }
+  }
+
+  handle(request: IncomingMessage, response: ServerResponse, endpoint: Endpoint, query: string): void {
+    const { config } = this.context;
+    const baseUrl = baseUrlFor(request, config.publicBaseUrl, `localhost:${config.port}`);
+    const fields = new URLSearchParams(query);
+    const keys = new Set([...fields.keys()].map((key) => key.toLowerCase()));
+    const namespace = config.serviceNamespace;
+    if (keys.has('wsdl')) {
+      send(response, 200, XML, (this.descriptions.get(endpoint) as ServiceDescription).render(baseUrl));
+    } else if (keys.has('disco')) {
+      send(response, 200, XML, discoDocument(endpoint, namespace, baseUrl));
+    } else if (fields.has('op')) {
+      const name = fields.get('op') ?? '';
+      const operation = endpoint.operations.find((candidate) => candidate.name === name);
+      send(response, 200, HTML, operation ? operationHelpPage(endpoint, operation, namespace, baseUrl) : methodNotFoundPage(endpoint, name));
+    } else {
+      send(response, 200, HTML, serviceHelpPage(endpoint, namespace, baseUrl));
+    }
+  }
+}

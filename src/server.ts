@@ -1,0 +1,30 @@
+import { createServer, type Server } from 'node:http';
+import { createApp, failRequest } from './app';
+import type { ServiceContext } from './service-context';
+import { SoapBinding } from './soap/soap-binding';
+
+/**
+ * The HTTP server: a SOAP call (POST to an .asmx path) goes straight to the SOAP binding on the
+ * bare node:http request; everything else goes through the Express application.
+ */
+export function createHttpServer(context: ServiceContext): Server {
+  const soap = new SoapBinding(context);
+  const app = createApp(context);
+  const server = createServer((request, response) => {
+    if (request.method === 'POST') {
+      const url = request.url ?? '';
+      const queryStart = url.indexOf('?');
+      const endpoint = context.catalog.endpointByPath(queryStart === -1 ? url : url.slice(0, queryStart));
+      if (endpoint) {
+        soap.handle(request, response, endpoint).catch((error: unknown) => failRequest(response, error, request));
+        return;
+      }
+    }
+    app(request, response);
+  });
+  // A client that sends headers or a body slowly must not hold a connection for ever.
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  return server;
+}

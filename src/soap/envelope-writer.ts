@@ -1,0 +1,53 @@
+import { escapeXmlText } from '../wire/xml-escape';
+import { SOAP11, SOAP12, type SoapVersion } from './soap-version';
+
+/**
+ * Writes response and fault envelopes byte for byte as ASMX does: one line, the XML
+ * declaration, soap/xsi/xsd prefixes in that order, self-closing empty elements.
+ */
+
+const XSI_XSD = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';
+const DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
+
+function envelopeStart(version: SoapVersion): string {
+  return `${DECLARATION}<soap:Envelope xmlns:soap="${version.envelopeNamespace}" ${XSI_XSD}>`;
+}
+
+function envelope(version: SoapVersion, body: string, header = ''): string {
+  return `${envelopeStart(version)}${header}<soap:Body>${body}</soap:Body></soap:Envelope>`;
+}
+
+export function responseEnvelope(version: SoapVersion, bodyContent: string): string {
+  return envelope(version, bodyContent);
+}
+
+export type FaultSide = 'sender' | 'receiver';
+
+export function faultEnvelope(version: SoapVersion, side: FaultSide, text: string): string {
+  const code = side === 'sender' ? version.senderCode : version.receiverCode;
+  return envelope(version, faultElement(version, code, text));
+}
+
+function faultElement(version: SoapVersion, code: string, text: string): string {
+  if (version === SOAP11) {
+    return `<soap:Fault><faultcode>${code}</faultcode><faultstring>${escapeXmlText(text)}</faultstring><detail /></soap:Fault>`;
+  }
+  return (
+    `<soap:Fault><soap:Code><soap:Value>${code}</soap:Value></soap:Code>` +
+    `<soap:Reason><soap:Text xml:lang="en">${escapeXmlText(text)}</soap:Text></soap:Reason><soap:Detail /></soap:Fault>`
+  );
+}
+
+/**
+ * The fault for a root element that is not the envelope the Content-Type promised, with the
+ * SOAP 1.2 Upgrade header listing both supported envelopes, as ASMX sends it.
+ */
+export function versionMismatchEnvelope(version: SoapVersion, foundNamespace: string): string {
+  const upgrade =
+    `<soap:Header><soap12:Upgrade xmlns:soap12="${SOAP12.envelopeNamespace}">` +
+    `<soap12:SupportedEnvelope qname="soap:Envelope" xmlns:soap="${SOAP11.envelopeNamespace}" />` +
+    `<soap12:SupportedEnvelope qname="soap12:Envelope" xmlns:soap12="${SOAP12.envelopeNamespace}" />` +
+    `</soap12:Upgrade></soap:Header>`;
+  const text = `Possible SOAP version mismatch: Envelope namespace ${foundNamespace} was unexpected. Expecting ${version.envelopeNamespace}.`;
+  return envelope(version, faultElement(version, 'soap:VersionMismatch', text), upgrade);
+}
