@@ -1,0 +1,52 @@
+"""Calls every SOAP operation of the given ASMX endpoints with zeep, over SOAP 1.1 and SOAP 1.2.
+
+Usage: zeep-client.py BASE_URL ENDPOINT_PATH...
+Prints one JSON line per call: endpoint, operation, version, ok, and result or error.
+The operations are discovered from each live WSDL, never listed here.
+"""
+import json
+import sys
+from urllib.parse import urlparse
+
+import zeep
+from zeep.wsdl.bindings import Soap11Binding, Soap12Binding
+
+VERSION_OF_BINDING = {Soap11Binding: "1.1", Soap12Binding: "1.2"}
+# Sample values by XML Schema type; the service only needs well-typed arguments.
+SAMPLE_BY_TYPE = {"string": "1", "int": 1}
+
+
+def sample_arguments(operation):
+    """Keyword arguments for a document/literal wrapped operation: one per child of the wrapper."""
+    return {
+        name: SAMPLE_BY_TYPE[element.type.qname.localname]
+        for name, element in operation.input.body.type.elements
+    }
+
+
+def call(proxy, operation):
+    """Calls one operation; a fault or transport error is reported, not raised, so every call runs."""
+    try:
+        result = getattr(proxy, operation.name)(**sample_arguments(operation))
+        return {"ok": True, "result": result}
+    except Exception as error:  # the report names the failure; the test decides
+        return {"ok": False, "error": f"{type(error).__name__}: {error}"}
+
+
+def main(base_url, endpoint_paths):
+    for path in endpoint_paths:
+        client = zeep.Client(f"{base_url}{path}?WSDL")
+        for service in client.wsdl.services.values():
+            for port in service.ports.values():
+                version = VERSION_OF_BINDING.get(type(port.binding))
+                if version is None:  # the HTTP GET and POST ports are not SOAP
+                    continue
+                proxy = client.bind(service.name, port.name)
+                endpoint = urlparse(port.binding_options["address"]).path
+                for operation in port.binding.all().values():
+                    report = {"endpoint": endpoint, "operation": operation.name, "version": version}
+                    print(json.dumps({**report, **call(proxy, operation)}), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2:])
