@@ -27,7 +27,7 @@ export const SPEC_OPERATIONS: ReadonlyArray<{ endpoint: string; operation: strin
 /** The 16 endpoint paths, each once: the clients are given these and find the operations themselves. */
 export const SPEC_ENDPOINTS: readonly string[] = [...new Set(SPEC_OPERATIONS.map(({ endpoint }) => endpoint))];
 
-/** "endpoint operation" keys, sorted, so that two lists of calls compare as sets with a readable diff. */
-export function operationKeys(calls: ReadonlyArray<{ endpoint: string; operation: string }>): string[] {
+/** "endpoint operation" keys, sorted, so that two lists of calls compare with a readable diff (an operation not found reads "undefined"). */
+export function operationKeys(calls: ReadonlyArray<{ endpoint: string; operation: string | undefined }>): string[] {
   return calls.map(({ endpoint, operation }) => `${endpoint} ${operation}`).sort();
 }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the tests drive for real: Chromium for the test-form browser test,
+# and the SOAP client stacks of the interop tests (python3-zeep, PHP SoapClient, JAX-WS wsimport,
+# gSOAP, Mono's wsdl). Never downloads a browser or anything outside Debian's and npm's registries.
+set -euo pipefail
+
+packages=(
+  chromium
+  python3-zeep
+  php-cli php-soap
+  jaxws libjaxws-java
+  gsoap libgsoap-dev
+  mono-devel
+  wrk
+)
+
+run_as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "test tools: all Debian packages present"
+  exit 0
+fi
+
+echo "test tools: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+run_as_root apt-get update -qq
+run_as_root apt-get install -y -qq --no-install-recommends "${missing[@]}"

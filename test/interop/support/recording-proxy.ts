@@ -1,0 +1,67 @@
+import { createServer, request, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What reached the service in one POST: enough to tell which SOAP version really went over the wire. */
+export interface RecordedRequest {
+  endpoint: string;
+  /** The Content-Type without its parameters, lower-cased. */
+  mediaType: string;
+  envelopeNamespace: string | undefined;
+  /** Local name of the first element in the SOAP Body. */
+  operation: string | undefined;
+}
+
+export interface RecordingProxy {
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+function describeRequest(endpoint: string, headers: IncomingHttpHeaders, body: string): RecordedRequest {
+  // Regular expressions are enough here: the bodies come from SOAP stacks, and a body they do not
+  // match leaves the fields undefined, which fails the assertion that reads them.
+  const envelope = /<(?:([\w.-]+):)?Envelope\b([^>]*)>/.exec(body);
+  const declaration = envelope ? (envelope[1] ? `xmlns:${envelope[1]}` : 'xmlns') : undefined;
+  const namespace = declaration && new RegExp(`\\s${declaration}\\s*=\\s*["']([^"']*)["']`).exec(envelope?.[2] ?? '');
+  return {
+    endpoint,
+    mediaType: (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase(),
+    envelopeNamespace: namespace ? namespace[1] : undefined,
+    operation: /<(?:[\w.-]+:)?Body\b[^>]*>\s*<(?:[\w.-]+:)?([\w.-]+)/.exec(body)?.[1],
+  };
+}
+
+/**
+ * A pass-through HTTP proxy in front of the service that records every POST, so a test sees what a
+ * client really sent rather than what it claims. Headers go through untouched, Host included, so
+ * the service writes the proxy's address into the WSDL and the clients keep calling through it.
+ */
+export async function startRecordingProxy(serviceUrl: string): Promise<RecordingProxy> {
+  const service = new URL(serviceUrl);
+  const requests: RecordedRequest[] = [];
+  const server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const path = incoming.url ?? '/';
+      if (incoming.method === 'POST') requests.push(describeRequest(new URL(path, serviceUrl).pathname, incoming.headers, body.toString('utf8')));
+      const forwarded = request({ hostname: service.hostname, port: service.port, method: incoming.method, path, headers: incoming.headers }, (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      });
+      forwarded.on('error', (error) => outgoing.destroy(error));
+      forwarded.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
