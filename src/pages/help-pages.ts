@@ -39,7 +39,7 @@ function testForm(operation: Operation, actionUrl: string): string {
   const rows = operation.parameters
     .map(
       (parameter) => `          <tr>
-            <td class="frmText" style="color: #000000; font-weight: normal;">${escapeHtml(parameter.name)}:</td>
+            <td class="frmtext" style="color: #000000; font-weight: normal;">${escapeHtml(parameter.name)}:</td>
             <td><input class="frmInput" type="text" size="50" name="${escapeHtml(parameter.name)}"></td>
           </tr>`,
     )
@@ -49,8 +49,8 @@ function testForm(operation: Operation, actionUrl: string): string {
       <form target="_blank" action="${escapeHtml(actionUrl)}" method="POST">
         <table cellspacing="0" cellpadding="4" frame="box" bordercolor="#dcdcdc" rules="none" style="border-collapse: collapse;">
           <tr>
-            <td class="frmHeader" background="#dcdcdc" style="border-right: 2px solid white;">Parameter</td>
-            <td class="frmHeader" background="#dcdcdc">Value</td>
+            <td class="frmheader" bgcolor="#dcdcdc" style="border-right: 2px solid white;">Parameter</td>
+            <td class="frmheader" bgcolor="#dcdcdc">Value</td>
           </tr>
 ${rows}
           <tr>

@@ -1,0 +1,101 @@
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
+import type { RunningService } from '../../src/service';
+import { startTestService } from '../support/service';
+import { describeWithTools } from '../support/tools';
+
+// Debian's Chromium, never a downloaded browser. The flags let it run as root in a container
+// without a GPU or a large /dev/shm, and keep it from calling out anywhere but the loopback service.
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
+
+/**
+ * Presses Invoke. The form targets _blank, so the answer opens in a new tab; its response is
+ * awaited on the context, which sees the popup's first navigation from its start.
+ */
+async function invoke(page: Page): Promise<{ answer: Page; response: Response }> {
+  const [answer, response] = await Promise.all([
+    page.waitForEvent('popup'),
+    page.context().waitForEvent('response', (candidate) => candidate.request().method() === 'POST'),
+    page.getByRole('button', { name: 'Invoke' }).click(),
+  ]);
+  await answer.waitForLoadState();
+  return { answer, response };
+}
+
+/** What the tab shows: innerText leaves out the hidden source copy in Chromium's XML viewer. */
+const shown = (answer: Page) => answer.locator('body').innerText();
+
+describeWithTools([CHROMIUM])('the test form in Chromium', () => {
+  let service: RunningService;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    service = await startTestService();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+  beforeEach(async () => {
+    context = await browser.newContext();
+    page = await context.newPage();
+  });
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await context.close();
+  });
+
+  test('HelloWorld: from the service page through the operation page to the answer', async () => {
+    await page.goto(`${service.url}/GetStudentsNote.asmx`);
+    await page.getByRole('link', { name: 'HelloWorld' }).click();
+    await page.waitForURL(`${service.url}/GetStudentsNote.asmx?op=HelloWorld`);
+    const { answer, response } = await invoke(page);
+    expect([answer.url(), response.status()]).toEqual([`${service.url}/GetStudentsNote.asmx/HelloWorld`, 200]);
+    expect(await shown(answer)).toContain('Hello World');
+  });
+
+  test('AuthCode: the filled fields are posted and the void answer is an empty 200', async () => {
+    await page.goto(`${service.url}/AuthCodeSending.asmx`);
+    await page.getByRole('link', { name: 'AuthCode' }).click();
+    await page.locator('input[name="code"]').fill('1234');
+    await page.locator('input[name="phone"]').fill('0500000000');
+    const { response } = await invoke(page);
+    expect(response.request().postData()).toBe('code=1234&phone=0500000000');
+    expect([response.status(), await response.text()]).toEqual([200, '']);
+  });
+
+  test('GenerateReport: a studentId that is not an int shows the ASMX error', async () => {
+    await page.goto(`${service.url}/GenerateStudentReport.asmx?op=GenerateReport`);
+    await page.locator('input[name="studentId"]').pressSequentially('abc');
+    const { answer, response } = await invoke(page);
+    expect(response.status()).toBe(500);
+    expect(await shown(answer)).toContain('Cannot convert abc to System.Int32.');
+  });
+
+  test('Arabic typed into a field is posted as percent-encoded UTF-8 and reaches the handler intact', async () => {
+    const text = 'ملاحظة جديدة';
+    // The handler is the service's own end of the wire: what it is handed is what the service read.
+    const handle = jest.spyOn(service.context.handlerFor('PushNotificationToGateway'), 'handle');
+    await page.goto(`${service.url}/PushNotificationMobile.asmx?op=PushNotificationToGateway`);
+    await page.locator('input[name="notes"]').fill(text);
+    const { response } = await invoke(page);
+    // The bytes are spelled out rather than derived, so a wrong charset cannot agree with itself.
+    expect(response.request().postData()).toBe(
+      'applicationID=&senderId=&deviceId=&notes=%D9%85%D9%84%D8%A7%D8%AD%D8%B8%D8%A9+%D8%AC%D8%AF%D9%8A%D8%AF%D8%A9&notes_type=',
+    );
+    expect(response.status()).toBe(200);
+    expect(handle.mock.calls.map(([raw]) => raw.string('notes'))).toEqual([text]);
+  });
+});
