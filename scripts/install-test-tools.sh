@@ -11,6 +11,7 @@ packages=(
   jaxws libjaxws-java
   gsoap libgsoap-dev
   mono-devel
+  g++ pkg-config
   wrk
 )
 

@@ -1,0 +1,66 @@
+// What the generated gSOAP calls share: sample arguments, and one JSON line per call.
+// C++ has no reflection, so test/interop/gsoap-client-source.ts writes one call per operation of
+// the proxies soapcpp2 generated; this header keeps that generated code down to the calls.
+#ifndef CALL_REPORT_H
+#define CALL_REPORT_H
+
+#include <cstdio>
+#include <string>
+
+#include "stdsoap2.h"
+
+// Sample values by member type; the service only needs well-typed arguments. The generated
+// request members are pointers for the optional (minOccurs="0") string elements.
+inline void fillSample(std::string *&member) {
+  static std::string sample = "1";
+  member = &sample;
+}
+
+inline void fillSample(int &member) { member = 1; }
+
+// A JSON string literal; gSOAP has no JSON writer for plain strings and these are the only values.
+inline std::string jsonString(const std::string &text) {
+  std::string literal = "\"";
+  for (unsigned char character : text) {
+    if (character == '"' || character == '\\') {
+      literal += '\\';
+      literal += static_cast<char>(character);
+    } else if (character < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", character);
+      literal += escaped;
+    } else {
+      literal += static_cast<char>(character);
+    }
+  }
+  return literal + "\"";
+}
+
+// The path of an absolute http URL: the endpoint the proxy really called.
+inline std::string pathOf(const char *url) {
+  std::string text = url == nullptr ? "" : url;
+  std::string::size_type authority = text.find("//");
+  std::string::size_type path = authority == std::string::npos ? std::string::npos : text.find('/', authority + 2);
+  return path == std::string::npos ? "" : text.substr(path);
+}
+
+// Prints the JSON line of one finished call. The version is the one gSOAP used for the exchange
+// (soapcpp2 -1 or -2 fixed it in the proxy), and a fault or transport error is reported, not
+// fatal, so that every call runs.
+template <typename Proxy>
+void report(Proxy &proxy, const char *operation, int status, const std::string *result) {
+  std::string line = "{\"endpoint\":" + jsonString(pathOf(proxy.soap_endpoint)) +
+                     ",\"operation\":" + jsonString(operation) +
+                     ",\"version\":" + jsonString(proxy.soap->version == 2 ? "1.2" : "1.1");
+  if (status == SOAP_OK) {
+    line += ",\"ok\":true,\"result\":" + (result == nullptr ? std::string("null") : jsonString(*result));
+  } else {
+    char fault[1024];
+    proxy.soap_sprint_fault(fault, sizeof fault);
+    line += ",\"ok\":false,\"error\":" + jsonString(fault);
+  }
+  std::printf("%s}\n", line.c_str());
+  std::fflush(stdout);
+}
+
+#endif
