@@ -1,3 +1,4 @@
+import { PROFILES, type Profile } from './contract/profile';
 import { LOG_LEVELS, type LogLevel } from './log';
 
 /**
@@ -12,6 +13,14 @@ export interface Config {
   publicBaseUrl: string | undefined;
   maxBodyBytes: number;
   logLevel: LogLevel;
+  /** Folder of the embedded SQLite store (and later of generated documents). */
+  dataDirectory: string;
+  /** postgres://... selects PostgreSQL; undefined selects the embedded SQLite store. */
+  databaseUrl: string | undefined;
+  /** Whether a new embedded store is filled with a demo school on first start. */
+  demoData: boolean;
+  /** The wire profile of SOAP and HTTP GET/POST: the documented contract, or typed results. */
+  contract: Profile;
 }
 
 export class ConfigError extends Error {}
@@ -69,6 +78,37 @@ function readLogLevel(env: Environment): LogLevel {
   return level;
 }
 
+function readDatabaseUrl(env: Environment): string | undefined {
+  const raw = env.DATABASE_URL ?? '';
+  if (raw === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')) {
+    throw new ConfigError('DATABASE_URL must be a postgres://user:password@host:port/database URL');
+  }
+  return raw;
+}
+
+function readSwitch(env: Environment, name: string, fallback: boolean): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '') return fallback;
+  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
+  if (['off', 'false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
+}
+
+function readContract(env: Environment): Profile {
+  const raw = (env.CONTRACT ?? '').trim();
+  if (raw === '') return 'documented';
+  const profile = PROFILES.find((candidate) => candidate === raw.toLowerCase());
+  if (!profile) throw new ConfigError(`CONTRACT must be one of ${PROFILES.join(', ')}, got "${raw}"`);
+  return profile;
+}
+
 export function loadConfig(env: Environment = process.env): Config {
   const publicBase = readAbsoluteUrl(env, 'PUBLIC_BASE_URL');
   return {
@@ -78,5 +118,9 @@ export function loadConfig(env: Environment = process.env): Config {
     publicBaseUrl: publicBase ? publicBase.href.replace(/\/+$/, '') : undefined,
     maxBodyBytes: readInteger(env, 'MAX_BODY_BYTES', 1048576, 1024, 1073741824),
     logLevel: readLogLevel(env),
+    dataDirectory: env.DATA_DIR || './data',
+    databaseUrl: readDatabaseUrl(env),
+    demoData: readSwitch(env, 'DEMO_DATA', true),
+    contract: readContract(env),
   };
 }

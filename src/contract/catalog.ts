@@ -1,6 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WSDL } from 'soap';
+import type { Profile } from './profile';
+import { propertyNameOf, type PrimitiveName, type TypeRef } from './types';
 
 /**
  * The operation catalog: endpoints, operations, parameters and result shapes, read from the
@@ -21,15 +23,15 @@ export interface Parameter {
 
 export interface ResultElement {
   readonly name: string;
-  readonly type: ValueType;
+  readonly type: TypeRef;
 }
 
 export interface Operation {
   readonly name: string;
   readonly endpointName: string;
   readonly parameters: readonly Parameter[];
-  /** The child of <OpResponse>, or undefined for an operation that answers an empty response. */
-  readonly result: ResultElement | undefined;
+  /** Per profile, the child of <OpResponse>, or undefined where the response is empty. */
+  readonly results: Readonly<Record<Profile, ResultElement | undefined>>;
 }
 
 export interface Endpoint {
@@ -38,8 +40,8 @@ export interface Endpoint {
   /** "/GetStudentsInformation.asmx" */
   readonly path: string;
   readonly operations: readonly Operation[];
-  /** The WSDL file as authored. */
-  readonly wsdlText: string;
+  /** The WSDL files as authored, per profile. */
+  readonly wsdlText: Readonly<Record<Profile, string>>;
 }
 
 export interface Catalog {
@@ -54,7 +56,8 @@ export class CatalogError extends Error {}
 interface SchemaNode {
   $name?: string;
   $type?: string;
-  $ref?: string;
+  $maxOccurs?: string;
+  $nillable?: string;
   children?: SchemaNode[];
 }
 interface SoapMethod {
@@ -65,7 +68,7 @@ interface WsdlModel {
   definitions: {
     $targetNamespace: string;
     services: Record<string, { ports: Record<string, { binding: { methods: Record<string, SoapMethod> } }> }>;
-    schemas: Record<string, { elements: Record<string, SchemaNode> }>;
+    schemas: Record<string, { elements: Record<string, SchemaNode>; complexTypes: Record<string, SchemaNode> }>;
   };
 }
 
@@ -83,18 +86,57 @@ function valueTypeOf(typeName: string | undefined, where: string): ValueType {
     case 's:int':
       return 'int';
     default:
-      throw new CatalogError(`${where}: unsupported type ${String(typeName)}`);
+      throw new CatalogError(`${where}: unsupported parameter type ${String(typeName)}`);
   }
 }
 
-/** The <s:element> children of an element's <s:complexType><s:sequence>, in order. */
-function sequenceOf(element: SchemaNode): SchemaNode[] {
-  const complexType = element.children?.find((child) => child.children !== undefined);
-  const sequence = complexType?.children?.[0];
+const PRIMITIVES: ReadonlySet<string> = new Set<PrimitiveName>(['string', 'int', 'double', 'boolean', 'date', 'base64Binary']);
+
+/**
+ * Resolves a schema type name to a TypeRef: s:xxx primitives, and tns: complex types, which are
+ * arrays when their sequence is one unbounded element (ASMX's ArrayOfX) and records otherwise.
+ */
+function typeRefOf(typeName: string | undefined, complexTypes: Record<string, SchemaNode>, where: string, resolved = new Map<string, TypeRef>()): TypeRef {
+  const [prefix, local] = String(typeName).split(':');
+  if (prefix === 's' && PRIMITIVES.has(local)) return { kind: 'primitive', name: local as PrimitiveName };
+  const complex = prefix === 'tns' ? complexTypes[local] : undefined;
+  if (!complex) throw new CatalogError(`${where}: unsupported type ${String(typeName)}`);
+  const known = resolved.get(local);
+  if (known) return known;
+  const elements = sequenceOf(complex);
+  if (elements.length === 1 && elements[0].$maxOccurs === 'unbounded') {
+    const array: TypeRef = { kind: 'array', name: local, itemElement: String(elements[0].$name), item: typeRefOf(elements[0].$type, complexTypes, where, resolved) };
+    resolved.set(local, array);
+    return array;
+  }
+  const fields = elements.map((element) => ({
+    element: String(element.$name),
+    property: propertyNameOf(String(element.$name)),
+    type: typeRefOf(element.$type, complexTypes, `${where} ${local}.${element.$name}`, resolved),
+    nillable: element.$nillable === 'true',
+  }));
+  const record: TypeRef = { kind: 'record', name: local, fields };
+  resolved.set(local, record);
+  return record;
+}
+
+/**
+ * The <s:element> children of a <s:sequence>, in order: of a named complex type directly, or of
+ * an element's anonymous <s:complexType>.
+ */
+function sequenceOf(node: SchemaNode): SchemaNode[] {
+  const first = node.children?.[0];
+  if (!first) return [];
+  const sequence = first.children?.some((child) => child.$name !== undefined) ? first : first.children?.[0];
   return sequence?.children ?? [];
 }
 
-function readEndpoint(model: WsdlModel, fileName: string, text: string): Endpoint {
+interface EndpointReading {
+  name: string;
+  operations: Array<{ name: string; parameters: Parameter[]; result: ResultElement | undefined }>;
+}
+
+function readEndpoint(model: WsdlModel, fileName: string): EndpointReading {
   const definitions = model.definitions;
   if (definitions.$targetNamespace !== AUTHORING_NAMESPACE) {
     throw new CatalogError(`${fileName}: targetNamespace must be ${AUTHORING_NAMESPACE}`);
@@ -102,18 +144,17 @@ function readEndpoint(model: WsdlModel, fileName: string, text: string): Endpoin
   const serviceNames = Object.keys(definitions.services);
   if (serviceNames.length !== 1) throw new CatalogError(`${fileName}: expected exactly one wsdl:service`);
   const name = serviceNames[0];
-  if (`${name}.wsdl` !== fileName) throw new CatalogError(`${fileName}: service ${name} must live in ${name}.wsdl`);
+  if (!fileName.endsWith(`${name}.wsdl`)) throw new CatalogError(`${fileName}: service ${name} must live in ${name}.wsdl`);
   const soapPort = definitions.services[name].ports[`${name}Soap`];
   if (!soapPort) throw new CatalogError(`${fileName}: missing port ${name}Soap`);
-  const elements = definitions.schemas[AUTHORING_NAMESPACE].elements;
-
-  const operations = Object.entries(soapPort.binding.methods).map(([operationName, method]): Operation => {
+  const schema = definitions.schemas[AUTHORING_NAMESPACE];
+  const operations = Object.entries(soapPort.binding.methods).map(([operationName, method]) => {
     const where = `${fileName} ${operationName}`;
     if (method.soapAction !== `${AUTHORING_NAMESPACE}${operationName}` || method.style !== 'document') {
       throw new CatalogError(`${where}: soapAction must be ${AUTHORING_NAMESPACE}${operationName}, style document`);
     }
-    const request = elements[operationName];
-    const response = elements[`${operationName}Response`];
+    const request = schema.elements[operationName];
+    const response = schema.elements[`${operationName}Response`];
     if (!request || !response) throw new CatalogError(`${where}: missing request or response element`);
     const parameters = sequenceOf(request).map((node) => ({
       name: String(node.$name),
@@ -121,20 +162,38 @@ function readEndpoint(model: WsdlModel, fileName: string, text: string): Endpoin
     }));
     const results = sequenceOf(response);
     if (results.length > 1) throw new CatalogError(`${where}: at most one result element is supported`);
-    const result = results[0] && { name: String(results[0].$name), type: valueTypeOf(results[0].$type, `${where} result`) };
-    return { name: operationName, endpointName: name, parameters, result };
+    const result = results[0] && { name: String(results[0].$name), type: typeRefOf(results[0].$type, schema.complexTypes, `${where} result`) };
+    return { name: operationName, parameters, result };
   });
-  return { name, path: `/${name}.asmx`, operations, wsdlText: text };
+  return { name, operations };
+}
+
+async function readProfile(directory: string, fileName: string): Promise<{ text: string; reading: EndpointReading }> {
+  const text = await readFile(join(directory, fileName), 'utf8');
+  return { text, reading: readEndpoint(await parseWsdl(text, fileName), fileName) };
+}
+
+/** The typed file must describe the same operations and parameters as the documented one. */
+function combine(documented: { text: string; reading: EndpointReading }, typed: { text: string; reading: EndpointReading }, fileName: string): Endpoint {
+  const signature = (reading: EndpointReading) => JSON.stringify(reading.operations.map((operation) => [operation.name, operation.parameters]));
+  if (documented.reading.name !== typed.reading.name || signature(documented.reading) !== signature(typed.reading)) {
+    throw new CatalogError(`typed/${fileName} must declare the same service, operations and parameters as ${fileName}`);
+  }
+  const name = documented.reading.name;
+  const operations = documented.reading.operations.map((operation, index) => ({
+    name: operation.name,
+    endpointName: name,
+    parameters: operation.parameters,
+    results: { documented: operation.result, typed: typed.reading.operations[index].result },
+  }));
+  return { name, path: `/${name}.asmx`, operations, wsdlText: { documented: documented.text, typed: typed.text } };
 }
 
 export async function loadCatalog(wsdlDirectory: string): Promise<Catalog> {
   const fileNames = (await readdir(wsdlDirectory)).filter((file) => file.endsWith('.wsdl')).sort();
   if (fileNames.length === 0) throw new CatalogError(`no .wsdl files in ${wsdlDirectory}`);
   const endpoints = await Promise.all(
-    fileNames.map(async (fileName) => {
-      const text = await readFile(join(wsdlDirectory, fileName), 'utf8');
-      return readEndpoint(await parseWsdl(text, fileName), fileName, text);
-    }),
+    fileNames.map(async (fileName) => combine(await readProfile(wsdlDirectory, fileName), await readProfile(join(wsdlDirectory, 'typed'), fileName), fileName)),
   );
   const byPath = new Map(endpoints.map((endpoint) => [endpoint.path, endpoint]));
   return {

@@ -2,14 +2,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Endpoint, Operation } from '../contract/catalog';
 import { parseInt32 } from '../contract/int32';
 import { invokeOperation } from '../operations/invoke';
-import type { ServiceContext } from '../service-context';
+import { operationContextFor, type ServiceContext } from '../service-context';
 import { decodeBody, parseContentType } from '../wire/content-type';
 import { readBody } from '../wire/read-body';
 import { send } from '../wire/send';
-import { escapeXmlText } from '../wire/xml-escape';
+import { handleJsonCall } from './json-binding';
+import { typedDocument } from './typed-document';
 
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
 const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+const JSON_MEDIA_TYPE = 'application/json';
 
 /** The ASMX text/plain error: the message and a CRLF, HTTP 500. */
 function sendError(response: ServerResponse, message: string, status = 500): void {
@@ -32,6 +34,10 @@ export class HttpBinding {
     const operation = endpoint.operations.find((candidate) => candidate.name === operationName);
     if (!operation) {
       this.refuseOperationName(response, endpoint, operationName);
+      return;
+    }
+    if (request.method === 'POST' && parseContentType(request.headers['content-type']).mediaType === JSON_MEDIA_TYPE) {
+      await handleJsonCall(this.context, request, response, operation);
       return;
     }
     const fields = await this.readFields(request, response, query);
@@ -104,22 +110,17 @@ export class HttpBinding {
 
   private async invoke(request: IncomingMessage, response: ServerResponse, operation: Operation, values: Map<string, string | number | null>): Promise<void> {
     const handler = this.context.handlerFor(operation.name);
-    const invocation = await invokeOperation(handler, values, { callerAddress: request.socket.remoteAddress ?? '' });
+    const invocation = await invokeOperation(handler, values, operationContextFor(this.context, request.socket.remoteAddress));
     if (!invocation.ok) {
       sendError(response, invocation.error.message);
       return;
     }
-    if (operation.result === undefined || invocation.result === undefined) {
+    const resultElement = operation.results[this.context.config.contract];
+    if (resultElement === undefined) {
       response.writeHead(200, { 'Content-Length': 0 });
       response.end();
       return;
     }
-    const namespace = this.context.config.serviceNamespace;
-    send(
-      response,
-      200,
-      'text/xml; charset=utf-8',
-      `<?xml version="1.0" encoding="utf-8"?>\r\n<string xmlns="${namespace}">${escapeXmlText(String(invocation.result))}</string>`,
-    );
+    send(response, 200, 'text/xml; charset=utf-8', typedDocument(resultElement.type, invocation.result, this.context.config.serviceNamespace));
   }
 }

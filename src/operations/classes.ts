@@ -1,14 +1,15 @@
+import { classAttendance, classGeneralNotes } from '../store/queries/classes';
 import { defineOperation } from './operation';
 
-/** Class-wide queries: attendance audit and general notes; they read the store once it lands. */
+/** Class-wide queries: the attendance audit and the general notes. */
 export const getAllAuditsByClassId = defineOperation({
   name: 'GetAllAuditsByClassId',
-  decode: (raw) => ({ classId: raw.string('classId') }),
-  run: () => undefined,
+  decode: (raw) => ({ classId: raw.identifier('classId') }),
+  run: ({ classId }, { db }) => (classId === undefined ? [] : classAttendance(db, classId)),
 });
 
 export const getStudentsGnote = defineOperation({
   name: 'GetStudentsGnote',
-  decode: (raw) => ({ classId: raw.string('ClassID') }),
-  run: () => undefined,
+  decode: (raw) => ({ classId: raw.identifier('ClassID') }),
+  run: ({ classId }, { db }) => (classId === undefined ? [] : classGeneralNotes(db, classId)),
 });

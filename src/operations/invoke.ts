@@ -1,5 +1,5 @@
 import { log } from '../log';
-import { OperationError, RawParameters, type CallContext, type OperationHandler, type OperationResult } from './operation';
+import { OperationError, RawParameters, type OperationContext, type OperationHandler, type OperationResult } from './operation';
 
 export type Invocation = { ok: true; result: OperationResult } | { ok: false; error: OperationError };
 
@@ -13,7 +13,7 @@ const INTERNAL_REASON = 'The service could not complete the request; the failure
 export async function invokeOperation(
   handler: OperationHandler,
   values: ReadonlyMap<string, string | number | null>,
-  context: CallContext,
+  context: OperationContext,
 ): Promise<Invocation> {
   try {
     return { ok: true, result: await handler.handle(new RawParameters(values), context) };

@@ -1,3 +1,6 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/schema';
+
 /**
  * What every operation handler is: typed parameters in, a typed result out. Handlers never see
  * HTTP, SOAP or XML; the bindings decode the wire into RawParameters and encode the result.
@@ -14,6 +17,17 @@ export class RawParameters {
     return value;
   }
 
+  /**
+   * An identifier sent as text: digits within the int range, or undefined. Identifiers the store
+   * cannot hold are simply unknown, which the product answers with an empty result, not a fault.
+   */
+  identifier(name: string): number | undefined {
+    const text = this.string(name)?.trim() ?? '';
+    if (!/^\d{1,10}$/.test(text)) return undefined;
+    const value = Number(text);
+    return value >= 1 && value <= 2147483647 ? value : undefined;
+  }
+
   int(name: string): number {
     const value = this.values.get(name);
     if (value === undefined || value === null) return 0;
@@ -27,20 +41,30 @@ export interface CallContext {
   readonly callerAddress: string;
 }
 
-/** Empty results are `undefined`; HelloWorld's is a string. Later profiles widen this. */
-export type OperationResult = string | undefined;
+/** What a handler may use besides its parameters: the call, the store and today's date. */
+export interface OperationContext extends CallContext {
+  readonly db: Kysely<Database>;
+  /** Today as YYYY-MM-DD, from the service's clock: "current" year and term follow it. */
+  readonly today: string;
+}
+
+/**
+ * A handler's typed result: a record, a list of records, a string, or undefined for "nothing"
+ * (an unknown identifier, or an operation without a result).
+ */
+export type OperationResult = string | number | boolean | object | undefined;
 
 /** How an operation is written: a decoder to its own typed parameters, and a runner of them. */
 export interface OperationDefinition<Parameters> {
   readonly name: string;
   decode(raw: RawParameters): Parameters;
-  run(parameters: Parameters, context: CallContext): Promise<OperationResult> | OperationResult;
+  run(parameters: Parameters, context: OperationContext): Promise<OperationResult> | OperationResult;
 }
 
 /** How the bindings see an operation: its parameter types are its own business. */
 export interface OperationHandler {
   readonly name: string;
-  handle(raw: RawParameters, context: CallContext): Promise<OperationResult> | OperationResult;
+  handle(raw: RawParameters, context: OperationContext): Promise<OperationResult> | OperationResult;
 }
 
 /** Ties a decoder and a runner together so that `run` receives exactly what `decode` produced. */

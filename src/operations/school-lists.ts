@@ -1,14 +1,15 @@
+import { examTimetable, noteTypes } from '../store/queries/school-lists';
 import { defineOperation } from './operation';
 
-/** School-wide lookups: exam timetables and note types; they read the store once it lands. */
+/** School-wide lookups: an exam's timetable and the note types. */
 export const getExamTableByExamId = defineOperation({
   name: 'GetExamTableByExamId',
-  decode: (raw) => ({ examId: raw.string('ExamId') }),
-  run: () => undefined,
+  decode: (raw) => ({ examId: raw.identifier('ExamId') }),
+  run: ({ examId }, { db }) => (examId === undefined ? undefined : examTimetable(db, examId)),
 });
 
 export const getStudentsNoteType = defineOperation({
   name: 'GetStudentsNoteType',
   decode: () => ({}),
-  run: () => undefined,
+  run: (_parameters, { db }) => noteTypes(db),
 });

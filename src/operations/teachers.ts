@@ -1,14 +1,16 @@
+import { teacherGroups } from '../store/queries/classes';
+import { classSubjects } from '../store/queries/students';
 import { defineOperation } from './operation';
 
-/** Teacher queries; they read the store once the store issue lands. */
+/** Queries about a teacher's classes. Unknown identifiers give an empty list. */
 export const getTeacherSubjectsById = defineOperation({
   name: 'GetTeacherSubjectsByID',
-  decode: (raw) => ({ teacherId: raw.string('Tid'), classId: raw.string('TClassid') }),
-  run: () => undefined,
+  decode: (raw) => ({ teacherId: raw.identifier('Tid'), classId: raw.identifier('TClassid') }),
+  run: ({ teacherId, classId }, { db }) => (teacherId === undefined || classId === undefined ? [] : classSubjects(db, classId, teacherId)),
 });
 
 export const getTeacherGroupsById = defineOperation({
   name: 'GetTeacherGrpupsByID',
-  decode: (raw) => ({ teacherId: raw.string('Tid') }),
-  run: () => undefined,
+  decode: (raw) => ({ teacherId: raw.identifier('Tid') }),
+  run: ({ teacherId }, { db, today }) => (teacherId === undefined ? [] : teacherGroups(db, teacherId, today)),
 });

@@ -1,4 +1,5 @@
 import { AUTHORING_NAMESPACE, type Endpoint, type Operation } from '../contract/catalog';
+import type { Profile } from '../contract/profile';
 import { escapeHtml, page } from './html';
 import { sampleBlocks } from './samples';
 
@@ -61,11 +62,11 @@ ${rows}
       </form>`;
 }
 
-export function operationHelpPage(endpoint: Endpoint, operation: Operation, namespace: string, baseUrl: string): string {
+export function operationHelpPage(endpoint: Endpoint, operation: Operation, profile: Profile, namespace: string, baseUrl: string): string {
   const file = `${endpoint.name}.asmx`;
   const url = new URL(baseUrl);
   const path = `${url.pathname.replace(/\/$/, '')}${endpoint.path}`;
-  const samples = sampleBlocks(operation, path, url.host, namespace)
+  const samples = sampleBlocks(operation, operation.results[profile], path, url.host, namespace)
     .map(
       (block) => `      <span>
         <h3>${block.title}</h3>

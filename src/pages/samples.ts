@@ -1,4 +1,6 @@
-import type { Operation } from '../contract/catalog';
+import type { Operation, ResultElement } from '../contract/catalog';
+import type { TypeRef } from '../contract/types';
+import { XSI_XSD_DECLARATIONS } from '../wire/typed-xml';
 import { SOAP11, SOAP12, type SoapVersion } from '../soap/soap-version';
 import { escapeHtml } from './html';
 
@@ -34,17 +36,25 @@ function soapRequestBody(operation: Operation, namespace: string): string[] {
   ];
 }
 
-function soapResponseBody(operation: Operation, namespace: string): string[] {
-  const result = operation.result;
-  if (!result) return [escapeHtml(`<${operation.name}Response xmlns="${namespace}" />`)];
-  return [
-    escapeHtml(`<${operation.name}Response xmlns="${namespace}">`),
-    `  ${escapeHtml(`<${result.name}>`)}${placeholder(result.type)}${escapeHtml(`</${result.name}>`)}`,
-    escapeHtml(`</${operation.name}Response>`),
-  ];
+/**
+ * Sample lines for an element of a result type, placeholders for values: a record's fields, and
+ * an array's item twice, as ASMX's samples show them.
+ */
+function sampleElement(name: string, type: TypeRef, attributes = ''): string[] {
+  if (type.kind === 'primitive') return [`${escapeHtml(`<${name}${attributes}>`)}${placeholder(type.name)}${escapeHtml(`</${name}>`)}`];
+  const children =
+    type.kind === 'array'
+      ? [...sampleElement(type.itemElement, type.item), ...sampleElement(type.itemElement, type.item)]
+      : type.fields.flatMap((field) => sampleElement(field.element, field.type));
+  return [escapeHtml(`<${name}${attributes}>`), ...children.map((line) => `  ${line}`), escapeHtml(`</${name}>`)];
 }
 
-function soapSample(version: SoapVersion, operation: Operation, path: string, host: string, namespace: string): { request: string; response: string } {
+function soapResponseBody(operation: Operation, result: ResultElement | undefined, namespace: string): string[] {
+  if (!result) return [escapeHtml(`<${operation.name}Response xmlns="${namespace}" />`)];
+  return [escapeHtml(`<${operation.name}Response xmlns="${namespace}">`), ...sampleElement(result.name, result.type).map((line) => `  ${line}`), escapeHtml(`</${operation.name}Response>`)];
+}
+
+function soapSample(version: SoapVersion, operation: Operation, result: ResultElement | undefined, path: string, host: string, namespace: string): { request: string; response: string } {
   const headers =
     version === SOAP11
       ? [`POST ${path} HTTP/1.1`, `Host: ${escapeHtml(host)}`, 'Content-Type: text/xml; charset=utf-8', `Content-Length: ${placeholder('length')}`, `SOAPAction: "${escapeHtml(namespace + operation.name)}"`]
@@ -52,20 +62,20 @@ function soapSample(version: SoapVersion, operation: Operation, path: string, ho
   const responseHeaders = ['HTTP/1.1 200 OK', `Content-Type: ${version.contentType}`, `Content-Length: ${placeholder('length')}`];
   return {
     request: [...headers, '', ...soapEnvelope(version, soapRequestBody(operation, namespace))].join('\n'),
-    response: [...responseHeaders, '', ...soapEnvelope(version, soapResponseBody(operation, namespace))].join('\n'),
+    response: [...responseHeaders, '', ...soapEnvelope(version, soapResponseBody(operation, result, namespace))].join('\n'),
   };
 }
 
-function httpResponse(operation: Operation, namespace: string): string {
-  const result = operation.result;
+function httpResponse(result: ResultElement | undefined, namespace: string): string {
   if (!result) return 'HTTP/1.1 200 OK';
+  const attributes = result.type.kind === 'primitive' ? ` xmlns="${namespace}"` : ` ${XSI_XSD_DECLARATIONS} xmlns="${namespace}"`;
   return [
     'HTTP/1.1 200 OK',
     'Content-Type: text/xml; charset=utf-8',
     `Content-Length: ${placeholder('length')}`,
     '',
     escapeHtml('<?xml version="1.0" encoding="utf-8"?>'),
-    `${escapeHtml(`<${result.type} xmlns="${namespace}">`)}${placeholder(result.type)}${escapeHtml(`</${result.type}>`)}`,
+    ...sampleElement(result.type.name, result.type, attributes),
   ].join('\n');
 }
 
@@ -80,9 +90,9 @@ export interface SampleBlock {
   readonly response: string;
 }
 
-export function sampleBlocks(operation: Operation, path: string, host: string, namespace: string): SampleBlock[] {
-  const soap11 = soapSample(SOAP11, operation, path, host, namespace);
-  const soap12 = soapSample(SOAP12, operation, path, host, namespace);
+export function sampleBlocks(operation: Operation, result: ResultElement | undefined, path: string, host: string, namespace: string): SampleBlock[] {
+  const soap11 = soapSample(SOAP11, operation, result, path, host, namespace);
+  const soap12 = soapSample(SOAP12, operation, result, path, host, namespace);
   const fields = fieldList(operation);
   const operationPath = `${path}/${escapeHtml(operation.name)}`;
   return [
@@ -92,13 +102,13 @@ export function sampleBlocks(operation: Operation, path: string, host: string, n
       title: 'HTTP GET',
       introduction: 'The following is a sample HTTP GET request and response. The <font class=value>placeholders</font> shown need to be replaced with actual values.',
       request: [`GET ${operationPath}${fields ? `?${fields}` : ''} HTTP/1.1`, `Host: ${escapeHtml(host)}`].join('\n'),
-      response: httpResponse(operation, namespace),
+      response: httpResponse(result, namespace),
     },
     {
       title: 'HTTP POST',
       introduction: 'The following is a sample HTTP POST request and response. The <font class=value>placeholders</font> shown need to be replaced with actual values.',
       request: [`POST ${operationPath} HTTP/1.1`, `Host: ${escapeHtml(host)}`, 'Content-Type: application/x-www-form-urlencoded', `Content-Length: ${placeholder('length')}`, '', fields].join('\n'),
-      response: httpResponse(operation, namespace),
+      response: httpResponse(result, namespace),
     },
   ];
 }

@@ -10,10 +10,10 @@ export class ServiceDescription {
   private readonly pieces: string[];
   private readonly path: string;
 
-  constructor(endpoint: Endpoint, namespace: string) {
-    const text = namespace === AUTHORING_NAMESPACE ? endpoint.wsdlText : endpoint.wsdlText.split(`"${AUTHORING_NAMESPACE}`).join(`"${escapeXmlAttribute(namespace)}`);
-    this.pieces = text.split(`location="${AUTHORING_BASE_URL}${endpoint.path}"`);
-    this.path = endpoint.path;
+  constructor(wsdlText: string, path: string, namespace: string) {
+    const text = namespace === AUTHORING_NAMESPACE ? wsdlText : wsdlText.split(`"${AUTHORING_NAMESPACE}`).join(`"${escapeXmlAttribute(namespace)}`);
+    this.pieces = text.split(`location="${AUTHORING_BASE_URL}${path}"`);
+    this.path = path;
   }
 
   render(baseUrl: string): string {

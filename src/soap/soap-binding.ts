@@ -2,11 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Endpoint, Operation } from '../contract/catalog';
 import { invokeOperation } from '../operations/invoke';
 import type { OperationResult } from '../operations/operation';
-import type { ServiceContext } from '../service-context';
+import { operationContextFor, type ServiceContext } from '../service-context';
 import { decodeBody, parseContentType } from '../wire/content-type';
 import { readBody, type BodyRead } from '../wire/read-body';
 import { send } from '../wire/send';
-import { escapeXmlText } from '../wire/xml-escape';
+import { COMPACT, typedElement } from '../wire/typed-xml';
 import { EndpointDispatcher } from './dispatch';
 import { faultEnvelope, responseEnvelope, versionMismatchEnvelope, type FaultSide } from './envelope-writer';
 import { decodeSoapParameters } from './parameter-decoder';
@@ -83,7 +83,7 @@ export class SoapBinding {
       return;
     }
     const handler = this.context.handlerFor(dispatch.operation.name);
-    const invocation = await invokeOperation(handler, decoded.values, { callerAddress: request.socket.remoteAddress ?? '' });
+    const invocation = await invokeOperation(handler, decoded.values, operationContextFor(this.context, request.socket.remoteAddress));
     if (!invocation.ok) {
       const side: FaultSide = invocation.error.kind === 'client' ? 'sender' : 'receiver';
       this.fault(response, version, side, (side === 'sender' ? UNREADABLE : UNPROCESSABLE) + invocation.error.message);
@@ -94,7 +94,7 @@ export class SoapBinding {
 
   private responseFor(operation: Operation, version: SoapVersion, result: OperationResult): Buffer | string {
     const namespace = this.context.config.serviceNamespace;
-    const resultElement = operation.result;
+    const resultElement = operation.results[this.context.config.contract];
     if (resultElement === undefined || result === undefined) {
       const key = `${version.name} ${operation.name}`;
       let fixed = this.fixedResponses.get(key);
@@ -104,8 +104,8 @@ export class SoapBinding {
       }
       return fixed;
     }
-    const body = `<${operation.name}Response xmlns="${namespace}"><${resultElement.name}>${escapeXmlText(String(result))}</${resultElement.name}></${operation.name}Response>`;
-    return responseEnvelope(version, body);
+    const resultXml = typedElement(resultElement.name, resultElement.type, result, false, COMPACT, 0);
+    return responseEnvelope(version, `<${operation.name}Response xmlns="${namespace}">${resultXml}</${operation.name}Response>`);
   }
 
   private fault(response: ServerResponse, version: SoapVersion, side: FaultSide, text: string): void {

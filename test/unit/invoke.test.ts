@@ -1,8 +1,9 @@
 import { invokeOperation } from '../../src/operations/invoke';
-import { defineOperation, OperationError } from '../../src/operations/operation';
+import { defineOperation, OperationError, type OperationContext } from '../../src/operations/operation';
 import { setLogLevel } from '../../src/log';
 
-const context = { callerAddress: '127.0.0.1' };
+// The handlers here touch no store; a context without one would not type-check, so cast.
+const context = { callerAddress: '127.0.0.1', today: '2026-11-22' } as unknown as OperationContext;
 beforeAll(() => setLogLevel('silent'));
 
 describe('invoking an operation', () => {

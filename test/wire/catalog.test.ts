@@ -26,10 +26,10 @@ describe('the catalog read from wsdl/', () => {
     expect(typed.filter((entry) => !entry.endsWith(':string'))).toEqual(['GenerateReport.studentId:int']);
   });
 
-  test('gives HelloWorld a string result and every other operation an empty response', async () => {
+  test('documented: HelloWorld has a string result and every other operation an empty response', async () => {
     const catalog = await loadCatalog(WSDL_DIRECTORY);
-    const withResult = catalog.operations.filter((operation) => operation.result);
-    expect(withResult.map((operation) => [operation.name, operation.result])).toEqual([['HelloWorld', { name: 'HelloWorldResult', type: 'string' }]]);
+    const withResult = catalog.operations.filter((operation) => operation.results.documented);
+    expect(withResult.map((operation) => [operation.name, operation.results.documented])).toEqual([['HelloWorld', { name: 'HelloWorldResult', type: { kind: 'primitive', name: 'string' } }]]);
   });
 
   test('paths are case-sensitive', async () => {

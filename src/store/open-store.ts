@@ -1,0 +1,68 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Pool, types } from 'pg';
+import type { Engine } from './engine';
+import { migrateToLatest } from './migrate';
+import type { Database } from './schema';
+
+export interface StoreSettings {
+  /** postgres://... selects PostgreSQL; undefined selects the embedded SQLite file. */
+  readonly databaseUrl: string | undefined;
+  readonly dataDirectory: string;
+}
+
+/** The driver underneath kysely, for the bulk loads kysely would make slow. */
+export type Connection = { engine: 'sqlite'; database: BetterSqlite3.Database } | { engine: 'postgres'; pool: Pool };
+
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly engine: Engine;
+  readonly connection: Connection;
+  /** Where the data lives, for logs: the SQLite file, or the PostgreSQL URL without its password. */
+  readonly location: string;
+  close(): Promise<void>;
+}
+
+export const SQLITE_FILE_NAME = 'school.sqlite';
+
+// COUNT(*) is a bigint in PostgreSQL and pg returns it as text; counts here are far below 2^53.
+types.setTypeParser(types.builtins.INT8, (value) => Number(value));
+
+interface Opened {
+  db: Kysely<Database>;
+  location: string;
+  connection: Connection;
+}
+
+function openSqlite(dataDirectory: string): Opened {
+  mkdirSync(dataDirectory, { recursive: true });
+  const location = join(dataDirectory, SQLITE_FILE_NAME);
+  const database = new BetterSqlite3(location);
+  // WAL lets readers run while the outbox worker writes; the rest make writes durable and safe.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), location, connection: { engine: 'sqlite', database } };
+}
+
+function openPostgres(databaseUrl: string): Opened {
+  const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+  const url = new URL(databaseUrl);
+  url.password = '';
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), location: url.toString(), connection: { engine: 'postgres', pool } };
+}
+
+/** Opens the store and brings its schema up to date; a new SQLite file is created on the way. */
+export async function openStore(settings: StoreSettings): Promise<Store> {
+  const { db, location, connection } = settings.databaseUrl ? openPostgres(settings.databaseUrl) : openSqlite(settings.dataDirectory);
+  try {
+    await migrateToLatest(db as Kysely<unknown>, connection.engine);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return { db, engine: connection.engine, connection, location, close: () => db.destroy() };
+}

@@ -1,0 +1,87 @@
+import type { Kysely } from 'kysely';
+import type { AttendanceRecord, GeneralNote, TeacherGroup } from '../records';
+import type { Database } from '../schema';
+import { currentAcademicYearId } from './calendar';
+
+/** Queries about a class or a teacher's classes: attendance audit, announcements, groups. */
+
+/** Every absence and lateness recorded for the class's students, by date then student. */
+export async function classAttendance(db: Kysely<Database>, classId: number): Promise<AttendanceRecord[]> {
+  return db
+    .selectFrom('attendance as entry')
+    .innerJoin('student_records as record', 'record.id', 'entry.student_record_id')
+    .innerJoin('students as student', 'student.id', 'record.student_id')
+    .leftJoin('absence_types as type', 'type.id', 'entry.absence_type_id')
+    .select([
+      'entry.id as attendanceId',
+      'entry.occurred_on as occurredOn',
+      'student.id as studentId',
+      'record.id as studentRecId',
+      'student.name_ar as studentNameAr',
+      'student.name_en as studentNameEn',
+      'entry.kind as kind',
+      'type.id as absenceTypeId',
+      'type.name_ar as absenceTypeNameAr',
+      'type.name_en as absenceTypeNameEn',
+      'entry.minutes_late as minutesLate',
+      'entry.note as note',
+    ])
+    .where('record.class_id', '=', classId)
+    .orderBy('entry.occurred_on')
+    .orderBy('student.id')
+    .orderBy('entry.id')
+    .execute();
+}
+
+/** The class's announcements, newest first. */
+export async function classGeneralNotes(db: Kysely<Database>, classId: number): Promise<GeneralNote[]> {
+  return db
+    .selectFrom('class_notes as note')
+    .innerJoin('teachers as teacher', 'teacher.id', 'note.teacher_id')
+    .select([
+      'note.id as noteId',
+      'note.posted_on as postedOn',
+      'note.title as title',
+      'note.text as text',
+      'teacher.id as teacherId',
+      'teacher.name_ar as teacherNameAr',
+      'teacher.name_en as teacherNameEn',
+    ])
+    .where('note.class_id', '=', classId)
+    .orderBy('note.posted_on', 'desc')
+    .orderBy('note.id', 'desc')
+    .execute();
+}
+
+/** The class and subject pairs a teacher teaches this year, with the number of active students. */
+export async function teacherGroups(db: Kysely<Database>, teacherId: number, today: string): Promise<TeacherGroup[]> {
+  const yearId = await currentAcademicYearId(db, today);
+  if (yearId === undefined) return [];
+  const rows = await db
+    .selectFrom('teacher_assignments as assignment')
+    .innerJoin('classes as class', 'class.id', 'assignment.class_id')
+    .innerJoin('grade_levels as grade', 'grade.id', 'class.grade_level_id')
+    .innerJoin('subjects as subject', 'subject.id', 'assignment.subject_id')
+    .select((eb) => [
+      'class.id as classId',
+      'class.name_ar as classNameAr',
+      'class.name_en as classNameEn',
+      'grade.ordinal as gradeLevel',
+      'subject.id as subjectId',
+      'subject.name_ar as subjectNameAr',
+      'subject.name_en as subjectNameEn',
+      eb
+        .selectFrom('student_records as record')
+        .select((count) => count.fn.countAll<number>().as('count'))
+        .whereRef('record.class_id', '=', 'class.id')
+        .where('record.status', '=', 'active')
+        .as('studentCount'),
+    ])
+    .where('assignment.teacher_id', '=', teacherId)
+    .where('class.academic_year_id', '=', yearId)
+    .orderBy('grade.ordinal')
+    .orderBy('class.id')
+    .orderBy('subject.id')
+    .execute();
+  return rows.map((row) => ({ ...row, studentCount: Number(row.studentCount ?? 0) }));
+}

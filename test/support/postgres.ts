@@ -1,0 +1,72 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * A throwaway PostgreSQL cluster for tests: initdb and pg_ctl from Debian's packages in a temp
+ * folder, listening on a free loopback port, removed again by stop(). As root the server runs as
+ * the postgres user, which the package creates.
+ */
+
+export function postgresBinDirectory(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  return versions.map((version) => join(root, version, 'bin')).find((bin) => existsSync(join(bin, 'initdb')));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export interface TestPostgres {
+  readonly url: string;
+  stop(): void;
+}
+
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const bin = postgresBinDirectory();
+  if (!bin) throw new Error('PostgreSQL server binaries are not installed (apt-get install postgresql)');
+  const directory = mkdtempSync(join(tmpdir(), 'school-pg-'));
+  const dataDirectory = join(directory, 'data');
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    chmodSync(directory, 0o777);
+  }
+  const run = (program: string, args: string[]) => {
+    const command = asRoot ? 'runuser' : join(bin, program);
+    const fullArgs = asRoot ? ['-u', 'postgres', '--', join(bin, program), ...args] : args;
+    const result = spawnSync(command, fullArgs, { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`${program} failed: ${result.stderr || result.stdout}`);
+  };
+  const port = await freePort();
+  run('initdb', ['-D', dataDirectory, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+  run('pg_ctl', ['-D', dataDirectory, '-l', join(directory, 'server.log'), '-w', '-o', `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => {
+      try {
+        run('pg_ctl', ['-D', dataDirectory, '-m', 'immediate', 'stop']);
+      } finally {
+        rmSync(directory, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** Creates an empty database in the cluster and returns its URL, so each suite starts clean. */
+export function createDatabase(clusterUrl: string, name: string): string {
+  const url = new URL(clusterUrl);
+  execFileSync(join(postgresBinDirectory() as string, 'createdb'), ['-h', url.hostname, '-p', url.port, '-U', 'postgres', name]);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
