@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests drive for real: Chromium for the test-form browser test,
 # and the SOAP client stacks of the interop tests (python3-zeep, PHP SoapClient, JAX-WS wsimport,
-# gSOAP, Mono's wsdl). Never downloads a browser or anything outside Debian's and npm's registries.
+# gSOAP, Mono's wsdl), and PostgreSQL for the store tests. Never downloads a browser or anything outside Debian's and npm's registries.
 set -euo pipefail
 
 packages=(
@@ -13,6 +13,7 @@ packages=(
   mono-devel
   g++ pkg-config
   wrk
+  postgresql
 )
 
 run_as_root() {

@@ -48,13 +48,25 @@ function postgresWriter(pool: import('pg').Pool): BulkWriter {
     await client.query('BEGIN');
     return client;
   });
-  const tables = new Set<string>();
+  /** Tables written with explicit ids, whose identity sequences must move past them. */
+  const tablesWithIds = new Set<string>();
+  let released = false;
+  const release = async (statement: string) => {
+    const client = await clientPromise;
+    if (released) return;
+    released = true;
+    try {
+      await client.query(statement);
+    } finally {
+      client.release();
+    }
+  };
   return {
     async insert(table, rows) {
       if (rows.length === 0) return;
       const client = await clientPromise;
-      tables.add(table);
       const columns = Object.keys(rows[0]);
+      if (columns.includes('id')) tablesWithIds.add(table);
       for (let start = 0; start < rows.length; start += POSTGRES_ROWS_PER_INSERT) {
         const chunk = rows.slice(start, start + POSTGRES_ROWS_PER_INSERT);
         const values: unknown[] = [];
@@ -67,23 +79,13 @@ function postgresWriter(pool: import('pg').Pool): BulkWriter {
     },
     async finish() {
       const client = await clientPromise;
-      try {
-        for (const table of tables) {
-          // Explicit ids do not advance an identity column; move it past them for later inserts.
-          await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), COALESCE((SELECT MAX(id) FROM ${table}), 0) + 1, false) WHERE pg_get_serial_sequence('${table}', 'id') IS NOT NULL`);
-        }
-        await client.query('COMMIT');
-      } finally {
-        client.release();
+      for (const table of tablesWithIds) {
+        await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), COALESCE((SELECT MAX(id) FROM ${table}), 0) + 1, false)`);
       }
+      await release('COMMIT');
     },
     async abort() {
-      const client = await clientPromise;
-      try {
-        await client.query('ROLLBACK');
-      } finally {
-        client.release();
-      }
+      await release('ROLLBACK');
     },
   };
 }

@@ -1,0 +1,44 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Engine } from '../../src/store/engine';
+import { createDatabase, postgresBinDirectory, startTestPostgres, type TestPostgres } from './postgres';
+
+/**
+ * Runs a suite once per store engine: the embedded SQLite file and a throwaway PostgreSQL
+ * cluster. Under CI=true a missing PostgreSQL fails the suite instead of skipping it.
+ */
+export interface EngineUnderTest {
+  readonly engine: Engine;
+  /** Settings that select this engine for a service or a store, each call a fresh, empty store. */
+  freshStoreSettings(): Record<string, string>;
+}
+
+let databaseCounter = 0;
+
+export function describeEachEngine(name: string, body: (engine: EngineUnderTest) => void): void {
+  describe(`${name} on SQLite`, () => {
+    body({ engine: 'sqlite', freshStoreSettings: () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'school-store-')) }) });
+  });
+
+  const postgresAvailable = postgresBinDirectory() !== undefined;
+  if (!postgresAvailable && process.env.CI !== 'true') {
+    describe.skip(`${name} on PostgreSQL (not installed)`, () => undefined);
+    return;
+  }
+  describe(`${name} on PostgreSQL`, () => {
+    let cluster: TestPostgres | undefined;
+    beforeAll(async () => {
+      cluster = await startTestPostgres();
+    });
+    afterAll(() => cluster?.stop());
+    body({
+      engine: 'postgres',
+      freshStoreSettings: () => {
+        if (!cluster) throw new Error('PostgreSQL did not start');
+        databaseCounter += 1;
+        return { DATABASE_URL: createDatabase(cluster.url, `school_${databaseCounter}`) };
+      },
+    });
+  });
+}
