@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests drive for real: Chromium for the test-form browser test,
 # and the SOAP client stacks of the interop tests (python3-zeep, PHP SoapClient, JAX-WS wsimport,
-# gSOAP, Mono's wsdl), and PostgreSQL for the store tests. Never downloads a browser or anything outside Debian's and npm's registries.
+# gSOAP, Mono's wsdl), PostgreSQL for the store tests, and poppler-utils (pdftotext, pdftoppm,
+# pdfinfo) to read the generated report PDFs. Never downloads a browser or anything outside Debian's and npm's registries.
 set -euo pipefail
 
 packages=(
@@ -14,6 +15,7 @@ packages=(
   g++ pkg-config
   wrk
   postgresql
+  poppler-utils
 )
 
 run_as_root() {

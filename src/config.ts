@@ -1,5 +1,8 @@
 import { PROFILES, type Profile } from './contract/profile';
 import { LOG_LEVELS, type LogLevel } from './log';
+import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './setting-readers';
+
+export { ConfigError } from './setting-readers';
 
 /**
  * Every setting of the service, read from the environment once at start and validated, so that a
@@ -21,35 +24,6 @@ export interface Config {
   demoData: boolean;
   /** The wire profile of SOAP and HTTP GET/POST: the documented contract, or typed results. */
   contract: Profile;
-}
-
-export class ConfigError extends Error {}
-
-type Environment = Record<string, string | undefined>;
-
-function readInteger(env: Environment, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
-  const value = Number(raw.trim());
-  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
-function readAbsoluteUrl(env: Environment, name: string): URL | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be an absolute http or https URL, got "${raw}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`${name} must be an absolute http or https URL, got "${raw}"`);
-  }
-  if (url.search || url.hash) throw new ConfigError(`${name} must not carry a query or fragment, got "${raw}"`);
-  return url;
 }
 
 function readHost(env: Environment): string {
@@ -91,14 +65,6 @@ function readDatabaseUrl(env: Environment): string | undefined {
     throw new ConfigError('DATABASE_URL must be a postgres://user:password@host:port/database URL');
   }
   return raw;
-}
-
-function readSwitch(env: Environment, name: string, fallback: boolean): boolean {
-  const raw = (env[name] ?? '').trim().toLowerCase();
-  if (raw === '') return fallback;
-  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
-  if (['off', 'false', '0', 'no'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
 }
 
 function readContract(env: Environment): Profile {

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Config } from './config';
 import type { Catalog } from './contract/catalog';
 import type { OperationContext } from './operations/operation';
@@ -12,9 +13,24 @@ export interface ServiceContext {
   readonly store: Store;
   /** The service's clock; tests may pin it. */
   readonly now: () => Date;
+  /** Wakes the delivery worker after messages were committed to the outbox; a no-op without one. */
+  outboxChanged: () => void;
 }
 
-/** The context a handler runs in for one call from the given address. */
-export function operationContextFor(service: ServiceContext, callerAddress: string | undefined): OperationContext {
-  return { callerAddress: callerAddress ?? '', db: service.store.db, today: service.now().toISOString().slice(0, 10) };
+/** The header a partner school's instance carries its shared secret in when it forwards a call. */
+export const FEDERATION_HEADER = 'x-school-federation';
+
+/** The context a handler runs in for one call. */
+export function operationContextFor(service: ServiceContext, request: IncomingMessage): OperationContext {
+  const now = service.now();
+  const credential = request.headers[FEDERATION_HEADER];
+  return {
+    callerAddress: request.socket.remoteAddress ?? '',
+    federationCredential: Array.isArray(credential) ? credential[0] : credential,
+    config: service.config,
+    db: service.store.db,
+    now,
+    today: now.toISOString().slice(0, 10),
+    outboxChanged: service.outboxChanged,
+  };
 }

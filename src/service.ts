@@ -43,7 +43,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const handlerFor = bindHandlers(catalog);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
   await fillNewEmbeddedStore(store, config, now());
-  const context: ServiceContext = { config, catalog, handlerFor, store, now };
+  const context: ServiceContext = { config, catalog, handlerFor, store, now, outboxChanged: () => undefined };
   const server = createHttpServer(context);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -49,7 +49,7 @@ function operationElement(operation: Operation): string {
 }
 
 function scenariosFor(operation: Operation): Scenario[] {
-  const query = new URLSearchParams(operation.parameters.map(([name, value]) => [name, value])).toString();
+  const query = operation.parameters.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
   return [
     {
       name: `${operation.label} SOAP 1.1`,

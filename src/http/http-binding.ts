@@ -110,7 +110,7 @@ export class HttpBinding {
 
   private async invoke(request: IncomingMessage, response: ServerResponse, operation: Operation, values: Map<string, string | number | null>): Promise<void> {
     const handler = this.context.handlerFor(operation.name);
-    const invocation = await invokeOperation(handler, values, operationContextFor(this.context, request.socket.remoteAddress));
+    const invocation = await invokeOperation(handler, values, operationContextFor(this.context, request));
     if (!invocation.ok) {
       sendError(response, invocation.error.message);
       return;

@@ -75,7 +75,7 @@ export async function handleJsonCall(context: ServiceContext, request: IncomingM
     sendJsonError(response, decoded.message, decoded.exceptionType);
     return;
   }
-  const invocation = await invokeOperation(context.handlerFor(operation.name), decoded.values, operationContextFor(context, request.socket.remoteAddress));
+  const invocation = await invokeOperation(context.handlerFor(operation.name), decoded.values, operationContextFor(context, request));
   if (!invocation.ok) {
     sendJsonError(response, invocation.error.message, invocation.error.kind === 'client' ? 'System.ArgumentException' : 'System.InvalidOperationException');
     return;

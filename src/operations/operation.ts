@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Config } from '../config';
 import type { Database } from '../store/schema';
 
 /**
@@ -39,13 +40,23 @@ export class RawParameters {
 /** Facts about the call that rules such as rate limits need, independent of the binding. */
 export interface CallContext {
   readonly callerAddress: string;
+  /**
+   * The credential a partner school's instance sends when it forwards a call here (header
+   * X-School-Federation), or undefined for a direct call.
+   */
+  readonly federationCredential: string | undefined;
 }
 
-/** What a handler may use besides its parameters: the call, the store and today's date. */
+/** What a handler may use besides its parameters: the call, the settings, the store and the clock. */
 export interface OperationContext extends CallContext {
+  readonly config: Config;
   readonly db: Kysely<Database>;
+  /** The service's clock at the start of the call. */
+  readonly now: Date;
   /** Today as YYYY-MM-DD, from the service's clock: "current" year and term follow it. */
   readonly today: string;
+  /** Tells the delivery worker that messages were committed to the outbox, so it need not wait for its next poll. */
+  readonly outboxChanged: () => void;
 }
 
 /**

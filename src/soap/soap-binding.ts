@@ -83,7 +83,7 @@ export class SoapBinding {
       return;
     }
     const handler = this.context.handlerFor(dispatch.operation.name);
-    const invocation = await invokeOperation(handler, decoded.values, operationContextFor(this.context, request.socket.remoteAddress));
+    const invocation = await invokeOperation(handler, decoded.values, operationContextFor(this.context, request));
     if (!invocation.ok) {
       const side: FaultSide = invocation.error.kind === 'client' ? 'sender' : 'receiver';
       this.fault(response, version, side, (side === 'sender' ? UNREADABLE : UNPROCESSABLE) + invocation.error.message);

@@ -3,6 +3,7 @@ import type { Database } from './schema';
 
 /** Tables in an order that deletes children before their parents. */
 const TABLES_CHILDREN_FIRST: ReadonlyArray<keyof Database> = [
+  'generated_documents',
   'exam_slots',
   'exams',
   'class_notes',

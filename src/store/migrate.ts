@@ -1,12 +1,16 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { Engine } from './engine';
 import * as school from './migrations/001-school';
+import * as documents from './migrations/002-documents';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
- * where their SQL differs (identity columns).
+ * where their SQL differs (identity and binary columns).
  */
-const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine: Engine) => Promise<void>]> = [['001-school', school.up]];
+const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine: Engine) => Promise<void>]> = [
+  ['001-school', school.up],
+  ['002-documents', documents.up],
+];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {
   const migrations: Record<string, Migration> = Object.fromEntries(MIGRATIONS.map(([name, up]) => [name, { up: (migrating: Kysely<unknown>) => up(migrating, engine) }]));

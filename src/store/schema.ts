@@ -184,6 +184,26 @@ export interface ExamSlotTable {
   room: string;
 }
 
+/**
+ * An issued report card or term book. Found again by the fingerprint of everything it shows
+ * except its date of issue, so an unchanged request gets the same file back.
+ */
+export interface GeneratedDocumentTable {
+  id: Generated<number>;
+  kind: 'report-card' | 'term-book';
+  student_record_id: number;
+  term_id: number;
+  /** SHA-256 (hex) of the document's inputs. */
+  input_fingerprint: string;
+  /** SHA-256 (hex) of the file's bytes. */
+  content_hash: string;
+  file_name: string;
+  content_type: string;
+  size: number;
+  content: Buffer;
+  issued_on: string;
+}
+
 export interface Database {
   schools: SchoolTable;
   academic_years: AcademicYearTable;
@@ -207,4 +227,5 @@ export interface Database {
   class_notes: ClassNoteTable;
   exams: ExamTable;
   exam_slots: ExamSlotTable;
+  generated_documents: GeneratedDocumentTable;
 }

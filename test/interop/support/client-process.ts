@@ -12,11 +12,17 @@ export interface ClientCall {
   error?: string;
 }
 
+/** Where a program runs: its working directory, and its environment when not the test's own. */
+export interface ProgramOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
 /**
  * Runs a program to completion and returns its standard output. A non-zero exit fails with the
  * command, exit status and both outputs, since a generator's or compiler's complaint is the clue.
  */
-export function runCommand(command: string, args: readonly string[], options: { cwd?: string } = {}): Promise<string> {
+export function runCommand(command: string, args: readonly string[], options: ProgramOptions = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(command, args, { ...options, timeout: 100_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) {
@@ -30,14 +36,14 @@ export function runCommand(command: string, args: readonly string[], options: { 
 }
 
 /** Runs a client program and parses the JSON line it printed for each call. */
-export async function runClient(command: string, args: readonly string[], options: { cwd?: string } = {}): Promise<ClientCall[]> {
+export async function runClient<Call = ClientCall>(command: string, args: readonly string[], options: ProgramOptions = {}): Promise<Call[]> {
   const output = await runCommand(command, args, options);
   return output
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => {
       try {
-        return JSON.parse(line) as ClientCall;
+        return JSON.parse(line) as Call;
       } catch {
         // A warning printed among the results (PHP prints them to standard output) lands here.
         throw new Error(`${command} printed a line that is not JSON: ${line}\n--- whole output\n${output}`);

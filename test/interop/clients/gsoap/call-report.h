@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "json-string.h"
 #include "stdsoap2.h"
 
 // Sample values by member type; the service only needs well-typed arguments. The generated
@@ -17,24 +18,6 @@ inline void fillSample(std::string *&member) {
 }
 
 inline void fillSample(int &member) { member = 1; }
-
-// A JSON string literal; gSOAP has no JSON writer for plain strings and these are the only values.
-inline std::string jsonString(const std::string &text) {
-  std::string literal = "\"";
-  for (unsigned char character : text) {
-    if (character == '"' || character == '\\') {
-      literal += '\\';
-      literal += static_cast<char>(character);
-    } else if (character < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", character);
-      literal += escaped;
-    } else {
-      literal += static_cast<char>(character);
-    }
-  }
-  return literal + "\"";
-}
 
 // The path of an absolute http URL: the endpoint the proxy really called.
 inline std::string pathOf(const char *url) {

@@ -65,8 +65,8 @@ public final class InteropClient {
         for (Method operation : portInterface.getMethods()) {
             WebMethod webMethod = operation.getAnnotation(WebMethod.class);
             if (webMethod == null) continue;
-            String report = "{\"endpoint\":" + json(endpoint) + ",\"operation\":" + json(webMethod.operationName())
-                    + ",\"version\":" + json(version);
+            String report = "{\"endpoint\":" + JsonText.string(endpoint) + ",\"operation\":" + JsonText.string(webMethod.operationName())
+                    + ",\"version\":" + JsonText.string(version);
             System.out.println(report + call(port, operation) + "}");
         }
     }
@@ -87,31 +87,16 @@ public final class InteropClient {
         for (int index = 0; index < arguments.length; index++) {
             Class<?> type = operation.getParameterTypes()[index];
             if (!SAMPLE_BY_TYPE.containsKey(type)) {
-                return ",\"ok\":false,\"error\":" + json("no sample value for parameter type " + type.getName());
+                return ",\"ok\":false,\"error\":" + JsonText.string("no sample value for parameter type " + type.getName());
             }
             arguments[index] = SAMPLE_BY_TYPE.get(type);
         }
         try {
             Object result = operation.invoke(port, arguments);
-            return ",\"ok\":true,\"result\":" + (result == null ? "null" : json(String.valueOf(result)));
+            return ",\"ok\":true,\"result\":" + (result == null ? "null" : JsonText.string(String.valueOf(result)));
         } catch (InvocationTargetException error) {
             Throwable cause = error.getCause();
-            return ",\"ok\":false,\"error\":" + json(cause.getClass().getName() + ": " + cause.getMessage());
+            return ",\"ok\":false,\"error\":" + JsonText.string(cause.getClass().getName() + ": " + cause.getMessage());
         }
-    }
-
-    /** A JSON string literal; the JDK has no JSON writer and these are the only values printed. */
-    private static String json(String text) {
-        StringBuilder literal = new StringBuilder("\"");
-        for (char character : text.toCharArray()) {
-            switch (character) {
-                case '"': literal.append("\\\""); break;
-                case '\\': literal.append("\\\\"); break;
-                default:
-                    if (character < 0x20) literal.append(String.format("\\u%04x", (int) character));
-                    else literal.append(character);
-            }
-        }
-        return literal.append('"').toString();
     }
 }

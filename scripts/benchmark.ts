@@ -1,0 +1,215 @@
+/**
+ * Throughput, p99 latency and server CPU per call of the compiled service, beside a bare
+ * node:http server answering the same bytes, measured in the same run with the same load tool
+ * (wrk; see scripts/benchmark/wrk.ts for why) and concurrency, on loopback only.
+ *
+ *   npm run bench                      build with tsc, then measure every scenario
+ *   npm run bench -- --no-build        measure the existing dist/
+ *   npm run bench -- --help            the flags (duration, warm-up, connections, rounds, ...)
+ *
+ * It builds the service first (tsc -p scripts/benchmark/tsconfig.service.json: src/ into
+ * dist/src/ with the project's options) unless --no-build is given, so the figures are always
+ * those of the current source; a build with errors stops it. Then: start the service from
+ * dist/src/main.js on a free port, with an empty SQLite store in a temporary folder; send each
+ * scenario once and keep the response; start the bare server (scripts/benchmark/bare-server.js)
+ * with those responses and check that it answers each request byte for byte alike; warm both
+ * up; then, per round, run each scenario against both, alternating which goes first. CPU per
+ * call is the server process's utime + stime from /proc/<pid>/stat around the run, divided by
+ * the requests wrk completed. A run during which other processes took CPU is repeated (see
+ * --max-other-load). Every process it starts is stopped at the end, on error and on Ctrl-C.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describeDifference, responsesFile, sendScenario, type CapturedResponse } from './benchmark/capture';
+import { parseOptions, USAGE, UsageError, type Options } from './benchmark/options';
+import { firstMatchingLine, freePort, ProcessGroup, waitForPort } from './benchmark/processes';
+import { clientCpuRange, formatTable, maximumOtherLoad, serviceToBareRatio, type ScenarioRuns } from './benchmark/report';
+import { SCENARIOS, type Scenario } from './benchmark/scenarios';
+import { runWrk, writeWrkScript, type LoadResult, type LoadSettings } from './benchmark/wrk';
+
+const ROOT = resolve(__dirname, '..');
+const SERVICE_ENTRY = join(ROOT, 'dist', 'src', 'main.js');
+const BARE_SERVER = join(ROOT, 'scripts', 'benchmark', 'bare-server.js');
+const GOAL = { scenario: 'HelloWorld SOAP 1.1', ratio: 0.4 };
+/** A run disturbed by other processes is repeated, up to this many attempts in all. */
+const ATTEMPTS = 3;
+
+interface Target {
+  readonly label: 'service' | 'bare';
+  readonly pid: number;
+  readonly port: number;
+}
+
+function build(): void {
+  console.log('Building the service (tsc) ...');
+  const result = spawnSync('npx', ['tsc', '-p', 'scripts/benchmark/tsconfig.service.json'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('the build failed; fix it, or measure the existing dist/ with --no-build');
+}
+
+function checkTools(): void {
+  if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed (apt-get install wrk)');
+  if (!existsSync(SERVICE_ENTRY)) throw new Error(`${SERVICE_ENTRY} is missing; run npm run build`);
+}
+
+async function startService(group: ProcessGroup, workDirectory: string): Promise<Target> {
+  const port = await freePort();
+  const child = group.spawn(process.execPath, [SERVICE_ENTRY], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      // An empty embedded store of its own: the scenarios read no data, and data/ stays untouched.
+      DATA_DIR: join(workDirectory, 'data'),
+      DEMO_DATA: 'off',
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitForPort(port, child, 15_000, 'the service');
+  return { label: 'service', pid: child.pid as number, port };
+}
+
+async function startBareServer(group: ProcessGroup, responses: string): Promise<Target> {
+  const child = group.spawn(process.execPath, [BARE_SERVER, responses], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const [, port] = await firstMatchingLine(child, /^listening (\d+)$/m, 10_000, 'the bare server');
+  return { label: 'bare', pid: child.pid as number, port: Number(port) };
+}
+
+async function capture(service: Target, scenarios: readonly Scenario[]): Promise<CapturedResponse[]> {
+  const captured: CapturedResponse[] = [];
+  for (const scenario of scenarios) {
+    const response = await sendScenario(service.port, scenario);
+    if (response.status !== 200) throw new Error(`${scenario.name}: the service answered ${response.status}: ${response.body.toString('utf8')}`);
+    captured.push(response);
+  }
+  return captured;
+}
+
+async function checkBareAnswersAlike(bare: Target, scenarios: readonly Scenario[], captured: readonly CapturedResponse[]): Promise<void> {
+  for (const [index, scenario] of scenarios.entries()) {
+    const difference = describeDifference(captured[index], await sendScenario(bare.port, scenario));
+    if (difference) throw new Error(`${scenario.name}: the bare server's response differs from the service's: ${difference}`);
+  }
+}
+
+async function measure(group: ProcessGroup, options: Options, scenarios: readonly Scenario[], workDirectory: string): Promise<ScenarioRuns[]> {
+  const service = await startService(group, workDirectory);
+  const captured = await capture(service, scenarios);
+  const responses = join(workDirectory, 'responses.json');
+  writeFileSync(responses, responsesFile(scenarios, captured));
+  const bare = await startBareServer(group, responses);
+  await checkBareAnswersAlike(bare, scenarios, captured);
+
+  const scripts = scenarios.map((scenario, index) => writeWrkScript(workDirectory, index, scenario));
+  const settings: LoadSettings = { connections: options.connections, threads: options.threads, durationSeconds: options.durationSeconds };
+  const run = (target: Target, index: number, durationSeconds = settings.durationSeconds) =>
+    runWrk(group, scripts[index], `http://127.0.0.1:${target.port}${scenarios[index].path}`, target.pid, { ...settings, durationSeconds });
+
+  if (options.warmupSeconds > 0) {
+    console.log(`Warming up (${options.warmupSeconds} s per scenario and server) ...`);
+    for (const index of scenarios.keys()) {
+      for (const target of [service, bare]) await run(target, index, options.warmupSeconds);
+    }
+  }
+  const results: ScenarioRuns[] = scenarios.map((scenario) => ({ name: scenario.name, service: [], bare: [] }));
+  for (let round = 0; round < options.rounds; round += 1) {
+    console.log(`Round ${round + 1} of ${options.rounds} ...`);
+    for (const index of scenarios.keys()) {
+      // Alternating which server goes first keeps a slow drift of the machine off the ratio.
+      const order = round % 2 === 0 ? [service, bare] : [bare, service];
+      for (const target of order) {
+        const what = `${scenarios[index].name} on the ${target.label} server`;
+        results[index][target.label].push(await runUndisturbed(() => run(target, index), what, options));
+      }
+    }
+  }
+  return results;
+}
+
+/** Repeats a run that other processes disturbed, up to ATTEMPTS in all; the last attempt stands. */
+async function runUndisturbed(run: () => Promise<LoadResult>, what: string, options: Options): Promise<LoadResult> {
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await run();
+    if (result.errors > 0) throw new Error(`${what}: ${result.errors} errors or non-2xx responses`);
+    if (result.otherCores <= options.maxOtherLoad || attempt === ATTEMPTS) return result;
+    console.log(`  ${what}: other processes took ${result.otherCores.toFixed(2)} cores; repeating the run`);
+  }
+}
+
+function printReport(options: Options, results: readonly ScenarioRuns[]): void {
+  console.log('');
+  console.log(`${new Date().toString()} | node ${process.version} | ${cpus().length} cores`);
+  console.log(
+    `wrk -t${options.threads} -c${options.connections}, ${options.durationSeconds} s per run, ${options.warmupSeconds} s warm-up, ` +
+      `medians of ${options.rounds} round(s); ratio = service req/s / bare req/s within a round; CPU/call = server utime+stime / requests`,
+  );
+  console.log('');
+  console.log(formatTable(results));
+  const [clientLow, clientHigh] = clientCpuRange(results);
+  console.log(`\nwrk itself used ${clientLow.toFixed(1)}-${clientHigh.toFixed(1)} us of CPU per request.`);
+  const disturbed = results.filter((runs) => maximumOtherLoad(runs) > options.maxOtherLoad);
+  if (disturbed.length > 0) {
+    console.log(`Warning: other processes took more than ${options.maxOtherLoad} cores during runs of ${disturbed.map((runs) => runs.name).join(', ')}; those figures are disturbed.`);
+  }
+  const goal = results.find((runs) => runs.name === GOAL.scenario);
+  if (goal) {
+    const ratio = serviceToBareRatio(goal);
+    console.log(`\nGoal: ${GOAL.scenario} at ${options.connections} connections >= ${GOAL.ratio} of bare: ${ratio.toFixed(2)} ${ratio >= GOAL.ratio ? '(met)' : '(NOT met)'}`);
+  }
+}
+
+async function main(): Promise<number> {
+  let options: Options | undefined;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${error.message}\n${USAGE}`);
+    return 2;
+  }
+  if (!options) {
+    console.log(USAGE);
+    return 0;
+  }
+  const only = options.only?.toLowerCase();
+  const scenarios = SCENARIOS.filter((scenario) => !only || scenario.name.toLowerCase().includes(only));
+  if (scenarios.length === 0) {
+    console.error(`no scenario matches --only ${options.only}; the scenarios are: ${SCENARIOS.map((scenario) => scenario.name).join(', ')}`);
+    return 2;
+  }
+
+  const group = new ProcessGroup();
+  const workDirectory = mkdtempSync(join(tmpdir(), 'benchmark-'));
+  const cleanUp = async () => {
+    await group.stopAll();
+    rmSync(workDirectory, { recursive: true, force: true });
+  };
+  process.once('exit', () => group.killAllNow());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`\n${signal}: stopping everything the benchmark started`);
+      void cleanUp().finally(() => process.exit(130));
+    });
+  }
+  try {
+    if (options.build) build();
+    checkTools();
+    const results = await measure(group, options, scenarios, workDirectory);
+    printReport(options, results);
+    return 0;
+  } finally {
+    await cleanUp();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,102 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLOCK_TICKS_PER_SECOND, cpuSeconds, machineBusySeconds, waitForExit, type ProcessGroup } from './processes';
+import type { Scenario } from './scenarios';
+
+/**
+ * Drives load with wrk. wrk rather than autocannon: on a 2-core machine the load tool shares the
+ * CPU with the server, and wrk (C, epoll) spends a small fraction of what autocannon (a Node
+ * event loop parsing every response in JavaScript) spends per request, so it takes far less away
+ * from the server under test and tops out well above it. One wrk thread keeps it on one core.
+ */
+
+export interface LoadSettings {
+  readonly connections: number;
+  readonly threads: number;
+  readonly durationSeconds: number;
+}
+
+export interface LoadResult {
+  readonly requests: number;
+  readonly requestsPerSecond: number;
+  readonly p99Micros: number;
+  /** Socket errors, timeouts and responses that were not 2xx/3xx: any of them spoils a run. */
+  readonly errors: number;
+  /** Server CPU time (user + system) per completed request, from /proc before and after. */
+  readonly cpuMicrosPerRequest: number;
+  /** wrk's own CPU time per completed request. */
+  readonly clientCpuMicrosPerRequest: number;
+  /**
+   * Cores that neither the server nor wrk used during the run: other processes, the kernel's
+   * own work, a hypervisor's steal. Anything but a few hundredths means the run was disturbed.
+   */
+  readonly otherCores: number;
+}
+
+const RESULT_MARKER = 'BENCHMARK-RESULT ';
+const CLIENT_CPU_MARKER = 'BENCHMARK-CLIENT-CPU ';
+
+/**
+ * wrk run by a shell that then prints the CPU time of the children it waited for (fields 16 and
+ * 17 of its own /proc/<pid>/stat, cutime and cstime): wrk's CPU time, which nothing else reports.
+ */
+const WRK_WRAPPER = `wrk "$@"; status=$?; set -- $(cat /proc/$$/stat); echo "${CLIENT_CPU_MARKER}\${16} \${17}"; exit $status`;
+
+/** A Lua string literal: printable ASCII as is, every other byte as a three-digit decimal escape. */
+function luaString(text: string): string {
+  let literal = '"';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    const char = String.fromCharCode(byte);
+    literal += byte >= 0x20 && byte < 0x7f && char !== '"' && char !== '\\' ? char : `\\${String(byte).padStart(3, '0')}`;
+  }
+  return `${literal}"`;
+}
+
+/** Writes the wrk script for a scenario: its request, and a done() that prints the figures as JSON. */
+export function writeWrkScript(directory: string, index: number, scenario: Scenario): string {
+  const lines = [`wrk.method = ${luaString(scenario.method)}`];
+  for (const [name, value] of Object.entries(scenario.headers)) lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
+  if (scenario.body) lines.push(`wrk.body = ${luaString(scenario.body)}`);
+  lines.push(
+    'done = function(summary, latency, requests)',
+    '  local e = summary.errors',
+    `  io.write(string.format('${RESULT_MARKER}{"requests":%d,"durationMicros":%d,"p99Micros":%d,"errors":%d}\\n',`,
+    '    summary.requests, summary.duration, latency:percentile(99), e.connect + e.read + e.write + e.status + e.timeout))',
+    'end',
+  );
+  const file = join(directory, `scenario-${index}.lua`);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+/** One wrk run against a server process, with that process's CPU time read around it. */
+export async function runWrk(group: ProcessGroup, script: string, url: string, serverPid: number, settings: LoadSettings): Promise<LoadResult> {
+  const args = ['-t', String(settings.threads), '-c', String(settings.connections), '-d', `${settings.durationSeconds}s`, '-s', script, url];
+  const cpuBefore = cpuSeconds(serverPid);
+  const busyBefore = machineBusySeconds();
+  const wrk = group.spawn('sh', ['-c', WRK_WRAPPER, 'wrk', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  wrk.stdout?.setEncoding('utf8');
+  wrk.stdout?.on('data', (chunk: string) => (output += chunk));
+  const code = await waitForExit(wrk, (settings.durationSeconds + 15) * 1000, 'wrk');
+  const serverCpu = cpuSeconds(serverPid) - cpuBefore;
+  const busy = machineBusySeconds() - busyBefore;
+  const lines = output.split('\n');
+  const result = lines.find((line) => line.startsWith(RESULT_MARKER));
+  const clientCpu = lines.find((line) => line.startsWith(CLIENT_CPU_MARKER));
+  if (code !== 0 || !result || !clientCpu) throw new Error(`wrk failed (exit ${code}):\n${output}`);
+  const figures = JSON.parse(result.slice(RESULT_MARKER.length)) as { requests: number; durationMicros: number; p99Micros: number; errors: number };
+  const [childUser, childSystem] = clientCpu.slice(CLIENT_CPU_MARKER.length).split(' ').map(Number);
+  const wrkCpu = (childUser + childSystem) / CLOCK_TICKS_PER_SECOND;
+  const seconds = figures.durationMicros / 1e6;
+  const perRequest = (cpu: number) => (figures.requests === 0 ? NaN : (cpu * 1e6) / figures.requests);
+  return {
+    requests: figures.requests,
+    requestsPerSecond: figures.requests / seconds,
+    p99Micros: figures.p99Micros,
+    errors: figures.errors,
+    cpuMicrosPerRequest: perRequest(serverCpu),
+    clientCpuMicrosPerRequest: perRequest(wrkCpu),
+    otherCores: Math.max(0, busy - serverCpu - wrkCpu) / seconds,
+  };
+}
