@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config';
@@ -6,9 +6,27 @@ import { startService, type RunningService, type StartOptions } from '../../src/
 
 /**
  * Starts the real service on a free loopback port with the given settings on top of the
- * defaults. Each service gets a data folder of its own, so an embedded store starts new.
+ * defaults. Each service gets a data folder of its own, so an embedded store starts new; the
+ * folder is removed when the service is closed (unless the test named its own DATA_DIR).
  */
 export async function startTestService(settings: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningService> {
-  const dataDirectory = mkdtempSync(join(tmpdir(), 'school-service-'));
-  return startService(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDirectory, ...settings }), options);
+  const ownDirectory = settings.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'school-service-')) : undefined;
+  const removeOwnDirectory = () => {
+    if (ownDirectory) rmSync(ownDirectory, { recursive: true, force: true });
+  };
+  let service: RunningService;
+  try {
+    service = await startService(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: ownDirectory ?? '', ...settings }), options);
+  } catch (error) {
+    removeOwnDirectory();
+    throw error;
+  }
+  return {
+    url: service.url,
+    context: service.context,
+    close: async () => {
+      await service.close();
+      removeOwnDirectory();
+    },
+  };
 }
