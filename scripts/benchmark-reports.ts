@@ -13,7 +13,9 @@
  * start, after every 100 reports and at the end: a heap that returns to the same level shows that
  * nothing accumulates. Run under node --expose-gc (the npm script does) for the heap figures.
  */
+import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../src/config';
+import { payloadSealer } from '../src/delivery/payload-sealer';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,7 +68,8 @@ async function main(): Promise<void> {
     const startYear = 2026;
     await loadDemoSchool(store, { students, seed: Number(values.seed), startYear });
     const now = new Date(`${startYear}-11-22T08:00:00Z`);
-    const context: OperationContext = { callerAddress: 'benchmark', federationCredential: undefined, config: loadConfig({ DATA_DIR: directory, LOG_LEVEL: 'silent' }), db: store.db, now, today: `${startYear}-11-22`, outboxChanged: () => undefined };
+    const context: OperationContext = { callerAddress: 'benchmark', federationCredential: undefined, config: loadConfig({ DATA_DIR: directory, LOG_LEVEL: 'silent' }), db: store.db, engine: store.engine, now, today: `${startYear}-11-22`, outboxChanged: () => undefined, sealer: payloadSealer(randomBytes(32)), ownSchoolUrl: () => 'http://localhost', endpointPathOf: () => '/' };
+    // Report cards queue no messages and call no school: the context's notification parts are inert.
     const classes = new Map((await store.db.selectFrom('student_records').select(['student_id', 'class_id']).execute()).map((row) => [row.student_id, row.class_id]));
 
     console.log(`Report cards in a row: ${new Date().toISOString()}`);

@@ -18,10 +18,10 @@
  * the requests wrk completed. A run during which other processes took CPU is repeated (see
  * --max-other-load). Every process it starts is stopped at the end, on error and on Ctrl-C.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { buildService, checkBenchmarkTools, ROOT, SERVICE_ENTRY } from './benchmark/build';
 import { describeDifference, responsesFile, sendScenario, type CapturedResponse } from './benchmark/capture';
 import { parseOptions, USAGE, UsageError, type Options } from './benchmark/options';
 import { firstMatchingLine, freePort, ProcessGroup, waitForPort } from './benchmark/processes';
@@ -29,8 +29,6 @@ import { clientCpuRange, formatTable, maximumOtherLoad, serviceToBareRatio, type
 import { SCENARIOS, type Scenario } from './benchmark/scenarios';
 import { runWrk, writeWrkScript, type LoadResult, type LoadSettings } from './benchmark/wrk';
 
-const ROOT = resolve(__dirname, '..');
-const SERVICE_ENTRY = join(ROOT, 'dist', 'src', 'main.js');
 const BARE_SERVER = join(ROOT, 'scripts', 'benchmark', 'bare-server.js');
 const GOAL = { scenario: 'HelloWorld SOAP 1.1', ratio: 0.4 };
 /** A run disturbed by other processes is repeated, up to this many attempts in all. */
@@ -40,17 +38,6 @@ interface Target {
   readonly label: 'service' | 'bare';
   readonly pid: number;
   readonly port: number;
-}
-
-function build(): void {
-  console.log('Building the service (tsc) ...');
-  const result = spawnSync('npx', ['tsc', '-p', 'scripts/benchmark/tsconfig.service.json'], { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('the build failed; fix it, or measure the existing dist/ with --no-build');
-}
-
-function checkTools(): void {
-  if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed (apt-get install wrk)');
-  if (!existsSync(SERVICE_ENTRY)) throw new Error(`${SERVICE_ENTRY} is missing; run npm run build`);
 }
 
 async function startService(group: ProcessGroup, workDirectory: string): Promise<Target> {
@@ -196,8 +183,8 @@ async function main(): Promise<number> {
     });
   }
   try {
-    if (options.build) build();
-    checkTools();
+    if (options.build) buildService();
+    checkBenchmarkTools();
     const results = await measure(group, options, scenarios, workDirectory);
     printReport(options, results);
     return 0;

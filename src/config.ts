@@ -1,5 +1,7 @@
 import { PROFILES, type Profile } from './contract/profile';
+import { readDeliveryConfig, type DeliveryConfig } from './delivery/delivery-config';
 import { LOG_LEVELS, type LogLevel } from './log';
+import { readNotificationConfig, type NotificationConfig } from './notifications/notification-config';
 import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './setting-readers';
 
 export { ConfigError } from './setting-readers';
@@ -24,6 +26,10 @@ export interface Config {
   demoData: boolean;
   /** The wire profile of SOAP and HTTP GET/POST: the documented contract, or typed results. */
   contract: Profile;
+  /** The outbox worker and the SMS and push gateways. */
+  delivery: DeliveryConfig;
+  /** Rate limits, the school registry and forwarding to partner schools. */
+  notifications: NotificationConfig;
 }
 
 function readHost(env: Environment): string {
@@ -88,5 +94,7 @@ export function loadConfig(env: Environment = process.env): Config {
     databaseUrl: readDatabaseUrl(env),
     demoData: readSwitch(env, 'DEMO_DATA', true),
     contract: readContract(env),
+    delivery: readDeliveryConfig(env),
+    notifications: readNotificationConfig(env),
   };
 }

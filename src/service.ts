@@ -9,6 +9,8 @@ import type { ServiceContext } from './service-context';
 import { academicYearStartOf } from './store/demo/calendar';
 import { loadDemoSchool, storeIsEmpty } from './store/demo/load-demo-school';
 import { openStore, type Store } from './store/open-store';
+import { loadOutboxKey, payloadSealer } from './delivery/payload-sealer';
+import { startDeliveryWorker, type DeliveryWorker } from './delivery/worker';
 
 /** The folder of the hand-authored WSDL files, beside src/ (and beside dist/ when compiled). */
 export const WSDL_DIRECTORY = join(__dirname, __dirname.includes(`${join('dist', 'src')}`) ? '../../wsdl' : '../wsdl');
@@ -43,13 +45,19 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const handlerFor = bindHandlers(catalog);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
   await fillNewEmbeddedStore(store, config, now());
-  const context: ServiceContext = { config, catalog, handlerFor, store, now, outboxChanged: () => undefined };
+  const sealer = payloadSealer(loadOutboxKey(config.delivery.outboxKey, config.dataDirectory));
+  const worker: DeliveryWorker | undefined = config.delivery.worker === 'in-process' ? startDeliveryWorker(store, config.delivery, sealer, { now }) : undefined;
+  const context: ServiceContext = { config, catalog, handlerFor, store, now, outboxChanged: worker ? () => worker.wake() : () => undefined, sealer };
+  const stopWorkerAndStore = async () => {
+    await worker?.stop();
+    await store.close();
+  };
   const server = createHttpServer(context);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   }).catch(async (error: unknown) => {
-    await store.close();
+    await stopWorkerAndStore();
     throw error;
   });
   log.info('store open', { engine: store.engine, location: store.location });
@@ -62,7 +70,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => {
-          store.close().then(resolve, resolve);
+          stopWorkerAndStore().then(resolve, resolve);
         });
         server.closeIdleConnections();
         // Requests in flight get a grace period, then their connections are cut.

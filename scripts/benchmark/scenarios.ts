@@ -24,7 +24,7 @@ function envelope(prefix: string, envelopeNamespace: string, operationElement: s
   );
 }
 
-interface Operation {
+export interface Operation {
   readonly label: string;
   readonly endpoint: string;
   readonly name: string;
@@ -48,7 +48,7 @@ function operationElement(operation: Operation): string {
   return `<${operation.name} xmlns="${NAMESPACE}">${children}</${operation.name}>`;
 }
 
-function scenariosFor(operation: Operation): Scenario[] {
+export function scenariosFor(operation: Operation): Scenario[] {
   const query = operation.parameters.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
   return [
     {

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config';
+import type { PayloadSealer } from '../delivery/payload-sealer';
+import type { Engine } from '../store/engine';
 import type { Database } from '../store/schema';
 
 /**
@@ -51,12 +53,19 @@ export interface CallContext {
 export interface OperationContext extends CallContext {
   readonly config: Config;
   readonly db: Kysely<Database>;
+  readonly engine: Engine;
   /** The service's clock at the start of the call. */
   readonly now: Date;
   /** Today as YYYY-MM-DD, from the service's clock: "current" year and term follow it. */
   readonly today: string;
   /** Tells the delivery worker that messages were committed to the outbox, so it need not wait for its next poll. */
   readonly outboxChanged: () => void;
+  /** Seals outbox payloads. */
+  readonly sealer: PayloadSealer;
+  /** This deployment's own school's base URL, normalised (see the school registry). */
+  ownSchoolUrl(): string;
+  /** The path of the endpoint that serves an operation, from the catalog: /X.asmx. */
+  endpointPathOf(operationName: string): string;
 }
 
 /**

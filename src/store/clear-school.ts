@@ -3,6 +3,8 @@ import type { Database } from './schema';
 
 /** Tables in an order that deletes children before their parents. */
 const TABLES_CHILDREN_FIRST: ReadonlyArray<keyof Database> = [
+  'outbox_messages',
+  'rate_limit_events',
   'generated_documents',
   'exam_slots',
   'exams',

@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { Engine } from './engine';
 import * as school from './migrations/001-school';
 import * as documents from './migrations/002-documents';
+import * as notifications from './migrations/003-notifications';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -10,6 +11,7 @@ import * as documents from './migrations/002-documents';
 const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine: Engine) => Promise<void>]> = [
   ['001-school', school.up],
   ['002-documents', documents.up],
+  ['003-notifications', notifications.up],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { Pool, types } from 'pg';
 import type { Engine } from './engine';
 import { migrateToLatest } from './migrate';
+import { withStatementCache } from './statement-cache';
 import type { Database } from './schema';
 
 export interface StoreSettings {
@@ -45,7 +46,7 @@ function openSqlite(dataDirectory: string): Opened {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), location, connection: { engine: 'sqlite', database } };
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }), location, connection: { engine: 'sqlite', database } };
 }
 
 function openPostgres(databaseUrl: string): Opened {

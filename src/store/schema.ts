@@ -204,6 +204,40 @@ export interface GeneratedDocumentTable {
   issued_on: string;
 }
 
+export type OutboxChannel = 'sms' | 'push';
+export type OutboxState = 'queued' | 'retrying' | 'sent' | 'failed';
+export const OUTBOX_STATES: readonly OutboxState[] = ['queued', 'retrying', 'sent', 'failed'];
+
+/** One SMS or push accepted for delivery. */
+export interface OutboxMessageTable {
+  id: Generated<number>;
+  /** The delivery reference the accepting call answered with. */
+  reference: string;
+  channel: OutboxChannel;
+  /** An E.164 phone number (SMS) or a push token. */
+  recipient: string;
+  /** The device a push goes to, disabled when the gateway reports its token gone. */
+  device_id: number | null;
+  /** The content, sealed (AES-256-GCM) so that an authentication code is never stored in clear; emptied once final. */
+  payload: string;
+  idempotency_key: string | null;
+  state: OutboxState;
+  attempts: number;
+  next_attempt_at: string;
+  /** The worker holding the message while it sends it, until lease_until. */
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** One request counted against a rate limit; buckets are hashes, never a phone number in clear. */
+export interface RateLimitEventTable {
+  bucket: string;
+  occurred_at: string;
+}
+
 export interface Database {
   schools: SchoolTable;
   academic_years: AcademicYearTable;
@@ -228,4 +262,6 @@ export interface Database {
   exams: ExamTable;
   exam_slots: ExamSlotTable;
   generated_documents: GeneratedDocumentTable;
+  outbox_messages: OutboxMessageTable;
+  rate_limit_events: RateLimitEventTable;
 }

@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from '../../src/config';
 
 describe('settings', () => {
   test('defaults', () => {
-    expect(loadConfig({})).toEqual({
+    expect(loadConfig({})).toMatchObject({
       port: 8080,
       host: '0.0.0.0',
       serviceNamespace: 'http://tempuri.org/',
@@ -29,7 +29,7 @@ describe('settings', () => {
       DEMO_DATA: 'off',
       CONTRACT: 'typed',
     });
-    expect(config).toEqual({
+    expect(config).toMatchObject({
       port: 9000,
       host: '127.0.0.1',
       serviceNamespace: 'urn:school',
@@ -58,8 +58,52 @@ describe('settings', () => {
     [{ DATABASE_URL: 'mysql://x@y/z' }, 'DATABASE_URL must be a postgres://user:password@host:port/database URL'],
     [{ DEMO_DATA: 'maybe' }, 'DEMO_DATA must be on or off, got "maybe"'],
     [{ CONTRACT: 'json' }, 'CONTRACT must be one of documented, typed, got "json"'],
+    [{ DELIVERY_WORKER: 'elsewhere' }, 'DELIVERY_WORKER must be one of in-process, off'],
+    [{ OUTBOX_KEY: 'short' }, 'OUTBOX_KEY must be 64 hexadecimal digits'],
+    [{ DELIVERY_BACKOFF_BASE_MS: '5000', DELIVERY_BACKOFF_MAX_MS: '1000' }, 'DELIVERY_BACKOFF_MAX_MS must not be below DELIVERY_BACKOFF_BASE_MS'],
+    [{ SMS_GATEWAY_URL: 'gateway' }, 'SMS_GATEWAY_URL must be an absolute http or https URL'],
+    [{ SMS_GATEWAY_BODY_TEMPLATE: '{"text":"{text}"}' }, 'SMS_GATEWAY_BODY_TEMPLATE must contain the placeholders {to} and {text}'],
+    [{ DEFAULT_COUNTRY_CODE: '+0' }, 'DEFAULT_COUNTRY_CODE must be a country calling code'],
+    [{ PARTNER_SCHOOLS: 'https://b.example' }, 'FEDERATION_SECRET must be set when PARTNER_SCHOOLS is'],
+    [{ PARTNER_SCHOOLS: 'https://user@b.example', FEDERATION_SECRET: '0123456789abcdef' }, 'PARTNER_SCHOOLS must hold http(s) base URLs'],
+    [{ SCHOOL_BASE_URL: 'https://a.example/?x=1' }, 'SCHOOL_BASE_URL must hold http(s) base URLs'],
   ])('%p is refused with a message naming the setting', (environment, message) => {
     expect(() => loadConfig(environment)).toThrow(ConfigError);
     expect(() => loadConfig(environment)).toThrow(message);
+  });
+
+  test('delivery and notification defaults', () => {
+    const { delivery, notifications } = loadConfig({});
+    expect(delivery).toEqual({
+      worker: 'in-process',
+      pollMs: 1000,
+      batch: 20,
+      leaseMs: 60000,
+      maxAttempts: 8,
+      backoffBaseMs: 2000,
+      backoffMaxMs: 3600000,
+      gatewayTimeoutMs: 10000,
+      outboxKey: undefined,
+      push: { url: undefined, token: undefined },
+      sms: { url: undefined, method: 'POST', authorization: undefined, contentType: 'application/json', bodyTemplate: '{"to":"{to}","text":"{text}"}' },
+    });
+    expect(notifications).toEqual({
+      defaultCountryCode: '966',
+      authCodePerPhonePerMinute: 1,
+      authCodePerPhonePerHour: 5,
+      authCodePerCallerPerHour: 30,
+      pushNotesMaxLength: 1000,
+      pushPerSenderPerMinute: 60,
+      schoolBaseUrl: undefined,
+      partnerSchools: [],
+      federationSecret: undefined,
+      forwardTimeoutMs: 5000,
+      forwardMaxResponseBytes: 65536,
+    });
+  });
+
+  test('school addresses are normalised: scheme and host lower case, default port and trailing slash dropped', () => {
+    const { notifications } = loadConfig({ SCHOOL_BASE_URL: 'HTTPS://A.Example:443/Services/', PARTNER_SCHOOLS: ' http://b.example:80/ , http://c.example:8080/x', FEDERATION_SECRET: '0123456789abcdef' });
+    expect([notifications.schoolBaseUrl, notifications.partnerSchools]).toEqual(['https://a.example/Services', ['http://b.example', 'http://c.example:8080/x']]);
   });
 });

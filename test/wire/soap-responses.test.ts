@@ -6,7 +6,8 @@ const XSI_XSD = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd
 
 let service: RunningService;
 beforeAll(async () => {
-  service = await startTestService();
+  // A registered own school and room for the two calls AuthCode gets per version.
+  service = await startTestService({ SCHOOL_BASE_URL: 'http://school', AUTH_CODE_PER_PHONE_PER_MINUTE: '10' });
 });
 afterAll(() => service.close());
 

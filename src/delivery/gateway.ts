@@ -1,0 +1,46 @@
+import type { ClaimedMessage } from './claim';
+import { boundedFetch, FetchFailure, type BoundedResponse } from '../wire/bounded-fetch';
+import { parseRetryAfter } from './backoff';
+
+/** What a gateway made of one message; the worker records it. */
+export type GatewayOutcome =
+  | { readonly kind: 'sent' }
+  | { readonly kind: 'retry'; readonly error: string; readonly retryAfterMs?: number }
+  | { readonly kind: 'failed'; readonly error: string }
+  /** The push token is gone: the message fails and its device is disabled. */
+  | { readonly kind: 'token-invalid'; readonly error: string };
+
+export interface Gateway {
+  send(message: ClaimedMessage, content: unknown): Promise<GatewayOutcome>;
+}
+
+/** Gateways' error bodies can be long; a stored last_error keeps the start. */
+const MAX_ERROR_TEXT = 300;
+/** Enough for any gateway's error answer; success bodies are not needed. */
+const MAX_GATEWAY_RESPONSE_BYTES = 64 * 1024;
+
+export function errorText(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_ERROR_TEXT ? `${flat.slice(0, MAX_ERROR_TEXT)}…` : flat;
+}
+
+/**
+ * Sends one request and classifies the common answers: 2xx sent; 429, 5xx, time-outs and network
+ * failures are worth retrying (with the gateway's Retry-After); a redirect or any other answer
+ * fails the message. `special` may classify an answer first (FCM's unregistered token).
+ */
+export async function exchange(url: string, init: Omit<RequestInit, 'redirect' | 'signal'>, timeoutMs: number, now: () => Date, special?: (response: BoundedResponse) => GatewayOutcome | undefined): Promise<GatewayOutcome> {
+  let response: BoundedResponse;
+  try {
+    response = await boundedFetch(url, init, { timeoutMs, maxResponseBytes: MAX_GATEWAY_RESPONSE_BYTES });
+  } catch (error) {
+    if (error instanceof FetchFailure && (error.kind === 'timeout' || error.kind === 'network')) return { kind: 'retry', error: `gateway ${error.kind}: ${error.message}` };
+    return { kind: 'failed', error: `gateway: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const classified = special?.(response);
+  if (classified) return classified;
+  if (response.status >= 200 && response.status < 300) return { kind: 'sent' };
+  const error = errorText(`gateway answered ${response.status}: ${response.body}`);
+  if (response.status === 429 || response.status >= 500) return { kind: 'retry', error, retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), now()) };
+  return { kind: 'failed', error };
+}

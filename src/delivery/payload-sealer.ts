@@ -1,0 +1,54 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Seals outbox payloads with AES-256-GCM, so that what the store holds (an authentication code in
+ * an SMS text, above all) is never readable in clear by whoever reads the database or its
+ * backups. The key is the OUTBOX_KEY setting, or else a key file created once in the data
+ * folder; processes sharing one PostgreSQL store must share the key (set OUTBOX_KEY).
+ */
+export interface PayloadSealer {
+  seal(text: string): string;
+  open(sealed: string): string;
+}
+
+const KEY_FILE_NAME = 'outbox.key';
+const VERSION = 'v1';
+
+export function payloadSealer(key: Buffer): PayloadSealer {
+  if (key.length !== 32) throw new Error('the outbox key must be 32 bytes');
+  return {
+    seal(text) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const encrypted = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+      return [VERSION, iv.toString('base64'), cipher.getAuthTag().toString('base64'), encrypted.toString('base64')].join('.');
+    },
+    open(sealed) {
+      const [version, iv, tag, encrypted] = sealed.split('.');
+      if (version !== VERSION || !iv || !tag || encrypted === undefined) throw new Error('the payload is not sealed by this service');
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64'));
+      return Buffer.concat([decipher.update(Buffer.from(encrypted, 'base64')), decipher.final()]).toString('utf8');
+    },
+  };
+}
+
+/** The configured key, or the data folder's key file, created (readable by its owner only) when missing. */
+export function loadOutboxKey(configured: string | undefined, dataDirectory: string): Buffer {
+  if (configured) return Buffer.from(configured, 'hex');
+  const file = join(dataDirectory, KEY_FILE_NAME);
+  if (!existsSync(file)) {
+    mkdirSync(dataDirectory, { recursive: true });
+    try {
+      writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // Another process created it first: use that one.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  const text = readFileSync(file, 'utf8').trim();
+  if (!/^[0-9a-fA-F]{64}$/.test(text)) throw new Error(`${file} does not hold a 64-digit hexadecimal key`);
+  return Buffer.from(text, 'hex');
+}

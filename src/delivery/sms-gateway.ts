@@ -1,0 +1,28 @@
+import type { DeliveryConfig } from './delivery-config';
+import { exchange, type Gateway } from './gateway';
+import type { SmsContent } from './outbox';
+
+/**
+ * SMS through a plain HTTP gateway whose URL, method, Authorization header and body template are
+ * settings. The placeholders {to} and {text} are filled escaped for where they land: JSON string
+ * content for a JSON body, URL-encoded for a form body or a GET query.
+ */
+export function smsGateway(settings: DeliveryConfig['sms'] & { url: string }, timeoutMs: number, now: () => Date): Gateway {
+  const json = /json/i.test(settings.contentType);
+  const escape = (value: string) => (json && settings.method === 'POST' ? JSON.stringify(value).slice(1, -1) : encodeURIComponent(value));
+  const fill = (to: string, text: string) => settings.bodyTemplate.replaceAll('{to}', escape(to)).replaceAll('{text}', escape(text));
+  return {
+    send: (message, content) => {
+      const filled = fill(message.recipient, (content as SmsContent).text);
+      const headers: Record<string, string> = {};
+      if (settings.authorization) headers.Authorization = settings.authorization;
+      if (settings.method === 'GET') {
+        const url = new URL(settings.url);
+        url.search = url.search ? `${url.search}&${filled}` : filled;
+        return exchange(url.href, { method: 'GET', headers }, timeoutMs, now);
+      }
+      headers['Content-Type'] = settings.contentType;
+      return exchange(settings.url, { method: 'POST', headers, body: filled }, timeoutMs, now);
+    },
+  };
+}

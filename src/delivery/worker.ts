@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { log } from '../log';
+import type { Store } from '../store/open-store';
+import type { OutboxChannel } from '../store/schema';
+import { claimDueMessages, type ClaimedMessage } from './claim';
+import type { DeliveryConfig } from './delivery-config';
+import { deliveryCounts, formatCounts } from './delivery-counts';
+import { fcmGateway } from './fcm-gateway';
+import type { Gateway, GatewayOutcome } from './gateway';
+import type { PayloadSealer } from './payload-sealer';
+import { recordOutcome } from './record-outcome';
+import { smsGateway } from './sms-gateway';
+
+export interface DeliveryWorker {
+  /** Look for due messages now instead of at the next poll. */
+  wake(): void;
+  /** Stops claiming, and resolves once the sends in flight are recorded. */
+  stop(): Promise<void>;
+}
+
+export interface WorkerOptions {
+  readonly now?: () => Date;
+  /** How often the counts by state are logged when they changed. */
+  readonly countsLogMs?: number;
+}
+
+function gatewaysFor(settings: DeliveryConfig, now: () => Date): Map<OutboxChannel, Gateway> {
+  const gateways = new Map<OutboxChannel, Gateway>();
+  if (settings.push.url) gateways.set('push', fcmGateway(settings.push.url, settings.push.token, settings.gatewayTimeoutMs, now));
+  const smsUrl = settings.sms.url;
+  if (smsUrl) gateways.set('sms', smsGateway({ ...settings.sms, url: smsUrl }, settings.gatewayTimeoutMs, now));
+  return gateways;
+}
+
+/** A phone number or token in a log line: enough to tell messages apart, not enough to use. */
+function masked(recipient: string): string {
+  return recipient.length <= 4 ? '****' : `…${recipient.slice(-4)}`;
+}
+
+/**
+ * Delivers the outbox: claims due messages under a lease, sends each through its channel's
+ * gateway, and records the outcome. Channels without a configured gateway are left queued (and
+ * said so once in the log); nothing is dropped for want of a gateway.
+ */
+export function startDeliveryWorker(store: Store, settings: DeliveryConfig, sealer: PayloadSealer, options: WorkerOptions = {}): DeliveryWorker {
+  const now = options.now ?? (() => new Date());
+  const owner = `worker-${randomUUID()}`;
+  const gateways = gatewaysFor(settings, now);
+  const channels = [...gateways.keys()];
+  for (const channel of ['sms', 'push'] as const) {
+    if (!gateways.has(channel)) log.warn('no gateway configured: messages of this channel stay queued', { channel, setting: channel === 'sms' ? 'SMS_GATEWAY_URL' : 'PUSH_GATEWAY_URL' });
+  }
+  let running = true;
+  let wakeUp: (() => void) | undefined;
+  let pendingWake = false;
+  let lastCounts = '';
+  let lastCountsAt = 0;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (pendingWake || !running) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  async function deliver(message: ClaimedMessage): Promise<void> {
+    let outcome: GatewayOutcome;
+    try {
+      const content: unknown = JSON.parse(sealer.open(message.payload));
+      outcome = await (gateways.get(message.channel) as Gateway).send(message, content);
+    } catch (error) {
+      outcome = { kind: 'failed', error: `the payload cannot be opened (was OUTBOX_KEY changed?): ${error instanceof Error ? error.message : String(error)}` };
+    }
+    const state = await recordOutcome(store.db, owner, message, outcome, settings, now());
+    const fields = { id: message.id, channel: message.channel, recipient: masked(message.recipient), state, attempts: message.attempts + 1 };
+    if (state === 'sent') log.info('message delivered', fields);
+    else log.warn(state === 'failed' ? 'message failed' : 'message will be retried', { ...fields, error: outcome.kind === 'sent' ? undefined : outcome.error });
+  }
+
+  async function logCountsWhenChanged(): Promise<void> {
+    if (Date.now() - lastCountsAt < (options.countsLogMs ?? 60_000)) return;
+    lastCountsAt = Date.now();
+    const counts = formatCounts(await deliveryCounts(store.db));
+    if (counts !== lastCounts) log.info('outbox', { counts });
+    lastCounts = counts;
+  }
+
+  const loop = (async () => {
+    while (running) {
+      pendingWake = false;
+      let claimed: ClaimedMessage[] = [];
+      try {
+        claimed = await claimDueMessages(store, owner, channels, now(), settings.leaseMs, settings.batch);
+        await Promise.all(claimed.map(deliver));
+        await logCountsWhenChanged();
+      } catch (error) {
+        log.error('delivery worker: store failure; trying again at the next poll', { error: error instanceof Error ? error.message : String(error) });
+        claimed = [];
+      }
+      if (claimed.length < settings.batch) await sleep(settings.pollMs);
+    }
+  })();
+
+  return {
+    wake() {
+      pendingWake = true;
+      wakeUp?.();
+    },
+    async stop() {
+      running = false;
+      wakeUp?.();
+      await loop;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * An outgoing HTTP call with the limits a service needs when it calls someone else: a time limit
+ * on the whole exchange, no redirects followed (a 3xx is a failure, so a call never lands at an
+ * address nobody configured), and a cap on the response read into memory.
+ */
+export interface BoundedResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: string;
+}
+
+export type FetchFailureKind = 'timeout' | 'network' | 'redirect' | 'too-large';
+
+export class FetchFailure extends Error {
+  constructor(
+    readonly kind: FetchFailureKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface FetchLimits {
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+}
+
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new FetchFailure('too-large', `the response is larger than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function boundedFetch(url: string, init: Omit<RequestInit, 'redirect' | 'signal'>, limits: FetchLimits): Promise<BoundedResponse> {
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  try {
+    const response = await fetch(url, { ...init, redirect: 'manual', signal });
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel();
+      throw new FetchFailure('redirect', `answered ${response.status} (a redirect, which is not followed)`);
+    }
+    return { status: response.status, headers: response.headers, body: await readCapped(response, limits.maxResponseBytes) };
+  } catch (error) {
+    if (error instanceof FetchFailure) throw error;
+    if (signal.aborted) throw new FetchFailure('timeout', `no answer within ${limits.timeoutMs} ms`);
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new FetchFailure('network', cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)));
+  }
+}
