@@ -4,12 +4,16 @@ import type { DeliveryConfig } from '../../src/delivery/delivery-config';
 import { enqueueMessages, type NewMessage } from '../../src/delivery/outbox';
 import { payloadSealer } from '../../src/delivery/payload-sealer';
 import { startDeliveryWorker, type DeliveryWorker } from '../../src/delivery/worker';
+import { setLogLevel } from '../../src/log';
 import type { Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
 import { startFakeGateway, type FakeGateway } from '../support/fake-gateway';
 import { openTestSchool, openTestStore } from '../support/stores';
 
 const sealer = payloadSealer(randomBytes(32));
+
+// The worker logs every outcome; these tests read the outcomes from the store instead.
+beforeAll(() => setLogLevel('silent'));
 
 function settingsFor(push: FakeGateway, sms: FakeGateway, extra: Record<string, string> = {}): DeliveryConfig {
   return loadConfig({
