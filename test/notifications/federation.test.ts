@@ -36,10 +36,12 @@ describe('Federation with a partner school', () => {
     const redirecting = await startFakeGateway();
     const target = await startFakeGateway();
     redirecting.setDefault({ status: 302, headers: { Location: `${target.url}/NotificationNotes.asmx/GetNameAbsenceType` } });
-    unregistered.push(hanging, redirecting, target);
+    const flooding = await startFakeGateway();
+    flooding.setDefault({ status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ d: 'x'.repeat(200_000) }) });
+    unregistered.push(hanging, redirecting, target, flooding);
     const now = { now: () => TEST_TODAY };
     b = await startTestService({ DATA_DIR: folder, DEMO_DATA: 'off', CONTRACT: 'typed', FEDERATION_SECRET: SECRET, PUSH_GATEWAY_URL: `${pushB.url}/send`, DELIVERY_POLL_MS: '20' }, now);
-    a = await startTestService({ PARTNER_SCHOOLS: [b.url, hanging.url, redirecting.url].join(','), FEDERATION_SECRET: SECRET, FORWARD_TIMEOUT_MS: '500', PUSH_GATEWAY_URL: `${pushA.url}/send`, DELIVERY_POLL_MS: '20' }, now);
+    a = await startTestService({ PARTNER_SCHOOLS: [b.url, hanging.url, redirecting.url, flooding.url].join(','), FEDERATION_SECRET: SECRET, FORWARD_TIMEOUT_MS: '500', PUSH_GATEWAY_URL: `${pushA.url}/send`, DELIVERY_POLL_MS: '20' }, now);
   });
 
   afterAll(async () => {
@@ -90,5 +92,10 @@ describe('Federation with a partner school', () => {
     expect(answer.status).toBe(500);
     expect(answer.body.Message).toContain('a redirect, which is not followed');
     expect(unregistered[2].received).toHaveLength(0);
+  });
+
+  test("a partner's answer larger than the cap is refused", async () => {
+    const answer = await callJson(a.url, NOTES, 'GetNameAbsenceType', { id: '1', baseUrlSchool: unregistered[3].url });
+    expect([answer.status, answer.body.Message]).toEqual([500, `The partner school at ${unregistered[3].url} could not be reached: the response is larger than 65536 bytes.`]);
   });
 });

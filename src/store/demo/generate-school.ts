@@ -35,6 +35,8 @@ export const DEMO_APPLICATION_ID = 'school-app';
 interface ClassPlan {
   id: number;
   grade: number;
+  nameAr: string;
+  nameEn: string;
   subjectIds: number[];
   teacherBySubject: Map<number, number>;
   studentCount: number;
@@ -88,9 +90,11 @@ async function planClasses(writer: BulkWriter, students: number): Promise<ClassP
       const id = classes.length + 1;
       const count = Math.floor(inGrade / sections) + (section < inGrade % sections ? 1 : 0);
       const [sectionAr, sectionEn] = sectionNames(section);
-      rows.push({ id, academic_year_id: 1, grade_level_id: grade, section: sectionEn, name_ar: `${GRADE_NAMES_AR[grade - 1]} - ${sectionAr}`, name_en: `Grade ${grade}-${sectionEn}` });
+      const nameAr = `${GRADE_NAMES_AR[grade - 1]} - ${sectionAr}`;
+      const nameEn = `Grade ${grade}-${sectionEn}`;
+      rows.push({ id, academic_year_id: 1, grade_level_id: grade, section: sectionEn, name_ar: nameAr, name_en: nameEn });
       const subjectIds = SUBJECTS.flatMap((subject, index) => (grade >= subject.grades[0] && grade <= subject.grades[1] ? [index + 1] : []));
-      classes.push({ id, grade, subjectIds, teacherBySubject: new Map(), studentCount: count });
+      classes.push({ id, grade, nameAr, nameEn, subjectIds, teacherBySubject: new Map(), studentCount: count });
     }
   }
   await writer.insert('classes', rows);
@@ -236,16 +240,20 @@ async function writeAttendanceAndNotes(writer: BulkWriter, random: Random, plan:
   await writer.insert('class_notes', classNotes);
 }
 
-/** A midterm and a final exam per term; each class sits one subject a day, 08:00 to 10:00. */
+/**
+ * A midterm and a final exam per term for each class, as schools schedule them: each class sits
+ * one subject a day, 08:00 to 10:00, in its own room. An exam's timetable is then one class's,
+ * what a student's family looks up, and its size does not grow with the school.
+ */
 async function planExams(writer: BulkWriter, classes: ClassPlan[], terms: Array<{ id: number; days: string[]; nameAr: string; nameEn: string }>) {
   const exams: Row<'exams'>[] = [];
   const slots: Row<'exam_slots'>[] = [];
   for (const term of terms) {
     for (const [kindAr, kindEn, startFraction] of [['اختبارات منتصف', 'Midterm exams', 0.45], ['الاختبارات النهائية', 'Final exams', 0.85]] as const) {
-      const examId = exams.length + 1;
-      exams.push({ id: examId, term_id: term.id, name_ar: `${kindAr} ${term.nameAr}`, name_en: `${kindEn}, ${term.nameEn.toLowerCase()}` });
       const firstDay = Math.floor(term.days.length * startFraction);
       for (const plan of classes) {
+        const examId = exams.length + 1;
+        exams.push({ id: examId, term_id: term.id, name_ar: `${kindAr} ${term.nameAr} - ${plan.nameAr}`, name_en: `${kindEn}, ${term.nameEn.toLowerCase()}, ${plan.nameEn}` });
         plan.subjectIds.forEach((subjectId, order) => {
           slots.push({ id: slots.length + 1, exam_id: examId, class_id: plan.id, subject_id: subjectId, held_on: term.days[Math.min(term.days.length - 1, firstDay + order)], starts_at: '08:00', ends_at: '10:00', room: `${100 + plan.grade * 10 + (plan.id % 10)}` });
         });
