@@ -8,6 +8,7 @@ import { deliveryCounts, formatCounts } from './delivery-counts';
 import { fcmGateway } from './fcm-gateway';
 import type { Gateway, GatewayOutcome } from './gateway';
 import type { PayloadSealer } from './payload-sealer';
+import { pruneRateLimitEvents } from '../notifications/rate-limit';
 import { recordOutcome } from './record-outcome';
 import { smsGateway } from './sms-gateway';
 
@@ -82,9 +83,11 @@ export function startDeliveryWorker(store: Store, settings: DeliveryConfig, seal
     else log.warn(state === 'failed' ? 'message failed' : 'message will be retried', { ...fields, error: outcome.kind === 'sent' ? undefined : outcome.error });
   }
 
-  async function logCountsWhenChanged(): Promise<void> {
+  /** Once a minute or so: the counts in the log when they changed, and rate-limit events no window needs any more. */
+  async function housekeeping(): Promise<void> {
     if (Date.now() - lastCountsAt < (options.countsLogMs ?? 60_000)) return;
     lastCountsAt = Date.now();
+    await pruneRateLimitEvents(store.db, now());
     const counts = formatCounts(await deliveryCounts(store.db));
     if (counts !== lastCounts) log.info('outbox', { counts });
     lastCounts = counts;
@@ -97,7 +100,7 @@ export function startDeliveryWorker(store: Store, settings: DeliveryConfig, seal
       try {
         claimed = await claimDueMessages(store, owner, channels, now(), settings.leaseMs, settings.batch);
         await Promise.all(claimed.map(deliver));
-        await logCountsWhenChanged();
+        await housekeeping();
       } catch (error) {
         log.error('delivery worker: store failure; trying again at the next poll', { error: error instanceof Error ? error.message : String(error) });
         claimed = [];

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Engine } from '../store/engine';
 import type { Database } from '../store/schema';
 
@@ -33,6 +33,19 @@ export async function countAgainstLimits(transaction: Transaction<Database>, eng
     await transaction.insertInto('rate_limit_events').values({ bucket, occurred_at: now.toISOString() }).execute();
   }
   return exceeded;
+}
+
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
+/** The longest window any limit counts over; older events count for nothing. */
+const LONGEST_WINDOW_MS = HOUR_MS;
+
+/**
+ * Deletes the events no limit can count any more. Buckets are pruned as they are used; this
+ * catches the ones never used again (one-off numbers and callers), so the table stays small.
+ */
+export async function pruneRateLimitEvents(db: Kysely<Database>, now: Date): Promise<void> {
+  await db.deleteFrom('rate_limit_events').where('occurred_at', '<', new Date(now.getTime() - LONGEST_WINDOW_MS).toISOString()).execute();
 }
 
 function bucketOf(key: string): string {

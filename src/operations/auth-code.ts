@@ -1,11 +1,8 @@
 import { enqueueMessages, newDeliveryReference } from '../delivery/outbox';
 import { normalisePhone } from '../notifications/phone-number';
-import { countAgainstLimits } from '../notifications/rate-limit';
+import { countAgainstLimits, HOUR_MS, MINUTE_MS } from '../notifications/rate-limit';
 import { isDirectoryPhone } from '../notifications/school-directory';
 import { defineOperation, OperationError } from './operation';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 
 /**
  * Sends "verification code {code}" by SMS, but only to a number in the school directory; any
@@ -27,9 +24,9 @@ export const authCode = defineOperation({
         transaction,
         context.engine,
         [
-          { key: `auth-code:phone:${number}`, limit: settings.authCodePerPhonePerMinute, windowMs: MINUTE },
-          { key: `auth-code:phone:${number}`, limit: settings.authCodePerPhonePerHour, windowMs: HOUR },
-          { key: `auth-code:caller:${context.callerAddress}`, limit: settings.authCodePerCallerPerHour, windowMs: HOUR },
+          { key: `auth-code:phone:${number}`, limit: settings.authCodePerPhonePerMinute, windowMs: MINUTE_MS },
+          { key: `auth-code:phone:${number}`, limit: settings.authCodePerPhonePerHour, windowMs: HOUR_MS },
+          { key: `auth-code:caller:${context.callerAddress}`, limit: settings.authCodePerCallerPerHour, windowMs: HOUR_MS },
         ],
         context.now,
       );

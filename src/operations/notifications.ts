@@ -1,7 +1,7 @@
 import { enqueueMessages, newDeliveryReference } from '../delivery/outbox';
 import { forwardToPartner } from '../notifications/forward-call';
 import { queueMarkNotifications } from '../notifications/mark-notifications';
-import { countAgainstLimits } from '../notifications/rate-limit';
+import { countAgainstLimits, MINUTE_MS } from '../notifications/rate-limit';
 import { routeForSchool } from '../notifications/school-registry';
 import { defineOperation, OperationError } from './operation';
 
@@ -25,7 +25,7 @@ export const pushNotificationToGateway = defineOperation({
     if ([...notes].length > settings.pushNotesMaxLength) throw new OperationError('rule', `notes must be at most ${settings.pushNotesMaxLength} characters long.`);
     const reference = newDeliveryReference();
     const outcome = await context.db.transaction().execute(async (transaction) => {
-      const exceeded = await countAgainstLimits(transaction, context.engine, [{ key: `push:sender:${senderId ?? ''}`, limit: settings.pushPerSenderPerMinute, windowMs: 60_000 }], context.now);
+      const exceeded = await countAgainstLimits(transaction, context.engine, [{ key: `push:sender:${senderId ?? ''}`, limit: settings.pushPerSenderPerMinute, windowMs: MINUTE_MS }], context.now);
       if (exceeded) return 'limited';
       const device = await transaction
         .selectFrom('devices')

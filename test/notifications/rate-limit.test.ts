@@ -1,0 +1,40 @@
+import { countAgainstLimits, pruneRateLimitEvents } from '../../src/notifications/rate-limit';
+import type { Store } from '../../src/store/open-store';
+import { describeEachEngine } from '../support/engines';
+import { openTestStore } from '../support/stores';
+
+describeEachEngine('Rate limits in the store', ({ engine, freshStoreSettings }) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openTestStore(freshStoreSettings());
+  });
+  afterAll(() => store.close());
+
+  const take = (key: string, limit: number, at: Date) => store.db.transaction().execute((transaction) => countAgainstLimits(transaction, engine, [{ key, limit, windowMs: 60_000 }], at));
+
+  test('count every request in the window, refused ones too, and forget those outside it', async () => {
+    const start = new Date('2026-11-22T10:00:00Z');
+    const at = (seconds: number) => new Date(start.getTime() + seconds * 1000);
+    const outcomes = [await take('k', 2, at(0)), await take('k', 2, at(10)), await take('k', 2, at(20)), await take('k', 2, at(65)), await take('k', 2, at(125))];
+    expect(outcomes.map((exceeded) => exceeded !== undefined)).toEqual([false, false, true, true, false]);
+  });
+
+  test('store buckets as hashes, never the key in clear', async () => {
+    await take('auth-code:phone:+966501112233', 5, new Date());
+    const rows = await store.db.selectFrom('rate_limit_events').select('bucket').execute();
+    expect(rows.some((row) => row.bucket.includes('966501112233'))).toBe(false);
+  });
+
+  test('concurrent requests for one bucket never overshoot its limit', async () => {
+    const at = new Date('2026-11-23T10:00:00Z');
+    const outcomes = await Promise.all(Array.from({ length: 12 }, () => take('busy', 5, at)));
+    expect(outcomes.filter((exceeded) => exceeded === undefined)).toHaveLength(5);
+  });
+
+  test('pruning deletes the events no window counts any more', async () => {
+    await store.db.deleteFrom('rate_limit_events').execute();
+    await store.db.insertInto('rate_limit_events').values([{ bucket: 'old', occurred_at: '2026-11-22T08:00:00.000Z' }, { bucket: 'recent', occurred_at: '2026-11-22T09:30:00.000Z' }]).execute();
+    await pruneRateLimitEvents(store.db, new Date('2026-11-22T10:00:00Z'));
+    expect((await store.db.selectFrom('rate_limit_events').select('bucket').execute()).map((row) => row.bucket)).toEqual(['recent']);
+  });
+});
