@@ -28,20 +28,26 @@ function lineStart(layout: XmlLayout, depth: number): string {
   return layout.newline === undefined ? '' : layout.newline + '  '.repeat(depth);
 }
 
-/** The content of an element of this type: text for a primitive, child elements otherwise. */
+/**
+ * The content of an element of this type: text for a primitive, child elements otherwise.
+ * Written by appending to one string: lists of hundreds of records are common, and building an
+ * array of parts per element and joining it cost a third of writing such a list.
+ */
 export function typedContent(type: TypeRef, value: unknown, layout: XmlLayout, depth: number): string {
   if (type.kind === 'primitive') return primitiveText(type, value);
-  const children =
-    type.kind === 'array'
-      ? (value as readonly unknown[]).map((item) => typedElement(type.itemElement, type.item, item, true, layout, depth + 1))
-      : type.fields.map((field) => typedElement(field.element, field.type, (value as Record<string, unknown>)[field.property], field.nillable, layout, depth + 1));
-  const written = children.join('');
+  let written = '';
+  if (type.kind === 'array') {
+    for (const item of value as readonly unknown[]) written += typedElement(type.itemElement, type.item, item, true, layout, depth + 1);
+  } else {
+    const record = value as Record<string, unknown>;
+    for (const field of type.fields) written += typedElement(field.element, field.type, record[field.property], field.nillable, layout, depth + 1);
+  }
   return written === '' ? '' : written + lineStart(layout, depth);
 }
 
 /** One element: `<name>content</name>`, `<name />` when empty, xsi:nil or nothing when null. */
 export function typedElement(name: string, type: TypeRef, value: unknown, nillable: boolean, layout: XmlLayout, depth: number): string {
-  const start = lineStart(layout, depth);
+  const start = layout.newline === undefined ? '' : lineStart(layout, depth);
   if (value === null || value === undefined) return nillable ? `${start}<${name} xsi:nil="true" />` : '';
   const content = typedContent(type, value, layout, depth);
   return content === '' ? `${start}<${name} />` : `${start}<${name}>${content}</${name}>`;

@@ -5,32 +5,52 @@ import { currentAcademicYearId } from './calendar';
 
 /** Queries about a class or a teacher's classes: attendance audit, announcements, groups. */
 
-/** Every absence and lateness recorded for the class's students, by date then student. */
+/**
+ * Every absence and lateness recorded for the class's students, by date then student. A class has
+ * a year of them (about 200 rows), so the entries are read narrow and the class's students and the
+ * absence types (a few dozen rows) are joined to them here: building the row objects, mostly their
+ * strings, is most of the cost, and the joined names would repeat on every row.
+ */
 export async function classAttendance(db: Kysely<Database>, classId: number): Promise<AttendanceRecord[]> {
-  return db
-    .selectFrom('attendance as entry')
-    .innerJoin('student_records as record', 'record.id', 'entry.student_record_id')
-    .innerJoin('students as student', 'student.id', 'record.student_id')
-    .leftJoin('absence_types as type', 'type.id', 'entry.absence_type_id')
-    .select([
-      'entry.id as attendanceId',
-      'entry.occurred_on as occurredOn',
-      'student.id as studentId',
-      'record.id as studentRecId',
-      'student.name_ar as studentNameAr',
-      'student.name_en as studentNameEn',
-      'entry.kind as kind',
-      'type.id as absenceTypeId',
-      'type.name_ar as absenceTypeNameAr',
-      'type.name_en as absenceTypeNameEn',
-      'entry.minutes_late as minutesLate',
-      'entry.note as note',
-    ])
-    .where('record.class_id', '=', classId)
-    .orderBy('entry.occurred_on')
-    .orderBy('student.id')
-    .orderBy('entry.id')
-    .execute();
+  const [students, absenceTypes, entries] = await Promise.all([
+    db
+      .selectFrom('student_records as record')
+      .innerJoin('students as student', 'student.id', 'record.student_id')
+      .select(['record.id as recordId', 'student.id as studentId', 'student.name_ar as nameAr', 'student.name_en as nameEn'])
+      .where('record.class_id', '=', classId)
+      .execute(),
+    db.selectFrom('absence_types').select(['id', 'name_ar as nameAr', 'name_en as nameEn']).execute(),
+    db
+      .selectFrom('attendance as entry')
+      .innerJoin('student_records as record', 'record.id', 'entry.student_record_id')
+      .select(['entry.id', 'entry.occurred_on as occurredOn', 'entry.student_record_id as recordId', 'entry.kind', 'entry.absence_type_id as absenceTypeId', 'entry.minutes_late as minutesLate', 'entry.note'])
+      .where('record.class_id', '=', classId)
+      .orderBy('entry.occurred_on')
+      .orderBy('record.student_id')
+      .orderBy('entry.id')
+      .execute(),
+  ]);
+  const studentOfRecord = new Map(students.map((student) => [student.recordId, student]));
+  const absenceType = new Map(absenceTypes.map((type) => [type.id, type]));
+  return entries.map((entry) => {
+    const student = studentOfRecord.get(entry.recordId);
+    if (!student) throw new Error(`attendance ${entry.id} belongs to no student of class ${classId}`);
+    const type = entry.absenceTypeId === null ? undefined : absenceType.get(entry.absenceTypeId);
+    return {
+      attendanceId: entry.id,
+      occurredOn: entry.occurredOn,
+      studentId: student.studentId,
+      studentRecId: entry.recordId,
+      studentNameAr: student.nameAr,
+      studentNameEn: student.nameEn,
+      kind: entry.kind,
+      absenceTypeId: entry.absenceTypeId,
+      absenceTypeNameAr: type?.nameAr ?? null,
+      absenceTypeNameEn: type?.nameEn ?? null,
+      minutesLate: entry.minutesLate,
+      note: entry.note,
+    };
+  });
 }
 
 /** The class's announcements, newest first. */
