@@ -34,7 +34,7 @@ function membersOf(stub: string, className: string): Array<{ type: string; name:
 }
 
 function callSource(stub: string, { proxy, operation, requestType, responseType }: ProxyOperation): string {
-  const fills = membersOf(stub, requestType).map(({ name }) => `    fillSample(request.${name});`);
+  const fills = membersOf(stub, requestType).map(({ name }) => `    fillSample(request.${name}, "${name}");`);
   // An ASMX response wraps at most one <Op>Result; only HelloWorld's carries a value here.
   const result = membersOf(stub, responseType).find(({ type }) => type === 'std::string *');
   return [

@@ -14,7 +14,8 @@ using System.Web.Services.Protocols;
 
 public static class MonoClient
 {
-    // Sample values by parameter type; the service only needs well-typed arguments.
+    // Sample values by parameter type; the service only needs well-typed arguments. A string
+    // parameter whose rules need a particular form gets the environment variable SAMPLE_<name>.
     static readonly Dictionary<Type, object> SampleByType = new Dictionary<Type, object>
     {
         { typeof(string), "1" },
@@ -46,12 +47,18 @@ public static class MonoClient
         }
     }
 
+    static object SampleFor(ParameterInfo parameter)
+    {
+        var value = Environment.GetEnvironmentVariable("SAMPLE_" + parameter.Name);
+        return parameter.ParameterType == typeof(string) && value != null ? value : SampleByType[parameter.ParameterType];
+    }
+
     // Calls one operation; a fault or transport error is reported, not thrown, so every call runs.
     static Dictionary<string, object> Call(SoapHttpClientProtocol proxy, MethodInfo operation)
     {
         try
         {
-            var arguments = operation.GetParameters().Select(parameter => SampleByType[parameter.ParameterType]).ToArray();
+            var arguments = operation.GetParameters().Select(parameter => SampleFor(parameter)).ToArray();
             return new Dictionary<string, object> { { "ok", true }, { "result", operation.Invoke(proxy, arguments) } };
         }
         catch (Exception error)

@@ -9,7 +9,8 @@
  */
 
 const VERSIONS = ['1.1' => SOAP_1_1, '1.2' => SOAP_1_2];
-// Sample values by XML Schema type; the service only needs well-typed arguments.
+// Sample values by XML Schema type; the service only needs well-typed arguments. A parameter
+// whose rules need a particular form gets the environment variable SAMPLE_<name>, set by the test.
 const SAMPLE_BY_TYPE = ['string' => '1', 'int' => 1];
 
 /** Field lists of the WSDL's structs, by struct name, from __getTypes() ("struct X {\n string a;\n}"). */
@@ -47,7 +48,8 @@ function call(SoapClient $client, string $operation, array $fields): array
     try {
         $arguments = [];
         foreach ($fields as $field) {
-            $arguments[$field['name']] = SAMPLE_BY_TYPE[$field['type']] ?? throw new UnexpectedValueException("no sample value for type {$field['type']}");
+            $override = getenv("SAMPLE_{$field['name']}");
+            $arguments[$field['name']] = $override !== false ? $override : (SAMPLE_BY_TYPE[$field['type']] ?? throw new UnexpectedValueException("no sample value for type {$field['type']}"));
         }
         $response = $client->__soapCall($operation, [$arguments]);
         // The wrapper's only child (HelloWorldResult) is the result; an empty wrapper has none.

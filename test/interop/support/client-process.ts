@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { SAMPLE_ENVIRONMENT } from './sample-arguments';
 
 export type SoapVersion = '1.1' | '1.2';
 
@@ -37,7 +38,7 @@ export function runCommand(command: string, args: readonly string[], options: Pr
 
 /** Runs a client program and parses the JSON line it printed for each call. */
 export async function runClient<Call = ClientCall>(command: string, args: readonly string[], options: ProgramOptions = {}): Promise<Call[]> {
-  const output = await runCommand(command, args, options);
+  const output = await runCommand(command, args, { ...options, env: { ...(options.env ?? process.env), ...SAMPLE_ENVIRONMENT } });
   return output
     .split('\n')
     .filter((line) => line.trim() !== '')

@@ -5,19 +5,25 @@
 #define CALL_REPORT_H
 
 #include <cstdio>
+#include <cstdlib>
+#include <map>
 #include <string>
 
 #include "json-string.h"
 #include "stdsoap2.h"
 
 // Sample values by member type; the service only needs well-typed arguments. The generated
-// request members are pointers for the optional (minOccurs="0") string elements.
-inline void fillSample(std::string *&member) {
-  static std::string sample = "1";
+// request members are pointers for the optional (minOccurs="0") string elements. A string member
+// whose rules need a particular form gets the environment variable SAMPLE_<name>, set by the test.
+inline void fillSample(std::string *&member, const char *name) {
+  static std::map<std::string, std::string> samples;
+  const char *value = std::getenv(("SAMPLE_" + std::string(name)).c_str());
+  std::string &sample = samples[name];
+  sample = value == nullptr ? "1" : value;
   member = &sample;
 }
 
-inline void fillSample(int &member) { member = 1; }
+inline void fillSample(int &member, const char *) { member = 1; }
 
 // The path of an absolute http URL: the endpoint the proxy really called.
 inline std::string pathOf(const char *url) {

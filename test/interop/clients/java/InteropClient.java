@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import javax.jws.WebMethod;
+import javax.jws.WebParam;
 import javax.xml.soap.SOAPConstants;
 import javax.xml.ws.BindingProvider;
 import javax.xml.ws.WebEndpoint;
@@ -81,6 +82,14 @@ public final class InteropClient {
         }
     }
 
+    /** The wire name of a parameter, from wsimport's @WebParam; a parameter whose rules need a particular form gets SAMPLE_<name>. */
+    private static String parameterName(Method operation, int index) {
+        for (java.lang.annotation.Annotation annotation : operation.getParameterAnnotations()[index]) {
+            if (annotation instanceof WebParam) return ((WebParam) annotation).name();
+        }
+        return "";
+    }
+
     /** Calls one operation; a fault or transport error is reported, not thrown, so every call runs. */
     private static String call(Object port, Method operation) throws IllegalAccessException {
         Object[] arguments = new Object[operation.getParameterCount()];
@@ -89,7 +98,8 @@ public final class InteropClient {
             if (!SAMPLE_BY_TYPE.containsKey(type)) {
                 return ",\"ok\":false,\"error\":" + JsonText.string("no sample value for parameter type " + type.getName());
             }
-            arguments[index] = SAMPLE_BY_TYPE.get(type);
+            String override = type == String.class ? System.getenv("SAMPLE_" + parameterName(operation, index)) : null;
+            arguments[index] = override != null ? override : SAMPLE_BY_TYPE.get(type);
         }
         try {
             Object result = operation.invoke(port, arguments);
