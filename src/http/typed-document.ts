@@ -1,5 +1,6 @@
 import type { TypeRef } from '../contract/types';
-import { INDENTED, primitiveText, typedContent, XSI_XSD_DECLARATIONS } from '../wire/typed-xml';
+import { INDENTED, writePrimitive, writeTypedContent, XSI_XSD_DECLARATIONS } from '../wire/typed-xml';
+import { Utf8Writer } from '../wire/utf8-writer';
 
 const DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\r\n';
 
@@ -8,10 +9,25 @@ const DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\r\n';
  * type, as ASMX writes it. A string is `<string xmlns="ns">text</string>`; a record or list
  * declares xsi/xsd and is indented; a null result is the root with xsi:nil.
  */
-export function typedDocument(type: TypeRef, value: unknown, namespace: string): string {
+export function typedDocument(type: TypeRef, value: unknown, namespace: string): Buffer {
   const name = type.name;
-  if (value === null || value === undefined) return `${DECLARATION}<${name} ${XSI_XSD_DECLARATIONS} xsi:nil="true" xmlns="${namespace}" />`;
+  const out = new Utf8Writer();
+  out.markup(DECLARATION);
+  if (value === null || value === undefined) {
+    out.markup(`<${name} ${XSI_XSD_DECLARATIONS} xsi:nil="true" xmlns="${namespace}" />`);
+    return out.toBuffer();
+  }
   const attributes = type.kind === 'primitive' ? `xmlns="${namespace}"` : `${XSI_XSD_DECLARATIONS} xmlns="${namespace}"`;
-  const content = type.kind === 'primitive' ? primitiveText(type, value) : typedContent(type, value, INDENTED, 0);
-  return DECLARATION + (content === '' ? `<${name} ${attributes} />` : `<${name} ${attributes}>${content}</${name}>`);
+  const rootStart = out.length;
+  out.markup(`<${name} ${attributes}>`);
+  const contentStart = out.length;
+  if (type.kind === 'primitive') writePrimitive(out, type, value);
+  else writeTypedContent(out, type, value, INDENTED, 0);
+  if (out.length > contentStart) {
+    out.markup(`</${name}>`);
+  } else {
+    out.truncate(rootStart);
+    out.markup(`<${name} ${attributes} />`);
+  }
+  return out.toBuffer();
 }

@@ -21,6 +21,11 @@ export function responseEnvelope(version: SoapVersion, bodyContent: string): str
   return envelope(version, bodyContent);
 }
 
+/** A response envelope's text before and after its body content, for writing the content between. */
+export function responseEnvelopeAround(version: SoapVersion): { readonly before: string; readonly after: string } {
+  return { before: `${envelopeStart(version)}<soap:Body>`, after: '</soap:Body></soap:Envelope>' };
+}
+
 export type FaultSide = 'sender' | 'receiver';
 
 export function faultEnvelope(version: SoapVersion, side: FaultSide, text: string): string {

@@ -6,9 +6,10 @@ import { operationContextFor, type ServiceContext } from '../service-context';
 import { decodeBody, parseContentType } from '../wire/content-type';
 import { readBody, type BodyRead } from '../wire/read-body';
 import { send } from '../wire/send';
-import { COMPACT, typedElement } from '../wire/typed-xml';
+import { COMPACT, writeTypedElement } from '../wire/typed-xml';
+import { Utf8Writer } from '../wire/utf8-writer';
 import { EndpointDispatcher } from './dispatch';
-import { faultEnvelope, responseEnvelope, versionMismatchEnvelope, type FaultSide } from './envelope-writer';
+import { faultEnvelope, responseEnvelope, responseEnvelopeAround, versionMismatchEnvelope, type FaultSide } from './envelope-writer';
 import { decodeSoapParameters } from './parameter-decoder';
 import { MAX_ELEMENT_DEPTH, readSoapRequest } from './request-reader';
 import { soapVersionFor, type SoapVersion } from './soap-version';
@@ -24,6 +25,10 @@ export class SoapBinding {
   private readonly dispatchers = new Map<Endpoint, EndpointDispatcher>();
   /** Responses that never change (empty results) are built once per operation and version. */
   private readonly fixedResponses = new Map<string, Buffer>();
+  /** The bytes around a result, which depend only on the operation and version, likewise. */
+  private readonly resultFrames = new Map<string, { readonly before: Buffer; readonly after: Buffer }>();
+  /** Results are written here and copied out: writing is synchronous, so one writer serves all. */
+  private readonly scratch = new Utf8Writer(256 * 1024);
 
   constructor(private readonly context: ServiceContext) {
     for (const endpoint of context.catalog.endpoints) {
@@ -92,11 +97,11 @@ export class SoapBinding {
     send(response, 200, version.contentType, this.responseFor(dispatch.operation, version, invocation.result));
   }
 
-  private responseFor(operation: Operation, version: SoapVersion, result: OperationResult): Buffer | string {
+  private responseFor(operation: Operation, version: SoapVersion, result: OperationResult): Buffer {
     const namespace = this.context.config.serviceNamespace;
     const resultElement = operation.results[this.context.config.contract];
+    const key = `${version.name} ${operation.name}`;
     if (resultElement === undefined || result === undefined) {
-      const key = `${version.name} ${operation.name}`;
       let fixed = this.fixedResponses.get(key);
       if (!fixed) {
         fixed = Buffer.from(responseEnvelope(version, `<${operation.name}Response xmlns="${namespace}" />`));
@@ -104,8 +109,21 @@ export class SoapBinding {
       }
       return fixed;
     }
-    const resultXml = typedElement(resultElement.name, resultElement.type, result, false, COMPACT, 0);
-    return responseEnvelope(version, `<${operation.name}Response xmlns="${namespace}">${resultXml}</${operation.name}Response>`);
+    let frame = this.resultFrames.get(key);
+    if (!frame) {
+      const around = responseEnvelopeAround(version);
+      frame = {
+        before: Buffer.from(`${around.before}<${operation.name}Response xmlns="${namespace}">`),
+        after: Buffer.from(`</${operation.name}Response>${around.after}`),
+      };
+      this.resultFrames.set(key, frame);
+    }
+    const out = this.scratch;
+    out.reset();
+    out.raw(frame.before);
+    writeTypedElement(out, resultElement.name, resultElement.type, result, false, COMPACT, 0);
+    out.raw(frame.after);
+    return out.copy();
   }
 
   private fault(response: ServerResponse, version: SoapVersion, side: FaultSide, text: string): void {
