@@ -5,7 +5,7 @@ import { defineOperation } from './operation';
 export const getAllAuditsByClassId = defineOperation({
   name: 'GetAllAuditsByClassId',
   decode: (raw) => ({ classId: raw.identifier('classId') }),
-  run: ({ classId }, { db }) => (classId === undefined ? [] : classAttendance(db, classId)),
+  run: ({ classId }, { db, engine }) => (classId === undefined ? [] : classAttendance(db, engine, classId)),
 });
 
 export const getStudentsGnote = defineOperation({

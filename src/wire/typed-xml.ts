@@ -1,4 +1,4 @@
-import type { TypeRef } from '../contract/types';
+import type { Field, TypeRef } from '../contract/types';
 import type { Utf8Writer } from './utf8-writer';
 
 /**
@@ -55,7 +55,7 @@ export function writePrimitive(out: Utf8Writer, type: TypeRef, value: unknown): 
   if (type.kind !== 'primitive') throw new TypeError(`${type.name} is not a primitive`);
   if (type.name === 'base64Binary') out.markup(value instanceof Uint8Array ? Buffer.from(value).toString('base64') : String(value));
   else if (type.name === 'boolean') out.markup(value ? 'true' : 'false');
-  else if (typeof value === 'number') out.number(value);
+  else if (typeof value === 'number') out.markup(String(value));
   else out.text(String(value));
 }
 
@@ -67,17 +67,33 @@ export function writeTypedContent(out: Utf8Writer, type: TypeRef, value: unknown
   }
   const start = out.length;
   if (type.kind === 'array') {
-    for (const item of value as readonly unknown[]) writeTypedElement(out, type.itemElement, type.item, item, true, layout, depth + 1);
+    const tags = tagsOf(type.itemElement);
+    for (const item of value as readonly unknown[]) writeElement(out, tags, type.item, item, true, layout, depth + 1);
   } else {
     const record = value as Record<string, unknown>;
-    for (const field of type.fields) writeTypedElement(out, field.element, field.type, record[field.property], field.nillable, layout, depth + 1);
+    for (const field of fieldsOf(type)) writeElement(out, field.tags, field.type, record[field.property], field.nillable, layout, depth + 1);
   }
   if (out.length > start) writeLineStart(out, layout, depth);
 }
 
 /** One element: `<name>content</name>`, `<name />` when empty, xsi:nil or nothing when null. */
 export function writeTypedElement(out: Utf8Writer, name: string, type: TypeRef, value: unknown, nillable: boolean, layout: XmlLayout, depth: number): void {
-  const tags = tagsOf(name);
+  writeElement(out, tagsOf(name), type, value, nillable, layout, depth);
+}
+
+/** A record type's fields with their tags, worked out once per type rather than once per value. */
+const fieldsByType = new WeakMap<TypeRef, ReadonlyArray<Field & { readonly tags: Tags }>>();
+
+function fieldsOf(type: Extract<TypeRef, { kind: 'record' }>): ReadonlyArray<Field & { readonly tags: Tags }> {
+  let fields = fieldsByType.get(type);
+  if (!fields) {
+    fields = type.fields.map((field) => ({ ...field, tags: tagsOf(field.element) }));
+    fieldsByType.set(type, fields);
+  }
+  return fields;
+}
+
+function writeElement(out: Utf8Writer, tags: Tags, type: TypeRef, value: unknown, nillable: boolean, layout: XmlLayout, depth: number): void {
   if (value === null || value === undefined) {
     if (!nillable) return;
     writeLineStart(out, layout, depth);
@@ -85,6 +101,27 @@ export function writeTypedElement(out: Utf8Writer, name: string, type: TypeRef, 
     return;
   }
   writeLineStart(out, layout, depth);
+  // Numbers and strings, most of any result, go straight through: a number is never empty, and
+  // a string is empty exactly when it is ''.
+  if (type.kind === 'primitive' && type.name !== 'boolean' && type.name !== 'base64Binary') {
+    if (typeof value === 'number') {
+      out.raw(tags.open);
+      // V8 keeps the strings of recently written numbers: String() is cheaper than writing digits.
+      out.markup(String(value));
+      out.raw(tags.close);
+      return;
+    }
+    if (typeof value === 'string') {
+      if (value === '') {
+        out.raw(tags.empty);
+        return;
+      }
+      out.raw(tags.open);
+      out.text(value);
+      out.raw(tags.close);
+      return;
+    }
+  }
   const tagStart = out.length;
   out.raw(tags.open);
   const contentStart = out.length;

@@ -34,26 +34,6 @@ export class Utf8Writer {
     this.written += encoded.length;
   }
 
-  /** A number as JavaScript writes it (integers, the common case, without making a string). */
-  number(value: number): void {
-    if (!Number.isSafeInteger(value) || value < 0) {
-      this.markup(String(value));
-      return;
-    }
-    let digits = 1;
-    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-    this.reserve(digits);
-    const bytes = this.bytes;
-    let at = this.written + digits;
-    this.written = at;
-    let rest = value;
-    do {
-      const next = Math.floor(rest / 10);
-      bytes[--at] = 0x30 + (rest - next * 10);
-      rest = next;
-    } while (rest > 0);
-  }
-
   /** Text written as it is, without escaping: markup, numbers, names from the contract. */
   markup(text: string): void {
     const count = text.length;
