@@ -14,6 +14,17 @@ import { decodeSoapParameters } from './parameter-decoder';
 import { MAX_ELEMENT_DEPTH, readSoapRequest } from './request-reader';
 import { soapVersionFor, type SoapVersion } from './soap-version';
 
+/** The bytes around an operation's result, which depend only on the operation and the version. */
+interface ResultFrame {
+  readonly before: Buffer;
+  readonly after: Buffer;
+  /** The size of the last response: a good guess at the next. */
+  lastBytes: number;
+}
+
+/** The largest buffer a response starts with; a larger result (a report card) grows it. */
+const MAX_SIZE_HINT = 1024 * 1024;
+
 const UNREADABLE = 'Server was unable to read request. ---> ';
 const UNPROCESSABLE = 'Server was unable to process request. ---> ';
 
@@ -26,9 +37,7 @@ export class SoapBinding {
   /** Responses that never change (empty results) are built once per operation and version. */
   private readonly fixedResponses = new Map<string, Buffer>();
   /** The bytes around a result, which depend only on the operation and version, likewise. */
-  private readonly resultFrames = new Map<string, { readonly before: Buffer; readonly after: Buffer }>();
-  /** Results are written here and copied out: writing is synchronous, so one writer serves all. */
-  private readonly scratch = new Utf8Writer(256 * 1024);
+  private readonly resultFrames = new Map<string, ResultFrame>();
 
   constructor(private readonly context: ServiceContext) {
     for (const endpoint of context.catalog.endpoints) {
@@ -115,15 +124,18 @@ export class SoapBinding {
       frame = {
         before: Buffer.from(`${around.before}<${operation.name}Response xmlns="${namespace}">`),
         after: Buffer.from(`</${operation.name}Response>${around.after}`),
+        lastBytes: 0,
       };
       this.resultFrames.set(key, frame);
     }
-    const out = this.scratch;
-    out.reset();
+    // Sized from the operation's last response, so that a large result is written without the
+    // buffer growing and being copied on the way.
+    const out = new Utf8Writer(Math.min(MAX_SIZE_HINT, 1024 + frame.lastBytes + (frame.lastBytes >> 3)));
     out.raw(frame.before);
     writeTypedElement(out, resultElement.name, resultElement.type, result, false, COMPACT, 0);
     out.raw(frame.after);
-    return out.copy();
+    frame.lastBytes = out.length;
+    return out.toBuffer();
   }
 
   private fault(response: ServerResponse, version: SoapVersion, side: FaultSide, text: string): void {

@@ -69,6 +69,8 @@ export function writeTypedContent(out: Utf8Writer, type: TypeRef, value: unknown
   if (type.kind === 'array') {
     const tags = tagsOf(type.itemElement);
     for (const item of value as readonly unknown[]) writeElement(out, tags, type.item, item, true, layout, depth + 1);
+  } else if (layout.newline === undefined) {
+    writeCompactFields(out, fieldsOf(type), value as Record<string, unknown>, depth);
   } else {
     const record = value as Record<string, unknown>;
     for (const field of fieldsOf(type)) writeElement(out, field.tags, field.type, record[field.property], field.nillable, layout, depth + 1);
@@ -76,22 +78,72 @@ export function writeTypedContent(out: Utf8Writer, type: TypeRef, value: unknown
   if (out.length > start) writeLineStart(out, layout, depth);
 }
 
+/**
+ * A record's fields, compact. A number or a non-empty string is written straight through, and
+ * when the field before it was too, its closing tag and this field's opening tag are copied as
+ * one piece: records of a dozen such fields are most of a large result, and this halves the
+ * copies of tags, each of which costs more than the few bytes it moves.
+ */
+function writeCompactFields(out: Utf8Writer, fields: readonly FieldPlan[], record: Record<string, unknown>, depth: number): void {
+  let open = -1; // the field whose closing tag is still to be written
+  for (let index = 0; index < fields.length; index++) {
+    const field = fields[index];
+    const value = record[field.property];
+    const direct = field.direct && (typeof value === 'number' || (typeof value === 'string' && value !== ''));
+    if (!direct) {
+      if (open >= 0) out.raw(fields[open].tags.close);
+      open = -1;
+      writeElement(out, field.tags, field.type, value, field.nillable, COMPACT, depth + 1);
+      continue;
+    }
+    if (open >= 0 && open === index - 1) {
+      out.raw(fields[open].closeThenNextOpen);
+    } else {
+      if (open >= 0) out.raw(fields[open].tags.close);
+      out.raw(field.tags.open);
+    }
+    if (typeof value === 'number') out.markup(String(value));
+    else out.text(value as string);
+    open = index;
+  }
+  if (open >= 0) out.raw(fields[open].tags.close);
+}
+
 /** One element: `<name>content</name>`, `<name />` when empty, xsi:nil or nothing when null. */
 export function writeTypedElement(out: Utf8Writer, name: string, type: TypeRef, value: unknown, nillable: boolean, layout: XmlLayout, depth: number): void {
   writeElement(out, tagsOf(name), type, value, nillable, layout, depth);
 }
 
-/** A record type's fields with their tags, worked out once per type rather than once per value. */
-const fieldsByType = new WeakMap<TypeRef, ReadonlyArray<Field & { readonly tags: Tags }>>();
+/** A record's field with what writing it needs, worked out once per type rather than once per value. */
+interface FieldPlan extends Field {
+  readonly tags: Tags;
+  /** A primitive whose numbers and strings are written as they are (not a boolean or bytes). */
+  readonly direct: boolean;
+  /** This field's closing tag and the next field's opening tag, as one piece. */
+  readonly closeThenNextOpen: Buffer;
+}
 
-function fieldsOf(type: Extract<TypeRef, { kind: 'record' }>): ReadonlyArray<Field & { readonly tags: Tags }> {
+const fieldsByType = new WeakMap<TypeRef, readonly FieldPlan[]>();
+
+function fieldsOf(type: Extract<TypeRef, { kind: 'record' }>): readonly FieldPlan[] {
   let fields = fieldsByType.get(type);
   if (!fields) {
-    fields = type.fields.map((field) => ({ ...field, tags: tagsOf(field.element) }));
+    fields = type.fields.map((field, index) => {
+      const tags = tagsOf(field.element);
+      const next = type.fields[index + 1];
+      return {
+        ...field,
+        tags,
+        direct: isDirect(field.type),
+        closeThenNextOpen: next ? Buffer.concat([tags.close, tagsOf(next.element).open]) : tags.close,
+      };
+    });
     fieldsByType.set(type, fields);
   }
   return fields;
 }
+
+const isDirect = (type: TypeRef) => type.kind === 'primitive' && type.name !== 'boolean' && type.name !== 'base64Binary';
 
 function writeElement(out: Utf8Writer, tags: Tags, type: TypeRef, value: unknown, nillable: boolean, layout: XmlLayout, depth: number): void {
   if (value === null || value === undefined) {
@@ -103,7 +155,7 @@ function writeElement(out: Utf8Writer, tags: Tags, type: TypeRef, value: unknown
   writeLineStart(out, layout, depth);
   // Numbers and strings, most of any result, go straight through: a number is never empty, and
   // a string is empty exactly when it is ''.
-  if (type.kind === 'primitive' && type.name !== 'boolean' && type.name !== 'base64Binary') {
+  if (isDirect(type)) {
     if (typeof value === 'number') {
       out.raw(tags.open);
       // V8 keeps the strings of recently written numbers: String() is cheaper than writing digits.

@@ -12,7 +12,7 @@ export class Utf8Writer {
   private bytes: Buffer;
   private written = 0;
 
-  constructor(private readonly initialBytes = 16 * 1024) {
+  constructor(initialBytes = 16 * 1024) {
     this.bytes = Buffer.allocUnsafe(initialBytes);
   }
 
@@ -115,23 +115,9 @@ export class Utf8Writer {
     this.written = at;
   }
 
-  /** The bytes written: a view of the writer's own buffer, valid until the writer writes again. */
+  /** The bytes written: a view of the writer's own buffer. */
   toBuffer(): Buffer {
     return this.bytes.subarray(0, this.written);
-  }
-
-  /** The bytes written, in a buffer of their own. */
-  copy(): Buffer {
-    return Buffer.from(this.bytes.subarray(0, this.written));
-  }
-
-  /**
-   * Starts over, so that one writer serves response after response without allocating. The
-   * buffer is kept unless an unusually large response (a report card) grew it past KEEP_BYTES.
-   */
-  reset(): void {
-    this.written = 0;
-    if (this.bytes.length > KEEP_BYTES) this.bytes = Buffer.allocUnsafe(this.initialBytes);
   }
 
   private reserve(count: number): void {
@@ -142,8 +128,6 @@ export class Utf8Writer {
   }
 }
 
-/** The most a reused writer keeps between responses. */
-const KEEP_BYTES = 1024 * 1024;
 /** Up to this many characters a value is encoded in JavaScript; longer, by Node. */
 const SHORT = 64;
 const MARKUP_CHARACTERS = /[&<>]/;

@@ -20,7 +20,7 @@ const NOTES: TypeRef = { kind: 'array', name: 'ArrayOfNote', itemElement: 'Note'
 function xml(type: TypeRef, value: unknown, layout: XmlLayout, nillable = false): string {
   const out = new Utf8Writer(8);
   writeTypedElement(out, 'Result', type, value, nillable, layout, 0);
-  return out.copy().toString('utf8');
+  return out.toBuffer().toString('utf8');
 }
 
 describe('typed XML, as XmlSerializer writes it', () => {
@@ -32,6 +32,12 @@ describe('typed XML, as XmlSerializer writes it', () => {
   test('text is escaped and written as UTF-8; an empty string is a self-closing element', () => {
     const note = { noteId: 1, text: 'ممتاز & <جيد>', author: '', positive: false, scan: null };
     expect(xml(NOTE, note, COMPACT)).toBe('<Result><NoteId>1</NoteId><Text>ممتاز &amp; &lt;جيد&gt;</Text><Author /><Positive>false</Positive></Result>');
+  });
+
+  test('values on either side of a field left out or written self-closing keep their own tags', () => {
+    const NAMES: TypeRef = { kind: 'record', name: 'Names', fields: [field('First', STRING), field('Middle', STRING), field('Last', INT), field('Title', STRING)] };
+    expect(xml(NAMES, { first: 'Anas', middle: null, last: 7, title: '' }, COMPACT)).toBe('<Result><First>Anas</First><Last>7</Last><Title /></Result>');
+    expect(xml(NAMES, { first: '', middle: 'Iyad', last: 0, title: 'Dr' }, COMPACT)).toBe('<Result><First /><Middle>Iyad</Middle><Last>0</Last><Title>Dr</Title></Result>');
   });
 
   test('a record with nothing to write and an empty list are self-closing; a null result is nil only where nillable', () => {
