@@ -13,8 +13,11 @@ function envelopeStart(version: SoapVersion): string {
   return `${DECLARATION}<soap:Envelope xmlns:soap="${version.envelopeNamespace}" ${XSI_XSD}>`;
 }
 
+const BODY_START = '<soap:Body>';
+const BODY_END = '</soap:Body></soap:Envelope>';
+
 function envelope(version: SoapVersion, body: string, header = ''): string {
-  return `${envelopeStart(version)}${header}<soap:Body>${body}</soap:Body></soap:Envelope>`;
+  return `${envelopeStart(version)}${header}${BODY_START}${body}${BODY_END}`;
 }
 
 export function responseEnvelope(version: SoapVersion, bodyContent: string): string {
@@ -23,7 +26,7 @@ export function responseEnvelope(version: SoapVersion, bodyContent: string): str
 
 /** A response envelope's text before and after its body content, for writing the content between. */
 export function responseEnvelopeAround(version: SoapVersion): { readonly before: string; readonly after: string } {
-  return { before: `${envelopeStart(version)}<soap:Body>`, after: '</soap:Body></soap:Envelope>' };
+  return { before: envelopeStart(version) + BODY_START, after: BODY_END };
 }
 
 export type FaultSide = 'sender' | 'receiver';

@@ -85,28 +85,24 @@ export function writeTypedContent(out: Utf8Writer, type: TypeRef, value: unknown
  * copies of tags, each of which costs more than the few bytes it moves.
  */
 function writeCompactFields(out: Utf8Writer, fields: readonly FieldPlan[], record: Record<string, unknown>, depth: number): void {
-  let open = -1; // the field whose closing tag is still to be written
+  // Whether the field before this one was written straight through and is not yet closed.
+  let open = false;
   for (let index = 0; index < fields.length; index++) {
     const field = fields[index];
     const value = record[field.property];
     const direct = field.direct && (typeof value === 'number' || (typeof value === 'string' && value !== ''));
     if (!direct) {
-      if (open >= 0) out.raw(fields[open].tags.close);
-      open = -1;
+      if (open) out.raw(fields[index - 1].tags.close);
+      open = false;
       writeElement(out, field.tags, field.type, value, field.nillable, COMPACT, depth + 1);
       continue;
     }
-    if (open >= 0 && open === index - 1) {
-      out.raw(fields[open].closeThenNextOpen);
-    } else {
-      if (open >= 0) out.raw(fields[open].tags.close);
-      out.raw(field.tags.open);
-    }
+    out.raw(open ? fields[index - 1].closeThenNextOpen : field.tags.open);
     if (typeof value === 'number') out.markup(String(value));
     else out.text(value as string);
-    open = index;
+    open = true;
   }
-  if (open >= 0) out.raw(fields[open].tags.close);
+  if (open) out.raw(fields[fields.length - 1].tags.close);
 }
 
 /** One element: `<name>content</name>`, `<name />` when empty, xsi:nil or nothing when null. */

@@ -1,3 +1,5 @@
+import { escapeXmlText } from './xml-escape';
+
 /**
  * Writes a response straight into UTF-8 bytes, for results of tens or hundreds of kilobytes.
  *
@@ -37,12 +39,11 @@ export class Utf8Writer {
   /** Text written as it is, without escaping: markup, numbers, names from the contract. */
   markup(text: string): void {
     const count = text.length;
+    this.reserve(count * 3);
     if (count > SHORT) {
-      this.reserve(count * 3);
       this.written += this.bytes.write(text, this.written, 'utf8');
       return;
     }
-    this.reserve(count * 3);
     const bytes = this.bytes;
     let at = this.written;
     for (let index = 0; index < count; index++) {
@@ -66,7 +67,7 @@ export class Utf8Writer {
   text(text: string): void {
     const count = text.length;
     if (count > SHORT) {
-      this.markup(MARKUP_CHARACTERS.test(text) ? text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : text);
+      this.markup(escapeXmlText(text));
       return;
     }
     // Five bytes a character is the most any takes here (& as &amp;).
@@ -130,4 +131,3 @@ export class Utf8Writer {
 
 /** Up to this many characters a value is encoded in JavaScript; longer, by Node. */
 const SHORT = 64;
-const MARKUP_CHARACTERS = /[&<>]/;
