@@ -30,6 +30,8 @@ export interface Config {
   delivery: DeliveryConfig;
   /** Rate limits, the school registry and forwarding to partner schools. */
   notifications: NotificationConfig;
+  /** How many processes serve the port (node:cluster); 1 serves from this process alone. */
+  workers: number;
 }
 
 function readHost(env: Environment): string {
@@ -96,5 +98,6 @@ export function loadConfig(env: Environment = process.env): Config {
     contract: readContract(env),
     delivery: readDeliveryConfig(env),
     notifications: readNotificationConfig(env),
+    workers: readInteger(env, 'WORKERS', 1, 1, 64),
   };
 }

@@ -1,6 +1,7 @@
+import cluster from 'node:cluster';
 import { ConfigError, loadConfig } from './config';
 import { log } from './log';
-import { startService } from './service';
+import { reportListening, superviseWorkers } from './workers';
 
 async function main(): Promise<void> {
   let config;
@@ -13,9 +14,20 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  if (config.workers > 1 && cluster.isPrimary) {
+    superviseWorkers(config.workers);
+    return;
+  }
+  // Loaded here, not above, so that a supervising primary stays a small process.
+  const { startService } = await import('./service');
   const service = await startService(config);
-  log.info('listening', { url: service.url, endpoints: service.context.catalog.endpoints.length, operations: service.context.catalog.operations.length });
+  log.info('listening', { url: service.url, endpoints: service.context.catalog.endpoints.length, operations: service.context.catalog.operations.length, pid: process.pid });
+  reportListening(service.url);
+  let stopping = false;
   const stop = (signal: string) => {
+    // Ctrl+C reaches a worker both from the terminal and from its supervisor: stop once.
+    if (stopping) return;
+    stopping = true;
     log.info('stopping', { signal });
     service.close().then(() => process.exit(0));
   };

@@ -103,16 +103,22 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** Resolves with the first stdout line of a child that matches, e.g. the bare server's port. */
-export function firstMatchingLine(child: ChildProcess, pattern: RegExp, timeoutMs: number, what: string): Promise<RegExpExecArray> {
+/**
+ * Resolves with the first output of a child that matches, e.g. the bare server's port on stdout or
+ * the service's "listening" log line on stderr.
+ */
+export function firstMatchingLine(child: ChildProcess, pattern: RegExp, timeoutMs: number, what: string, stream: 'stdout' | 'stderr' = 'stdout'): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let buffered = '';
     const timer = setTimeout(() => reject(new Error(`${what} printed nothing matching ${pattern} within ${timeoutMs / 1000} s`)), timeoutMs);
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
+    child[stream]?.setEncoding('utf8');
+    let found = false;
+    child[stream]?.on('data', (chunk: string) => {
+      if (found) return;
       buffered += chunk;
       const match = pattern.exec(buffered);
       if (match) {
+        found = true;
         clearTimeout(timer);
         resolve(match);
       }
@@ -134,16 +140,39 @@ function readClockTicks(): number {
   }
 }
 
+/** The process and its descendants (the workers of a WORKERS=n service), from /proc. */
+export function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (let index = 0; index < tree.length; index++) {
+    let children = '';
+    try {
+      children = readFileSync(`/proc/${tree[index]}/task/${tree[index]}/children`, 'utf8');
+    } catch {
+      // The process has exited since it was listed.
+    }
+    for (const child of children.trim().split(/\s+/)) if (child) tree.push(Number(child));
+  }
+  return tree;
+}
+
 /**
- * User plus system CPU seconds the process has used so far, from /proc/<pid>/stat (fields 14
- * and 15, utime and stime, in clock ticks). Fields are counted after the ")" closing the command
- * name, which may itself hold spaces.
+ * User plus system CPU seconds the process and its descendants have used so far, from
+ * /proc/<pid>/stat (fields 14 and 15, utime and stime, in clock ticks). Fields are counted after
+ * the ")" closing the command name, which may itself hold spaces.
  */
 export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is field 3 (state), so field N is fields[N - 3].
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  let ticks = 0;
+  for (const member of processTree(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${member}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields[0] is field 3 (state), so field N is fields[N - 3].
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Exited between listing and reading.
+    }
+  }
+  return ticks / CLOCK_TICKS_PER_SECOND;
 }
 
 /**

@@ -1,54 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { startFakeGateway, type FakeGateway } from '../support/fake-gateway';
 import { callJson } from '../support/json-calls';
+import { killed, startServiceProcess } from '../support/service-process';
 
 /**
  * Nothing accepted is lost across a crash: the service accepts pushes while it cannot deliver
  * them, is killed with SIGKILL, and once started again delivers every one of them, once.
  */
 
-const ROOT = resolve(__dirname, '..', '..');
 const PUSH = '/PushNotificationMobile.asmx';
 const MESSAGES = 25;
-
-interface ServiceProcess {
-  readonly child: ChildProcess;
-  readonly url: string;
-}
-
-/** Starts src/main.ts as a process of its own and resolves with its address once it listens. */
-function startServiceProcess(settings: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...settings }, stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolveStarted, reject) => {
-    let output = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the service did not start within 60 s:\n${output}`));
-    }, 60_000);
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      output += chunk;
-      const listening = output.split('\n').find((line) => line.includes('"message":"listening"'));
-      if (!listening) return;
-      clearTimeout(timer);
-      resolveStarted({ child, url: (JSON.parse(listening) as { url: string }).url });
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the service exited with ${code} before listening:\n${output}`));
-    });
-  });
-}
-
-function killed(child: ChildProcess): Promise<void> {
-  return new Promise((resolveKilled) => {
-    child.once('exit', () => resolveKilled());
-    child.kill('SIGKILL');
-  });
-}
 
 describe('Crash recovery of the outbox', () => {
   let folder: string;

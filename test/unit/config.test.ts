@@ -13,6 +13,7 @@ describe('settings', () => {
       databaseUrl: undefined,
       demoData: true,
       contract: 'documented',
+      workers: 1,
     });
   });
 
@@ -28,6 +29,7 @@ describe('settings', () => {
       DATABASE_URL: 'postgres://school:secret@db:5432/school',
       DEMO_DATA: 'off',
       CONTRACT: 'typed',
+      WORKERS: '4',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -40,6 +42,7 @@ describe('settings', () => {
       databaseUrl: 'postgres://school:secret@db:5432/school',
       demoData: false,
       contract: 'typed',
+      workers: 4,
     });
   });
 
@@ -58,6 +61,8 @@ describe('settings', () => {
     [{ DATABASE_URL: 'mysql://x@y/z' }, 'DATABASE_URL must be a postgres://user:password@host:port/database URL'],
     [{ DEMO_DATA: 'maybe' }, 'DEMO_DATA must be on or off, got "maybe"'],
     [{ CONTRACT: 'json' }, 'CONTRACT must be one of documented, typed, got "json"'],
+    [{ WORKERS: '0' }, 'WORKERS must be between 1 and 64, got 0'],
+    [{ WORKERS: 'all' }, 'WORKERS must be a whole number, got "all"'],
     [{ DELIVERY_WORKER: 'elsewhere' }, 'DELIVERY_WORKER must be one of in-process, off'],
     [{ OUTBOX_KEY: 'short' }, 'OUTBOX_KEY must be 64 hexadecimal digits'],
     [{ DELIVERY_BACKOFF_BASE_MS: '5000', DELIVERY_BACKOFF_MAX_MS: '1000' }, 'DELIVERY_BACKOFF_MAX_MS must not be below DELIVERY_BACKOFF_BASE_MS'],

@@ -1,0 +1,97 @@
+import cluster, { type Worker } from 'node:cluster';
+import { log } from './log';
+
+/**
+ * WORKERS=n: n processes serve the one port, node:cluster handing each new connection to the next
+ * of them, so that a machine's cores all answer calls. A process runs one event loop on one core;
+ * with four clients at once, a call to a busy single process waits for the calls ahead of it, so a
+ * second core halves the wait as well as doubling what the service can take.
+ *
+ * The processes share nothing but the store, which every part of the service already expects to
+ * share with other instances (rate limits are counted in the store, the outbox is claimed with
+ * leases). The first worker starts alone, so that it alone migrates the store, fills a new one
+ * with the demo school and creates the outbox key; the others start once it listens. A worker
+ * that dies is replaced; if workers keep dying, the service stops instead of looping.
+ */
+
+/** Sent by a worker to the supervisor once its server listens. */
+export interface ListeningMessage {
+  readonly kind: 'listening';
+  readonly url: string;
+}
+
+/** A worker that dies sooner than this after starting counts towards giving up. */
+const EARLY_DEATH_MS = 30_000;
+/** So many early deaths in a row stop the service: something is wrong that restarting will not mend. */
+const EARLY_DEATHS_TO_GIVE_UP = 5;
+const RESTART_DELAY_MS = 1_000;
+
+/** Tells the supervisor this worker is serving; nothing when the process is not a cluster worker. */
+export function reportListening(url: string): void {
+  if (cluster.isWorker && process.send) process.send({ kind: 'listening', url } satisfies ListeningMessage);
+}
+
+/** Runs in the primary process: starts the workers, replaces dead ones, stops them on a signal. */
+export function superviseWorkers(count: number): void {
+  let stopping = false;
+  let earlyDeaths = 0;
+  const startedAt = new Map<Worker, number>();
+
+  const fork = (): Promise<Worker> =>
+    new Promise((resolve, reject) => {
+      const worker = cluster.fork();
+      startedAt.set(worker, Date.now());
+      const onExit = (code: number | null) => reject(new Error(`worker ${worker.process.pid} exited with ${code} before listening`));
+      worker.once('exit', onExit);
+      worker.on('message', (message: ListeningMessage) => {
+        if (message?.kind !== 'listening') return;
+        worker.off('exit', onExit);
+        resolve(worker);
+      });
+    });
+
+  const stopAll = (signal: string, exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('stopping workers', { signal });
+    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined && !worker.isDead());
+    if (workers.length === 0) process.exit(exitCode);
+    let running = workers.length;
+    for (const worker of workers) {
+      worker.once('exit', () => {
+        running -= 1;
+        if (running === 0) process.exit(exitCode);
+      });
+      worker.process.kill('SIGTERM');
+    }
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    const lived = Date.now() - (startedAt.get(worker) ?? 0);
+    startedAt.delete(worker);
+    if (stopping) return;
+    log.error('worker died', { pid: worker.process.pid, code, signal, livedMs: lived });
+    earlyDeaths = lived < EARLY_DEATH_MS ? earlyDeaths + 1 : 0;
+    if (earlyDeaths >= EARLY_DEATHS_TO_GIVE_UP) {
+      log.error('workers keep dying soon after starting; stopping the service', { deaths: earlyDeaths });
+      stopAll('workers dying', 1);
+      return;
+    }
+    setTimeout(() => {
+      if (!stopping) fork().catch(() => undefined);
+    }, RESTART_DELAY_MS).unref();
+  });
+
+  process.once('SIGTERM', () => stopAll('SIGTERM', 0));
+  process.once('SIGINT', () => stopAll('SIGINT', 0));
+
+  fork()
+    .then(async (first) => {
+      await Promise.all(Array.from({ length: count - 1 }, fork));
+      log.info('workers listening', { workers: count, pid: process.pid, firstWorker: first.process.pid });
+    })
+    .catch((error: unknown) => {
+      log.error('failed to start the workers', { error: error instanceof Error ? error.message : String(error) });
+      stopAll('start failed', 1);
+    });
+}
