@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { ConfigError, loadConfig } from './config';
-import { log } from './log';
+import { log, setLogLevel } from './log';
 import { reportListening, superviseWorkers } from './workers';
 
 async function main(): Promise<void> {
@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  setLogLevel(config.logLevel);
   if (config.workers > 1 && cluster.isPrimary) {
     superviseWorkers(config.workers);
     return;
