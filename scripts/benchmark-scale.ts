@@ -143,9 +143,12 @@ async function main(): Promise<void> {
     });
     // The service logs at info so that its "listening" line (every worker's, with WORKERS>1) shows
     // when it is ready; only its warnings and errors are passed on.
+    let partLine = '';
     service.stderr?.setEncoding('utf8');
     service.stderr?.on('data', (chunk: string) => {
-      for (const line of chunk.split('\n')) if (/"level":"(warn|error)"/.test(line)) process.stderr.write(`${line}\n`);
+      const lines = (partLine + chunk).split('\n');
+      partLine = lines.pop() ?? '';
+      for (const line of lines) if (/"level":"(warn|error)"/.test(line)) process.stderr.write(`${line}\n`);
     });
     await firstMatchingLine(service, options.workers > 1 ? /"message":"workers listening"/ : /"message":"listening"/, 60_000, 'the service', 'stderr');
     const pid = service.pid as number;

@@ -3,7 +3,7 @@ import { processTree } from './processes';
 
 /**
  * The service's memory while it runs: the sum over its processes of each one's proportional set
- * size (Pss in /proc/<pid>/smaps_rollup), sampled a few times a second, and the highest sum seen.
+ * size (Pss in /proc/<pid>/smaps_rollup), sampled twice a second, and the highest sum seen.
  *
  * Pss rather than the sum of each process's resident size: the workers of a WORKERS=n service map
  * the same Node.js executable and libraries, and resident sizes count those pages once per
@@ -16,7 +16,7 @@ export class MemorySampler {
 
   constructor(
     private readonly pid: number,
-    intervalMs = 200,
+    intervalMs = 500,
   ) {
     this.timer = setInterval(() => this.sample(), intervalMs);
     this.sample();
