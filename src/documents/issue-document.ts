@@ -4,7 +4,6 @@ import { findDocument, storeDocument, type StoredDocument } from '../store/queri
 import { reportContent, type ReportSubject } from '../store/queries/report-content';
 import type { Database } from '../store/schema';
 import type { DocumentKind } from './document-kinds';
-import { renderReport } from './render-report';
 
 /**
  * Issues a report card or term book: the stored file when nothing it shows has changed, else a
@@ -30,6 +29,9 @@ export async function issueDocument(db: Kysely<Database>, kind: DocumentKind, su
   const inputFingerprint = sha256(JSON.stringify([LAYOUT_VERSION, kind, content]));
   const stored = await findDocument(db, inputFingerprint);
   if (stored) return stored;
+  // Loaded on the first rendering, not at start: pdfkit, fontkit and the font take about 20 MB,
+  // which a process that never renders (or only hands out stored documents) does without.
+  const { renderReport } = await import('./render-report');
   const pdf = await renderReport(kind, content, today);
   return storeDocument(db, {
     kind,
