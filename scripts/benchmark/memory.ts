@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { processTree } from './processes';
+import { procFile, processTree } from './processes';
 
 /**
  * The service's memory while it runs: the sum over its processes of each one's proportional set
@@ -42,10 +41,6 @@ export function residentPeaksMegabytes(pid: number): number {
 }
 
 function kilobytes(pid: number, file: string, field: string): number {
-  try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
-    return match ? Number(match[1]) : 0;
-  } catch {
-    return 0;
-  }
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(procFile(pid, file));
+  return match ? Number(match[1]) : 0;
 }

@@ -144,15 +144,18 @@ function readClockTicks(): number {
 export function processTree(pid: number): number[] {
   const tree = [pid];
   for (let index = 0; index < tree.length; index++) {
-    let children = '';
-    try {
-      children = readFileSync(`/proc/${tree[index]}/task/${tree[index]}/children`, 'utf8');
-    } catch {
-      // The process has exited since it was listed.
-    }
-    for (const child of children.trim().split(/\s+/)) if (child) tree.push(Number(child));
+    for (const child of procFile(tree[index], `task/${tree[index]}/children`).trim().split(/\s+/)) if (child) tree.push(Number(child));
   }
   return tree;
+}
+
+/** A file of /proc/<pid>/, or '' when the process has exited since it was listed. */
+export function procFile(pid: number, name: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/${name}`, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 /**
@@ -163,14 +166,11 @@ export function processTree(pid: number): number[] {
 export function cpuSeconds(pid: number): number {
   let ticks = 0;
   for (const member of processTree(pid)) {
-    try {
-      const stat = readFileSync(`/proc/${member}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // fields[0] is field 3 (state), so field N is fields[N - 3].
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // Exited between listing and reading.
-    }
+    const stat = procFile(member, 'stat');
+    if (!stat) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is field 3 (state), so field N is fields[N - 3].
+    ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks / CLOCK_TICKS_PER_SECOND;
 }
