@@ -57,10 +57,17 @@ function summary(label: string, times: readonly number[]): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { reports: { type: 'string', default: '1000' }, students: { type: 'string', default: '1000' }, seed: { type: 'string', default: '7' } } });
+  const { values } = parseArgs({
+    options: {
+      reports: { type: 'string', default: '1000' },
+      students: { type: 'string', default: '1000' },
+      seed: { type: 'string', default: '7' },
+    },
+  });
   const reports = Number(values.reports);
   const students = Number(values.students);
-  if (!Number.isInteger(reports) || reports < 1 || !Number.isInteger(students) || students < 1) throw new Error('--reports and --students must be positive whole numbers');
+  if (!Number.isInteger(reports) || reports < 1 || !Number.isInteger(students) || students < 1)
+    throw new Error('--reports and --students must be positive whole numbers');
 
   const directory = mkdtempSync(join(tmpdir(), 'school-bench-reports-'));
   const store = await openStore({ databaseUrl: undefined, dataDirectory: directory });
@@ -68,13 +75,33 @@ async function main(): Promise<void> {
     const startYear = 2026;
     await loadDemoSchool(store, { students, seed: Number(values.seed), startYear });
     const now = new Date(`${startYear}-11-22T08:00:00Z`);
-    const context: OperationContext = { callerAddress: 'benchmark', federationCredential: undefined, config: loadConfig({ DATA_DIR: directory, LOG_LEVEL: 'silent' }), db: store.db, engine: store.engine, now, today: `${startYear}-11-22`, outboxChanged: () => undefined, sealer: payloadSealer(randomBytes(32)), ownSchoolUrl: () => 'http://localhost', endpointPathOf: () => '/' };
+    const context: OperationContext = {
+      callerAddress: 'benchmark',
+      federationCredential: undefined,
+      config: loadConfig({ DATA_DIR: directory, LOG_LEVEL: 'silent' }),
+      db: store.db,
+      engine: store.engine,
+      now,
+      today: `${startYear}-11-22`,
+      outboxChanged: () => undefined,
+      sealer: payloadSealer(randomBytes(32)),
+      ownSchoolUrl: () => 'http://localhost',
+      endpointPathOf: () => '/',
+    };
     // Report cards queue no messages and call no school: the context's notification parts are inert.
-    const classes = new Map((await store.db.selectFrom('student_records').select(['student_id', 'class_id']).execute()).map((row) => [row.student_id, row.class_id]));
+    const classes = new Map(
+      (await store.db.selectFrom('student_records').select(['student_id', 'class_id']).execute()).map((row) => [
+        row.student_id,
+        row.class_id,
+      ]),
+    );
 
     console.log(`Report cards in a row: ${new Date().toISOString()}`);
-    console.log(`Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${megabytes(totalmem())} memory; Node ${process.version}; SQLite store; demo school of ${students} students`);
-    if (!collectGarbage) console.log('(heap figures are without a forced collection: run under node --expose-gc for comparable ones)');
+    console.log(
+      `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${megabytes(totalmem())} memory; Node ${process.version}; SQLite store; demo school of ${students} students`,
+    );
+    if (!collectGarbage)
+      console.log('(heap figures are without a forced collection: run under node --expose-gc for comparable ones)');
 
     const samples = [sampleMemory('start')];
     const rendered: number[] = [];
@@ -82,7 +109,12 @@ async function main(): Promise<void> {
     let bytes = 0;
     for (let index = 0; index < reports; index += 1) {
       const studentId = (index % students) + 1;
-      const parameters = new RawParameters(new Map<string, string | number | null>([['studentId', studentId], ['studentClass', String(classes.get(studentId))]]));
+      const parameters = new RawParameters(
+        new Map<string, string | number | null>([
+          ['studentId', studentId],
+          ['studentClass', String(classes.get(studentId))],
+        ]),
+      );
       const started = performance.now();
       const document = (await generateReport.handle(parameters, context)) as { size: number } | undefined;
       const elapsed = performance.now() - started;
@@ -96,10 +128,18 @@ async function main(): Promise<void> {
     console.log(`First report (fonts parsed, nothing cached): ${milliseconds(rendered[0])}`);
     console.log(summary('rendered and stored', rendered));
     if (stored.length > 0) console.log(summary('unchanged, returned from the store', stored));
-    const median = percentile([...rendered].sort((left, right) => left - right), 0.5);
-    console.log(`Goal: a report card under ${GOAL_MILLISECONDS} ms at the median: ${median < GOAL_MILLISECONDS ? 'met' : 'NOT met'} (${milliseconds(median)}); average PDF ${(bytes / reports / 1024).toFixed(1)} KB`);
+    const median = percentile(
+      [...rendered].sort((left, right) => left - right),
+      0.5,
+    );
+    console.log(
+      `Goal: a report card under ${GOAL_MILLISECONDS} ms at the median: ${median < GOAL_MILLISECONDS ? 'met' : 'NOT met'} (${milliseconds(median)}); average PDF ${(bytes / reports / 1024).toFixed(1)} KB`,
+    );
     console.log('Memory:');
-    for (const sample of samples) console.log(`  ${sample.after.padEnd(22)} RSS ${megabytes(sample.rss).padStart(9)}   heap used ${megabytes(sample.heapUsed).padStart(8)}`);
+    for (const sample of samples)
+      console.log(
+        `  ${sample.after.padEnd(22)} RSS ${megabytes(sample.rss).padStart(9)}   heap used ${megabytes(sample.heapUsed).padStart(8)}`,
+      );
   } finally {
     await store.close();
     rmSync(directory, { recursive: true, force: true });

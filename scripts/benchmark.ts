@@ -25,7 +25,13 @@ import { buildService, checkBenchmarkTools, ROOT, SERVICE_ENTRY } from './benchm
 import { describeDifference, responsesFile, sendScenario, type CapturedResponse } from './benchmark/capture';
 import { parseOptions, USAGE, UsageError, type Options } from './benchmark/options';
 import { firstMatchingLine, freePort, ProcessGroup, waitForPort } from './benchmark/processes';
-import { clientCpuRange, formatTable, maximumOtherLoad, serviceToBareRatio, type ScenarioRuns } from './benchmark/report';
+import {
+  clientCpuRange,
+  formatTable,
+  maximumOtherLoad,
+  serviceToBareRatio,
+  type ScenarioRuns,
+} from './benchmark/report';
 import { SCENARIOS, type Scenario } from './benchmark/scenarios';
 import { runWrk, writeWrkScript, type LoadResult, type LoadSettings } from './benchmark/wrk';
 
@@ -61,7 +67,10 @@ async function startService(group: ProcessGroup, workDirectory: string): Promise
 }
 
 async function startBareServer(group: ProcessGroup, responses: string): Promise<Target> {
-  const child = group.spawn(process.execPath, [BARE_SERVER, responses], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = group.spawn(process.execPath, [BARE_SERVER, responses], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const [, port] = await firstMatchingLine(child, /^listening (\d+)$/m, 10_000, 'the bare server');
   return { label: 'bare', pid: child.pid as number, port: Number(port) };
 }
@@ -70,20 +79,31 @@ async function capture(service: Target, scenarios: readonly Scenario[]): Promise
   const captured: CapturedResponse[] = [];
   for (const scenario of scenarios) {
     const response = await sendScenario(service.port, scenario);
-    if (response.status !== 200) throw new Error(`${scenario.name}: the service answered ${response.status}: ${response.body.toString('utf8')}`);
+    if (response.status !== 200)
+      throw new Error(`${scenario.name}: the service answered ${response.status}: ${response.body.toString('utf8')}`);
     captured.push(response);
   }
   return captured;
 }
 
-async function checkBareAnswersAlike(bare: Target, scenarios: readonly Scenario[], captured: readonly CapturedResponse[]): Promise<void> {
+async function checkBareAnswersAlike(
+  bare: Target,
+  scenarios: readonly Scenario[],
+  captured: readonly CapturedResponse[],
+): Promise<void> {
   for (const [index, scenario] of scenarios.entries()) {
     const difference = describeDifference(captured[index], await sendScenario(bare.port, scenario));
-    if (difference) throw new Error(`${scenario.name}: the bare server's response differs from the service's: ${difference}`);
+    if (difference)
+      throw new Error(`${scenario.name}: the bare server's response differs from the service's: ${difference}`);
   }
 }
 
-async function measure(group: ProcessGroup, options: Options, scenarios: readonly Scenario[], workDirectory: string): Promise<ScenarioRuns[]> {
+async function measure(
+  group: ProcessGroup,
+  options: Options,
+  scenarios: readonly Scenario[],
+  workDirectory: string,
+): Promise<ScenarioRuns[]> {
   const service = await startService(group, workDirectory);
   const captured = await capture(service, scenarios);
   const responses = join(workDirectory, 'responses.json');
@@ -92,9 +112,16 @@ async function measure(group: ProcessGroup, options: Options, scenarios: readonl
   await checkBareAnswersAlike(bare, scenarios, captured);
 
   const scripts = scenarios.map((scenario, index) => writeWrkScript(workDirectory, index, scenario));
-  const settings: LoadSettings = { connections: options.connections, threads: options.threads, durationSeconds: options.durationSeconds };
+  const settings: LoadSettings = {
+    connections: options.connections,
+    threads: options.threads,
+    durationSeconds: options.durationSeconds,
+  };
   const run = (target: Target, index: number, durationSeconds = settings.durationSeconds) =>
-    runWrk(group, scripts[index], `http://127.0.0.1:${target.port}${scenarios[index].path}`, target.pid, { ...settings, durationSeconds });
+    runWrk(group, scripts[index], `http://127.0.0.1:${target.port}${scenarios[index].path}`, target.pid, {
+      ...settings,
+      durationSeconds,
+    });
 
   if (options.warmupSeconds > 0) {
     console.log(`Warming up (${options.warmupSeconds} s per scenario and server) ...`);
@@ -140,12 +167,16 @@ function printReport(options: Options, results: readonly ScenarioRuns[]): void {
   console.log(`\nwrk itself used ${clientLow.toFixed(1)}-${clientHigh.toFixed(1)} us of CPU per request.`);
   const disturbed = results.filter((runs) => maximumOtherLoad(runs) > options.maxOtherLoad);
   if (disturbed.length > 0) {
-    console.log(`Warning: other processes took more than ${options.maxOtherLoad} cores during runs of ${disturbed.map((runs) => runs.name).join(', ')}; those figures are disturbed.`);
+    console.log(
+      `Warning: other processes took more than ${options.maxOtherLoad} cores during runs of ${disturbed.map((runs) => runs.name).join(', ')}; those figures are disturbed.`,
+    );
   }
   const goal = results.find((runs) => runs.name === GOAL.scenario);
   if (goal) {
     const ratio = serviceToBareRatio(goal);
-    console.log(`\nGoal: ${GOAL.scenario} at ${options.connections} connections >= ${GOAL.ratio} of bare: ${ratio.toFixed(2)} ${ratio >= GOAL.ratio ? '(met)' : '(NOT met)'}`);
+    console.log(
+      `\nGoal: ${GOAL.scenario} at ${options.connections} connections >= ${GOAL.ratio} of bare: ${ratio.toFixed(2)} ${ratio >= GOAL.ratio ? '(met)' : '(NOT met)'}`,
+    );
   }
 }
 
@@ -165,7 +196,9 @@ async function main(): Promise<number> {
   const only = options.only?.toLowerCase();
   const scenarios = SCENARIOS.filter((scenario) => !only || scenario.name.toLowerCase().includes(only));
   if (scenarios.length === 0) {
-    console.error(`no scenario matches --only ${options.only}; the scenarios are: ${SCENARIOS.map((scenario) => scenario.name).join(', ')}`);
+    console.error(
+      `no scenario matches --only ${options.only}; the scenarios are: ${SCENARIOS.map((scenario) => scenario.name).join(', ')}`,
+    );
     return 2;
   }
 

@@ -13,7 +13,9 @@ async function main(): Promise<void> {
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
   try {
     const counts = await deliveryCounts(store.db);
-    process.stdout.write(process.argv.includes('--json') ? `${JSON.stringify(counts)}\n` : `${store.location}: ${formatCounts(counts)}\n`);
+    process.stdout.write(
+      process.argv.includes('--json') ? `${JSON.stringify(counts)}\n` : `${store.location}: ${formatCounts(counts)}\n`,
+    );
   } finally {
     await store.close();
   }

@@ -16,7 +16,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   setLogLevel(config.logLevel);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
-  const worker = startDeliveryWorker(store, config.delivery, payloadSealer(loadOutboxKey(config.delivery.outboxKey, config.dataDirectory)));
+  const worker = startDeliveryWorker(
+    store,
+    config.delivery,
+    payloadSealer(loadOutboxKey(config.delivery.outboxKey, config.dataDirectory)),
+  );
   log.info('delivery worker running', { store: store.location });
   const stop = (signal: string) => {
     log.info('delivery worker stopping', { signal });

@@ -16,7 +16,8 @@ import { openStore } from '../src/store/open-store';
 
 function positiveInteger(text: string | undefined, name: string, fallback: number): number {
   if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new ConfigError(`--${name} must be a positive whole number, got "${text}"`);
+  if (!/^\d+$/.test(text) || Number(text) < 1)
+    throw new ConfigError(`--${name} must be a positive whole number, got "${text}"`);
   return Number(text);
 }
 
@@ -36,11 +37,19 @@ async function main(): Promise<void> {
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
   try {
     if (!(await storeIsEmpty(store))) {
-      if (!values.replace) throw new ConfigError(`the store at ${store.location} already holds a school; pass --replace to delete it and load the demo school`);
+      if (!values.replace)
+        throw new ConfigError(
+          `the store at ${store.location} already holds a school; pass --replace to delete it and load the demo school`,
+        );
       await clearSchool(store.db);
     }
     const started = Date.now();
-    const summary = await loadDemoSchool(store, { students, seed, startYear, onProgress: progressBar(process.stderr, 'students') });
+    const summary = await loadDemoSchool(store, {
+      students,
+      seed,
+      startYear,
+      onProgress: progressBar(process.stderr, 'students'),
+    });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     process.stdout.write(
       `Loaded a demo school into ${store.location} in ${seconds} s: ${summary.students} students, ${summary.classes} classes, ${summary.teachers} teachers, ${summary.marks} marks, ${summary.attendance} attendance records (seed ${seed}, year ${startYear}/${startYear + 1}).\n`,
@@ -51,6 +60,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`demo-data: ${error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `demo-data: ${error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(error instanceof ConfigError ? 2 : 1);
 });

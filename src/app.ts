@@ -35,12 +35,20 @@ export function createApp(context: ServiceContext): express.Express {
       send(response, 405, 'text/plain; charset=utf-8', `The method ${request.method} is not allowed here.\r\n`);
       return;
     }
-    const work = match[2] === undefined ? pages.handle(request, response, endpoint, query) : httpBinding.handle(request, response, endpoint, decodeURIComponentSafe(match[2]), query);
+    const work =
+      match[2] === undefined
+        ? pages.handle(request, response, endpoint, query)
+        : httpBinding.handle(request, response, endpoint, decodeURIComponentSafe(match[2]), query);
     Promise.resolve(work).catch(next);
   });
 
   app.use((_request, response) => {
-    send(response, 404, 'text/plain; charset=utf-8', 'Not found. The services are at /<Name>.asmx; see the README for the list.\r\n');
+    send(
+      response,
+      404,
+      'text/plain; charset=utf-8',
+      'Not found. The services are at /<Name>.asmx; see the README for the list.\r\n',
+    );
   });
 
   app.use((error: unknown, _request: express.Request, response: express.Response, _next: express.NextFunction) => {
@@ -65,5 +73,10 @@ export function failRequest(response: ServerResponse, error: unknown, request?: 
     return;
   }
   response.setHeader('Connection', 'close');
-  send(response, 500, 'text/plain; charset=utf-8', 'The service could not complete the request; the failure has been logged.\r\n');
+  send(
+    response,
+    500,
+    'text/plain; charset=utf-8',
+    'The service could not complete the request; the failure has been logged.\r\n',
+  );
 }

@@ -37,7 +37,8 @@ export interface Config {
 function readHost(env: Environment): string {
   const host = env.HOST ?? '';
   if (host === '') return '0.0.0.0';
-  if (!/^[A-Za-z0-9.:\-[\]]+$/.test(host)) throw new ConfigError(`HOST must be a host name or IP address, got "${host}"`);
+  if (!/^[A-Za-z0-9.:\-[\]]+$/.test(host))
+    throw new ConfigError(`HOST must be a host name or IP address, got "${host}"`);
   return host;
 }
 

@@ -1,10 +1,10 @@
 import cluster from 'node:cluster';
-import { ConfigError, loadConfig } from './config';
+import { type Config, ConfigError, loadConfig } from './config';
 import { log, setLogLevel } from './log';
 import { reportListening, superviseWorkers } from './workers';
 
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
@@ -22,7 +22,12 @@ async function main(): Promise<void> {
   // Loaded here, not above, so that a supervising primary stays a small process.
   const { startService } = await import('./service');
   const service = await startService(config);
-  log.info('listening', { url: service.url, endpoints: service.context.catalog.endpoints.length, operations: service.context.catalog.operations.length, pid: process.pid });
+  log.info('listening', {
+    url: service.url,
+    endpoints: service.context.catalog.endpoints.length,
+    operations: service.context.catalog.operations.length,
+    pid: process.pid,
+  });
   reportListening(service.url);
   let stopping = false;
   const stop = (signal: string) => {

@@ -40,7 +40,11 @@ export function operationContextFor(service: ServiceContext, request: IncomingMe
     sealer: service.sealer,
     ownSchoolUrl: () => {
       const { config } = service;
-      return config.notifications.schoolBaseUrl ?? normaliseBaseUrl(baseUrlFor(request, config.publicBaseUrl, `localhost:${config.port}`)) ?? '';
+      return (
+        config.notifications.schoolBaseUrl ??
+        normaliseBaseUrl(baseUrlFor(request, config.publicBaseUrl, `localhost:${config.port}`)) ??
+        ''
+      );
     },
     endpointPathOf: (operationName) => {
       const operation = service.catalog.operations.find((candidate) => candidate.name === operationName);

@@ -33,7 +33,11 @@ export interface StartOptions {
 /** A new embedded store gets a small demo school, so that a first start shows real answers. */
 async function fillNewEmbeddedStore(store: Store, config: Config, now: Date): Promise<void> {
   if (store.engine !== 'sqlite' || !config.demoData || !(await storeIsEmpty(store))) return;
-  const summary = await loadDemoSchool(store, { students: FIRST_START_DEMO_STUDENTS, seed: FIRST_START_DEMO_SEED, startYear: academicYearStartOf(now) });
+  const summary = await loadDemoSchool(store, {
+    students: FIRST_START_DEMO_STUDENTS,
+    seed: FIRST_START_DEMO_SEED,
+    startYear: academicYearStartOf(now),
+  });
   log.info('new store filled with a demo school (DEMO_DATA=off prevents this)', { ...summary });
 }
 
@@ -46,8 +50,17 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
   await fillNewEmbeddedStore(store, config, now());
   const sealer = payloadSealer(loadOutboxKey(config.delivery.outboxKey, config.dataDirectory));
-  const worker: DeliveryWorker | undefined = config.delivery.worker === 'in-process' ? startDeliveryWorker(store, config.delivery, sealer, { now }) : undefined;
-  const context: ServiceContext = { config, catalog, handlerFor, store, now, outboxChanged: worker ? () => worker.wake() : () => undefined, sealer };
+  const worker: DeliveryWorker | undefined =
+    config.delivery.worker === 'in-process' ? startDeliveryWorker(store, config.delivery, sealer, { now }) : undefined;
+  const context: ServiceContext = {
+    config,
+    catalog,
+    handlerFor,
+    store,
+    now,
+    outboxChanged: worker ? () => worker.wake() : () => undefined,
+    sealer,
+  };
   const stopWorkerAndStore = async () => {
     await worker?.stop();
     await store.close();

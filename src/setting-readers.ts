@@ -36,4 +36,3 @@ export function readSwitch(env: Environment, name: string, fallback: boolean): b
   if (['off', 'false', '0', 'no'].includes(raw)) return false;
   throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
 }
-

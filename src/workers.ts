@@ -41,7 +41,8 @@ export function superviseWorkers(count: number): void {
     new Promise((resolve, reject) => {
       const worker = cluster.fork();
       startedAt.set(worker, Date.now());
-      const onExit = (code: number | null) => reject(new Error(`worker ${worker.process.pid} exited with ${code} before listening`));
+      const onExit = (code: number | null) =>
+        reject(new Error(`worker ${worker.process.pid} exited with ${code} before listening`));
       worker.once('exit', onExit);
       worker.on('message', (message: ListeningMessage) => {
         if (message?.kind !== 'listening') return;
@@ -54,7 +55,9 @@ export function superviseWorkers(count: number): void {
     if (stopping) return;
     stopping = true;
     log.info('stopping workers', { signal });
-    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined && !worker.isDead());
+    const workers = Object.values(cluster.workers ?? {}).filter(
+      (worker): worker is Worker => worker !== undefined && !worker.isDead(),
+    );
     if (workers.length === 0) process.exit(exitCode);
     let running = workers.length;
     for (const worker of workers) {

@@ -1,4 +1,3 @@
-'use strict';
 /**
  * The baseline the service is measured against: node:http and nothing else. It answers each
  * benchmark request with the bytes the service gave for it (same status, Content-Type and body,

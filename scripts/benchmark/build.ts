@@ -9,7 +9,10 @@ export const SERVICE_ENTRY = join(ROOT, 'dist', 'src', 'main.js');
 /** Compiles src/ into dist/src/ with the project's options; a build with errors stops the benchmark. */
 export function buildService(): void {
   console.log('Building the service (tsc) ...');
-  const result = spawnSync('npx', ['tsc', '-p', 'scripts/benchmark/tsconfig.service.json'], { cwd: ROOT, stdio: 'inherit' });
+  const result = spawnSync('npx', ['tsc', '-p', 'scripts/benchmark/tsconfig.service.json'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) throw new Error('the build failed; fix it, or measure the existing dist/ with --no-build');
 }
 

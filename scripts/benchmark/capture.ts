@@ -15,12 +15,21 @@ export function sendScenario(port: number, scenario: Scenario): Promise<Captured
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...scenario.headers };
     if (scenario.method === 'POST') headers['Content-Length'] = Buffer.byteLength(scenario.body);
-    const outgoing = request({ host: '127.0.0.1', port, method: scenario.method, path: scenario.path, headers, agent: false }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, contentType: incoming.headers['content-type'], body: Buffer.concat(chunks) }));
-      incoming.on('error', reject);
-    });
+    const outgoing = request(
+      { host: '127.0.0.1', port, method: scenario.method, path: scenario.path, headers, agent: false },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () =>
+          resolve({
+            status: incoming.statusCode ?? 0,
+            contentType: incoming.headers['content-type'],
+            body: Buffer.concat(chunks),
+          }),
+        );
+        incoming.on('error', reject);
+      },
+    );
     outgoing.setTimeout(10_000, () => outgoing.destroy(new Error(`${scenario.name}: no response within 10 s`)));
     outgoing.on('error', reject);
     outgoing.end(scenario.method === 'POST' ? scenario.body : undefined);
@@ -42,7 +51,9 @@ export function responsesFile(scenarios: readonly Scenario[], captured: readonly
 
 export function describeDifference(expected: CapturedResponse, actual: CapturedResponse): string | undefined {
   if (expected.status !== actual.status) return `status ${actual.status}, expected ${expected.status}`;
-  if (expected.contentType !== actual.contentType) return `Content-Type ${actual.contentType}, expected ${expected.contentType}`;
-  if (!expected.body.equals(actual.body)) return `body differs (${actual.body.length} bytes, expected ${expected.body.length})`;
+  if (expected.contentType !== actual.contentType)
+    return `Content-Type ${actual.contentType}, expected ${expected.contentType}`;
+  if (!expected.body.equals(actual.body))
+    return `body differs (${actual.body.length} bytes, expected ${expected.body.length})`;
   return undefined;
 }

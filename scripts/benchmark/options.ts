@@ -35,7 +35,16 @@ function wholeNumber(flag: string, raw: string | undefined, min: number, max: nu
 
 /** Undefined when --help was asked for. */
 export function parseOptions(args: readonly string[]): Options | undefined {
-  const options = { durationSeconds: 5, warmupSeconds: 3, connections: 4, threads: 1, rounds: 3, maxOtherLoad: 0.1, build: true, only: undefined as string | undefined };
+  const options = {
+    durationSeconds: 5,
+    warmupSeconds: 3,
+    connections: 4,
+    threads: 1,
+    rounds: 3,
+    maxOtherLoad: 0.1,
+    build: true,
+    only: undefined as string | undefined,
+  };
   for (let index = 0; index < args.length; index += 1) {
     const flag = args[index];
     const value = () => args[++index];
@@ -57,7 +66,8 @@ export function parseOptions(args: readonly string[]): Options | undefined {
         break;
       case '--max-other-load': {
         const raw = value();
-        if (raw === undefined || !/^\d+(\.\d+)?$/.test(raw)) throw new UsageError(`${flag} needs a number of cores, such as 0.1`);
+        if (raw === undefined || !/^\d+(\.\d+)?$/.test(raw))
+          throw new UsageError(`${flag} needs a number of cores, such as 0.1`);
         options.maxOtherLoad = Number(raw);
         break;
       }
@@ -74,6 +84,7 @@ export function parseOptions(args: readonly string[]): Options | undefined {
         throw new UsageError(`unknown flag ${flag}`);
     }
   }
-  if (options.threads > options.connections) throw new UsageError('--threads cannot exceed --connections (wrk needs a connection per thread)');
+  if (options.threads > options.connections)
+    throw new UsageError('--threads cannot exceed --connections (wrk needs a connection per thread)');
   return options;
 }

@@ -107,10 +107,19 @@ function accepts(port: number): Promise<boolean> {
  * Resolves with the first output of a child that matches, e.g. the bare server's port on stdout or
  * the service's "listening" log line on stderr.
  */
-export function firstMatchingLine(child: ChildProcess, pattern: RegExp, timeoutMs: number, what: string, stream: 'stdout' | 'stderr' = 'stdout'): Promise<RegExpExecArray> {
+export function firstMatchingLine(
+  child: ChildProcess,
+  pattern: RegExp,
+  timeoutMs: number,
+  what: string,
+  stream: 'stdout' | 'stderr' = 'stdout',
+): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => reject(new Error(`${what} printed nothing matching ${pattern} within ${timeoutMs / 1000} s`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${what} printed nothing matching ${pattern} within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
     child[stream]?.setEncoding('utf8');
     let found = false;
     child[stream]?.on('data', (chunk: string) => {
@@ -144,7 +153,8 @@ function readClockTicks(): number {
 export function processTree(pid: number): number[] {
   const tree = [pid];
   for (let index = 0; index < tree.length; index++) {
-    for (const child of procFile(tree[index], `task/${tree[index]}/children`).trim().split(/\s+/)) if (child) tree.push(Number(child));
+    for (const child of procFile(tree[index], `task/${tree[index]}/children`).trim().split(/\s+/))
+      if (child) tree.push(Number(child));
   }
   return tree;
 }
@@ -180,6 +190,11 @@ export function cpuSeconds(pid: number): number {
  * /proc/stat: user, nice, system, irq, softirq and steal (time a hypervisor gave to someone else).
  */
 export function machineBusySeconds(): number {
-  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   return (user + nice + system + irq + softirq + steal) / CLOCK_TICKS_PER_SECOND;
 }

@@ -35,7 +35,18 @@ export function serviceToBareRatio(runs: ScenarioRuns): number {
   return median(roundRatios(runs));
 }
 
-const COLUMNS = ['scenario', 'service req/s', 'bare req/s', 'ratio', 'ratio range', 'service p99', 'bare p99', 'service CPU/call', 'bare CPU/call', 'other load'];
+const COLUMNS = [
+  'scenario',
+  'service req/s',
+  'bare req/s',
+  'ratio',
+  'ratio range',
+  'service p99',
+  'bare p99',
+  'service CPU/call',
+  'bare CPU/call',
+  'other load',
+];
 
 const integer = (value: number) => Math.round(value).toLocaleString('en-US');
 const micros = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} ms` : `${Math.round(value)} us`);
@@ -60,7 +71,10 @@ function row(runs: ScenarioRuns): string[] {
 export function formatTable(all: readonly ScenarioRuns[]): string {
   const rows = [COLUMNS, ...all.map(row)];
   const widths = COLUMNS.map((_, column) => Math.max(...rows.map((cells) => cells[column].length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column])))
+      .join('  ');
   const rule = widths.map((width) => '-'.repeat(width)).join('  ');
   return [line(rows[0]), rule, ...rows.slice(1).map(line)].join('\n');
 }

@@ -31,7 +31,12 @@ export interface Operation {
   readonly parameters: ReadonlyArray<readonly [string, string]>;
 }
 
-const HELLO_WORLD: Operation = { label: 'HelloWorld', endpoint: '/GetStudentsNote.asmx', name: 'HelloWorld', parameters: [] };
+const HELLO_WORLD: Operation = {
+  label: 'HelloWorld',
+  endpoint: '/GetStudentsNote.asmx',
+  name: 'HelloWorld',
+  parameters: [],
+};
 const VOID_LOOKUP: Operation = {
   label: 'GetStudentInfoById (void)',
   endpoint: '/GetStudentsInformation.asmx',
@@ -46,7 +51,9 @@ function operationElement(operation: Operation): string {
 }
 
 export function scenariosFor(operation: Operation): Scenario[] {
-  const query = operation.parameters.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
+  const query = operation.parameters
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    .join('&');
   return [
     {
       name: `${operation.label} SOAP 1.1`,

@@ -48,7 +48,8 @@ function luaString(text: string): string {
   let literal = '"';
   for (const byte of Buffer.from(text, 'utf8')) {
     const char = String.fromCharCode(byte);
-    literal += byte >= 0x20 && byte < 0x7f && char !== '"' && char !== '\\' ? char : `\\${String(byte).padStart(3, '0')}`;
+    literal +=
+      byte >= 0x20 && byte < 0x7f && char !== '"' && char !== '\\' ? char : `\\${String(byte).padStart(3, '0')}`;
   }
   return `${literal}"`;
 }
@@ -58,13 +59,24 @@ function luaString(text: string): string {
  * With several bodies, each request takes the next one in turn, so that a benchmark reading data
  * spreads over many rows instead of timing one cached row.
  */
-export function writeWrkScript(directory: string, index: number, scenario: Scenario, bodies: readonly string[] = [scenario.body]): string {
+export function writeWrkScript(
+  directory: string,
+  index: number,
+  scenario: Scenario,
+  bodies: readonly string[] = [scenario.body],
+): string {
   const lines = [`wrk.method = ${luaString(scenario.method)}`];
-  for (const [name, value] of Object.entries(scenario.headers)) lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
+  for (const [name, value] of Object.entries(scenario.headers))
+    lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
   if (bodies.length === 1 && bodies[0]) lines.push(`wrk.body = ${luaString(bodies[0])}`);
   if (bodies.length > 1) {
     lines.push('local bodies = {', ...bodies.map((body) => `  ${luaString(body)},`), '}', 'local turn = 0');
-    lines.push('request = function()', '  turn = turn % #bodies + 1', '  return wrk.format(nil, nil, nil, bodies[turn])', 'end');
+    lines.push(
+      'request = function()',
+      '  turn = turn % #bodies + 1',
+      '  return wrk.format(nil, nil, nil, bodies[turn])',
+      'end',
+    );
   }
   lines.push(
     'done = function(summary, latency, requests)',
@@ -79,8 +91,24 @@ export function writeWrkScript(directory: string, index: number, scenario: Scena
 }
 
 /** One wrk run against a server process, with that process's CPU time read around it. */
-export async function runWrk(group: ProcessGroup, script: string, url: string, serverPid: number, settings: LoadSettings): Promise<LoadResult> {
-  const args = ['-t', String(settings.threads), '-c', String(settings.connections), '-d', `${settings.durationSeconds}s`, '-s', script, url];
+export async function runWrk(
+  group: ProcessGroup,
+  script: string,
+  url: string,
+  serverPid: number,
+  settings: LoadSettings,
+): Promise<LoadResult> {
+  const args = [
+    '-t',
+    String(settings.threads),
+    '-c',
+    String(settings.connections),
+    '-d',
+    `${settings.durationSeconds}s`,
+    '-s',
+    script,
+    url,
+  ];
   const cpuBefore = cpuSeconds(serverPid);
   const busyBefore = machineBusySeconds();
   const wrk = group.spawn('sh', ['-c', WRK_WRAPPER, 'wrk', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -94,7 +122,13 @@ export async function runWrk(group: ProcessGroup, script: string, url: string, s
   const result = lines.find((line) => line.startsWith(RESULT_MARKER));
   const clientCpu = lines.find((line) => line.startsWith(CLIENT_CPU_MARKER));
   if (code !== 0 || !result || !clientCpu) throw new Error(`wrk failed (exit ${code}):\n${output}`);
-  const figures = JSON.parse(result.slice(RESULT_MARKER.length)) as { requests: number; durationMicros: number; p50Micros: number; p99Micros: number; errors: number };
+  const figures = JSON.parse(result.slice(RESULT_MARKER.length)) as {
+    requests: number;
+    durationMicros: number;
+    p50Micros: number;
+    p99Micros: number;
+    errors: number;
+  };
   const [childUser, childSystem] = clientCpu.slice(CLIENT_CPU_MARKER.length).split(' ').map(Number);
   const wrkCpu = (childUser + childSystem) / CLOCK_TICKS_PER_SECOND;
   const seconds = figures.durationMicros / 1e6;

@@ -90,13 +90,25 @@ function valueTypeOf(typeName: string | undefined, where: string): ValueType {
   }
 }
 
-const PRIMITIVES: ReadonlySet<string> = new Set<PrimitiveName>(['string', 'int', 'double', 'boolean', 'date', 'base64Binary']);
+const PRIMITIVES: ReadonlySet<string> = new Set<PrimitiveName>([
+  'string',
+  'int',
+  'double',
+  'boolean',
+  'date',
+  'base64Binary',
+]);
 
 /**
  * Resolves a schema type name to a TypeRef: s:xxx primitives, and tns: complex types, which are
  * arrays when their sequence is one unbounded element (ASMX's ArrayOfX) and records otherwise.
  */
-function typeRefOf(typeName: string | undefined, complexTypes: Record<string, SchemaNode>, where: string, resolved = new Map<string, TypeRef>()): TypeRef {
+function typeRefOf(
+  typeName: string | undefined,
+  complexTypes: Record<string, SchemaNode>,
+  where: string,
+  resolved = new Map<string, TypeRef>(),
+): TypeRef {
   const [prefix, local] = String(typeName).split(':');
   if (prefix === 's' && PRIMITIVES.has(local)) return { kind: 'primitive', name: local as PrimitiveName };
   const complex = prefix === 'tns' ? complexTypes[local] : undefined;
@@ -105,7 +117,12 @@ function typeRefOf(typeName: string | undefined, complexTypes: Record<string, Sc
   if (known) return known;
   const elements = sequenceOf(complex);
   if (elements.length === 1 && elements[0].$maxOccurs === 'unbounded') {
-    const array: TypeRef = { kind: 'array', name: local, itemElement: String(elements[0].$name), item: typeRefOf(elements[0].$type, complexTypes, where, resolved) };
+    const array: TypeRef = {
+      kind: 'array',
+      name: local,
+      itemElement: String(elements[0].$name),
+      item: typeRefOf(elements[0].$type, complexTypes, where, resolved),
+    };
     resolved.set(local, array);
     return array;
   }
@@ -144,7 +161,8 @@ function readEndpoint(model: WsdlModel, fileName: string): EndpointReading {
   const serviceNames = Object.keys(definitions.services);
   if (serviceNames.length !== 1) throw new CatalogError(`${fileName}: expected exactly one wsdl:service`);
   const name = serviceNames[0];
-  if (!fileName.endsWith(`${name}.wsdl`)) throw new CatalogError(`${fileName}: service ${name} must live in ${name}.wsdl`);
+  if (!fileName.endsWith(`${name}.wsdl`))
+    throw new CatalogError(`${fileName}: service ${name} must live in ${name}.wsdl`);
   const soapPort = definitions.services[name].ports[`${name}Soap`];
   if (!soapPort) throw new CatalogError(`${fileName}: missing port ${name}Soap`);
   const schema = definitions.schemas[AUTHORING_NAMESPACE];
@@ -162,7 +180,10 @@ function readEndpoint(model: WsdlModel, fileName: string): EndpointReading {
     }));
     const results = sequenceOf(response);
     if (results.length > 1) throw new CatalogError(`${where}: at most one result element is supported`);
-    const result = results[0] && { name: String(results[0].$name), type: typeRefOf(results[0].$type, schema.complexTypes, `${where} result`) };
+    const result = results[0] && {
+      name: String(results[0].$name),
+      type: typeRefOf(results[0].$type, schema.complexTypes, `${where} result`),
+    };
     return { name: operationName, parameters, result };
   });
   return { name, operations };
@@ -174,8 +195,13 @@ async function readProfile(directory: string, fileName: string): Promise<{ text:
 }
 
 /** The typed file must describe the same operations and parameters as the documented one. */
-function combine(documented: { text: string; reading: EndpointReading }, typed: { text: string; reading: EndpointReading }, fileName: string): Endpoint {
-  const signature = (reading: EndpointReading) => JSON.stringify(reading.operations.map((operation) => [operation.name, operation.parameters]));
+function combine(
+  documented: { text: string; reading: EndpointReading },
+  typed: { text: string; reading: EndpointReading },
+  fileName: string,
+): Endpoint {
+  const signature = (reading: EndpointReading) =>
+    JSON.stringify(reading.operations.map((operation) => [operation.name, operation.parameters]));
   if (documented.reading.name !== typed.reading.name || signature(documented.reading) !== signature(typed.reading)) {
     throw new CatalogError(`typed/${fileName} must declare the same service, operations and parameters as ${fileName}`);
   }
@@ -193,7 +219,13 @@ export async function loadCatalog(wsdlDirectory: string): Promise<Catalog> {
   const fileNames = (await readdir(wsdlDirectory)).filter((file) => file.endsWith('.wsdl')).sort();
   if (fileNames.length === 0) throw new CatalogError(`no .wsdl files in ${wsdlDirectory}`);
   const endpoints = await Promise.all(
-    fileNames.map(async (fileName) => combine(await readProfile(wsdlDirectory, fileName), await readProfile(join(wsdlDirectory, 'typed'), fileName), fileName)),
+    fileNames.map(async (fileName) =>
+      combine(
+        await readProfile(wsdlDirectory, fileName),
+        await readProfile(join(wsdlDirectory, 'typed'), fileName),
+        fileName,
+      ),
+    ),
   );
   const byPath = new Map(endpoints.map((endpoint) => [endpoint.path, endpoint]));
   return {

@@ -3,7 +3,13 @@
  * base * 2^(attempt-1), capped), so that messages failing together do not retry together, and
  * never earlier than a Retry-After the gateway asked for.
  */
-export function retryDelayMs(attempts: number, baseMs: number, maxMs: number, retryAfterMs: number | undefined, random: () => number = Math.random): number {
+export function retryDelayMs(
+  attempts: number,
+  baseMs: number,
+  maxMs: number,
+  retryAfterMs: number | undefined,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(30, Math.max(0, attempts - 1)));
   const jittered = Math.round(ceiling * random());
   return Math.max(jittered, retryAfterMs ?? 0);

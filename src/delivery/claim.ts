@@ -2,7 +2,10 @@ import { sql } from 'kysely';
 import type { Store } from '../store/open-store';
 import type { OutboxChannel, OutboxMessageTable } from '../store/schema';
 
-export type ClaimedMessage = Pick<OutboxMessageTable, 'channel' | 'recipient' | 'device_id' | 'payload' | 'attempts'> & { id: number };
+export type ClaimedMessage = Pick<
+  OutboxMessageTable,
+  'channel' | 'recipient' | 'device_id' | 'payload' | 'attempts'
+> & { id: number };
 
 /**
  * Claims up to `limit` due messages for one worker until `now + leaseMs`, in one statement, so
@@ -11,7 +14,14 @@ export type ClaimedMessage = Pick<OutboxMessageTable, 'channel' | 'recipient' | 
  * single writer makes the UPDATE atomic. A message whose lease ran out (its worker died) is due
  * again.
  */
-export async function claimDueMessages(store: Store, owner: string, channels: readonly OutboxChannel[], now: Date, leaseMs: number, limit: number): Promise<ClaimedMessage[]> {
+export async function claimDueMessages(
+  store: Store,
+  owner: string,
+  channels: readonly OutboxChannel[],
+  now: Date,
+  leaseMs: number,
+  limit: number,
+): Promise<ClaimedMessage[]> {
   if (channels.length === 0) return [];
   const at = now.toISOString();
   const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();

@@ -15,7 +15,13 @@ export interface DeliveryConfig {
   /** 64 hex digits; undefined: a key file in the data folder. */
   outboxKey: string | undefined;
   push: { url: string | undefined; token: string | undefined };
-  sms: { url: string | undefined; method: 'GET' | 'POST'; authorization: string | undefined; contentType: string; bodyTemplate: string };
+  sms: {
+    url: string | undefined;
+    method: 'GET' | 'POST';
+    authorization: string | undefined;
+    contentType: string;
+    bodyTemplate: string;
+  };
 }
 
 export const DEFAULT_SMS_BODY_TEMPLATE = '{"to":"{to}","text":"{text}"}';
@@ -35,16 +41,19 @@ function readOptional(env: Environment, name: string): string | undefined {
 
 function readOutboxKey(env: Environment): string | undefined {
   const key = readOptional(env, 'OUTBOX_KEY');
-  if (key !== undefined && !/^[0-9a-fA-F]{64}$/.test(key)) throw new ConfigError('OUTBOX_KEY must be 64 hexadecimal digits (a 256-bit key), e.g. from `openssl rand -hex 32`');
+  if (key !== undefined && !/^[0-9a-fA-F]{64}$/.test(key))
+    throw new ConfigError('OUTBOX_KEY must be 64 hexadecimal digits (a 256-bit key), e.g. from `openssl rand -hex 32`');
   return key;
 }
 
 export function readDeliveryConfig(env: Environment): DeliveryConfig {
   const backoffBaseMs = readInteger(env, 'DELIVERY_BACKOFF_BASE_MS', 2_000, 1, 86_400_000);
   const backoffMaxMs = readInteger(env, 'DELIVERY_BACKOFF_MAX_MS', 3_600_000, 1, 86_400_000);
-  if (backoffMaxMs < backoffBaseMs) throw new ConfigError('DELIVERY_BACKOFF_MAX_MS must not be below DELIVERY_BACKOFF_BASE_MS');
+  if (backoffMaxMs < backoffBaseMs)
+    throw new ConfigError('DELIVERY_BACKOFF_MAX_MS must not be below DELIVERY_BACKOFF_BASE_MS');
   const template = readOptional(env, 'SMS_GATEWAY_BODY_TEMPLATE') ?? DEFAULT_SMS_BODY_TEMPLATE;
-  if (!template.includes('{to}') || !template.includes('{text}')) throw new ConfigError('SMS_GATEWAY_BODY_TEMPLATE must contain the placeholders {to} and {text}');
+  if (!template.includes('{to}') || !template.includes('{text}'))
+    throw new ConfigError('SMS_GATEWAY_BODY_TEMPLATE must contain the placeholders {to} and {text}');
   return {
     worker: readChoice(env, 'DELIVERY_WORKER', ['in-process', 'off'] as const, 'in-process'),
     pollMs: readInteger(env, 'DELIVERY_POLL_MS', 1_000, 10, 3_600_000),

@@ -12,7 +12,9 @@ export function fcmGateway(url: string, token: string | undefined, timeoutMs: nu
   return {
     send: (message, content) => {
       const push = content as PushContent;
-      const body = JSON.stringify({ message: { token: message.recipient, notification: { title: push.title, body: push.body }, data: push.data } });
+      const body = JSON.stringify({
+        message: { token: message.recipient, notification: { title: push.title, body: push.body }, data: push.data },
+      });
       const headers: Record<string, string> = { 'Content-Type': 'application/json; charset=utf-8' };
       if (token) headers.Authorization = `Bearer ${token}`;
       return exchange(url, { method: 'POST', headers, body }, timeoutMs, now, tokenGone);
@@ -25,5 +27,7 @@ function tokenGone(response: BoundedResponse): GatewayOutcome | undefined {
   const text = response.body;
   const unregistered = response.status === 404 && (text.includes('UNREGISTERED') || text.includes('NOT_FOUND'));
   const invalid = response.status === 400 && text.includes('INVALID_ARGUMENT') && /token/i.test(text);
-  return unregistered || invalid ? { kind: 'token-invalid', error: errorText(`gateway answered ${response.status}: ${text}`) } : undefined;
+  return unregistered || invalid
+    ? { kind: 'token-invalid', error: errorText(`gateway answered ${response.status}: ${text}`) }
+    : undefined;
 }

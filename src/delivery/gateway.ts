@@ -29,18 +29,26 @@ export function errorText(text: string): string {
  * failures are worth retrying (with the gateway's Retry-After); a redirect or any other answer
  * fails the message. `special` may classify an answer first (FCM's unregistered token).
  */
-export async function exchange(url: string, init: Omit<RequestInit, 'redirect' | 'signal'>, timeoutMs: number, now: () => Date, special?: (response: BoundedResponse) => GatewayOutcome | undefined): Promise<GatewayOutcome> {
+export async function exchange(
+  url: string,
+  init: Omit<RequestInit, 'redirect' | 'signal'>,
+  timeoutMs: number,
+  now: () => Date,
+  special?: (response: BoundedResponse) => GatewayOutcome | undefined,
+): Promise<GatewayOutcome> {
   let response: BoundedResponse;
   try {
     response = await boundedFetch(url, init, { timeoutMs, maxResponseBytes: MAX_GATEWAY_RESPONSE_BYTES });
   } catch (error) {
-    if (error instanceof FetchFailure && (error.kind === 'timeout' || error.kind === 'network')) return { kind: 'retry', error: `gateway ${error.kind}: ${error.message}` };
+    if (error instanceof FetchFailure && (error.kind === 'timeout' || error.kind === 'network'))
+      return { kind: 'retry', error: `gateway ${error.kind}: ${error.message}` };
     return { kind: 'failed', error: `gateway: ${error instanceof Error ? error.message : String(error)}` };
   }
   const classified = special?.(response);
   if (classified) return classified;
   if (response.status >= 200 && response.status < 300) return { kind: 'sent' };
   const error = errorText(`gateway answered ${response.status}: ${response.body}`);
-  if (response.status === 429 || response.status >= 500) return { kind: 'retry', error, retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), now()) };
+  if (response.status === 429 || response.status >= 500)
+    return { kind: 'retry', error, retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), now()) };
   return { kind: 'failed', error };
 }

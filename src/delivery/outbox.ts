@@ -19,8 +19,19 @@ export interface PushContent {
 }
 
 export type NewMessage =
-  | { readonly channel: 'sms'; readonly recipient: string; readonly content: SmsContent; readonly idempotencyKey?: string }
-  | { readonly channel: 'push'; readonly recipient: string; readonly deviceId: number; readonly content: PushContent; readonly idempotencyKey?: string };
+  | {
+      readonly channel: 'sms';
+      readonly recipient: string;
+      readonly content: SmsContent;
+      readonly idempotencyKey?: string;
+    }
+  | {
+      readonly channel: 'push';
+      readonly recipient: string;
+      readonly deviceId: number;
+      readonly content: PushContent;
+      readonly idempotencyKey?: string;
+    };
 
 /** The reference a caller gets for an accepted request, whether or not anything was queued for it. */
 export function newDeliveryReference(): string {
@@ -31,7 +42,13 @@ export function newDeliveryReference(): string {
  * Queues the messages; one whose idempotency key is already in the outbox is skipped. Returns
  * how many were newly queued.
  */
-export async function enqueueMessages(db: Kysely<Database> | Transaction<Database>, messages: readonly NewMessage[], reference: string, now: Date, sealer: PayloadSealer): Promise<number> {
+export async function enqueueMessages(
+  db: Kysely<Database> | Transaction<Database>,
+  messages: readonly NewMessage[],
+  reference: string,
+  now: Date,
+  sealer: PayloadSealer,
+): Promise<number> {
   if (messages.length === 0) return 0;
   const at = now.toISOString();
   const rows = messages.map((message) => ({

@@ -23,11 +23,17 @@ export function payloadSealer(key: Buffer): PayloadSealer {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       const encrypted = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
-      return [VERSION, iv.toString('base64'), cipher.getAuthTag().toString('base64'), encrypted.toString('base64')].join('.');
+      return [
+        VERSION,
+        iv.toString('base64'),
+        cipher.getAuthTag().toString('base64'),
+        encrypted.toString('base64'),
+      ].join('.');
     },
     open(sealed) {
       const [version, iv, tag, encrypted] = sealed.split('.');
-      if (version !== VERSION || !iv || !tag || encrypted === undefined) throw new Error('the payload is not sealed by this service');
+      if (version !== VERSION || !iv || !tag || encrypted === undefined)
+        throw new Error('the payload is not sealed by this service');
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
       decipher.setAuthTag(Buffer.from(tag, 'base64'));
       return Buffer.concat([decipher.update(Buffer.from(encrypted, 'base64')), decipher.final()]).toString('utf8');

@@ -13,7 +13,14 @@ export type RecordedState = 'sent' | 'retrying' | 'failed';
  * worker holding the lease may record, so a worker whose lease ran out cannot overwrite the
  * outcome of the one that took the message over.
  */
-export async function recordOutcome(db: Kysely<Database>, owner: string, message: ClaimedMessage, outcome: GatewayOutcome, settings: DeliveryConfig, now: Date): Promise<RecordedState> {
+export async function recordOutcome(
+  db: Kysely<Database>,
+  owner: string,
+  message: ClaimedMessage,
+  outcome: GatewayOutcome,
+  settings: DeliveryConfig,
+  now: Date,
+): Promise<RecordedState> {
   const attempts = message.attempts + 1;
   const at = now.toISOString();
   const release = { attempts, lease_owner: null, lease_until: null };
@@ -24,11 +31,22 @@ export async function recordOutcome(db: Kysely<Database>, owner: string, message
   } else if (outcome.kind === 'retry' && attempts < settings.maxAttempts) {
     state = 'retrying';
     const delay = retryDelayMs(attempts, settings.backoffBaseMs, settings.backoffMaxMs, outcome.retryAfterMs);
-    await update(db, owner, message.id, { ...release, state, last_error: outcome.error, next_attempt_at: new Date(now.getTime() + delay).toISOString() });
+    await update(db, owner, message.id, {
+      ...release,
+      state,
+      last_error: outcome.error,
+      next_attempt_at: new Date(now.getTime() + delay).toISOString(),
+    });
   } else {
     state = 'failed';
     await db.transaction().execute(async (transaction) => {
-      await update(transaction, owner, message.id, { ...release, state, payload: '', finished_at: at, last_error: outcome.error });
+      await update(transaction, owner, message.id, {
+        ...release,
+        state,
+        payload: '',
+        finished_at: at,
+        last_error: outcome.error,
+      });
       if (outcome.kind === 'token-invalid' && message.device_id !== null) {
         await transaction.updateTable('devices').set({ enabled: 0 }).where('id', '=', message.device_id).execute();
       }

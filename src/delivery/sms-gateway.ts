@@ -7,10 +7,16 @@ import type { SmsContent } from './outbox';
  * settings. The placeholders {to} and {text} are filled escaped for where they land: JSON string
  * content for a JSON body, URL-encoded for a form body or a GET query.
  */
-export function smsGateway(settings: DeliveryConfig['sms'] & { url: string }, timeoutMs: number, now: () => Date): Gateway {
+export function smsGateway(
+  settings: DeliveryConfig['sms'] & { url: string },
+  timeoutMs: number,
+  now: () => Date,
+): Gateway {
   const json = /json/i.test(settings.contentType);
-  const escape = (value: string) => (json && settings.method === 'POST' ? JSON.stringify(value).slice(1, -1) : encodeURIComponent(value));
-  const fill = (to: string, text: string) => settings.bodyTemplate.replaceAll('{to}', escape(to)).replaceAll('{text}', escape(text));
+  const escapeValue = (value: string) =>
+    json && settings.method === 'POST' ? JSON.stringify(value).slice(1, -1) : encodeURIComponent(value);
+  const fill = (to: string, text: string) =>
+    settings.bodyTemplate.replaceAll('{to}', escapeValue(to)).replaceAll('{text}', escapeValue(text));
   return {
     send: (message, content) => {
       const filled = fill(message.recipient, (content as SmsContent).text);

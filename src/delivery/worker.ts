@@ -27,7 +27,8 @@ export interface WorkerOptions {
 
 function gatewaysFor(settings: DeliveryConfig, now: () => Date): Map<OutboxChannel, Gateway> {
   const gateways = new Map<OutboxChannel, Gateway>();
-  if (settings.push.url) gateways.set('push', fcmGateway(settings.push.url, settings.push.token, settings.gatewayTimeoutMs, now));
+  if (settings.push.url)
+    gateways.set('push', fcmGateway(settings.push.url, settings.push.token, settings.gatewayTimeoutMs, now));
   const smsUrl = settings.sms.url;
   if (smsUrl) gateways.set('sms', smsGateway({ ...settings.sms, url: smsUrl }, settings.gatewayTimeoutMs, now));
   return gateways;
@@ -43,13 +44,22 @@ function masked(recipient: string): string {
  * gateway, and records the outcome. Channels without a configured gateway are left queued (and
  * said so once in the log); nothing is dropped for want of a gateway.
  */
-export function startDeliveryWorker(store: Store, settings: DeliveryConfig, sealer: PayloadSealer, options: WorkerOptions = {}): DeliveryWorker {
+export function startDeliveryWorker(
+  store: Store,
+  settings: DeliveryConfig,
+  sealer: PayloadSealer,
+  options: WorkerOptions = {},
+): DeliveryWorker {
   const now = options.now ?? (() => new Date());
   const owner = `worker-${randomUUID()}`;
   const gateways = gatewaysFor(settings, now);
   const channels = [...gateways.keys()];
   for (const channel of ['sms', 'push'] as const) {
-    if (!gateways.has(channel)) log.warn('no gateway configured: messages of this channel stay queued', { channel, setting: channel === 'sms' ? 'SMS_GATEWAY_URL' : 'PUSH_GATEWAY_URL' });
+    if (!gateways.has(channel))
+      log.warn('no gateway configured: messages of this channel stay queued', {
+        channel,
+        setting: channel === 'sms' ? 'SMS_GATEWAY_URL' : 'PUSH_GATEWAY_URL',
+      });
   }
   let running = true;
   let wakeUp: (() => void) | undefined;
@@ -75,12 +85,25 @@ export function startDeliveryWorker(store: Store, settings: DeliveryConfig, seal
       const content: unknown = JSON.parse(sealer.open(message.payload));
       outcome = await (gateways.get(message.channel) as Gateway).send(message, content);
     } catch (error) {
-      outcome = { kind: 'failed', error: `the payload cannot be opened (was OUTBOX_KEY changed?): ${error instanceof Error ? error.message : String(error)}` };
+      outcome = {
+        kind: 'failed',
+        error: `the payload cannot be opened (was OUTBOX_KEY changed?): ${error instanceof Error ? error.message : String(error)}`,
+      };
     }
     const state = await recordOutcome(store.db, owner, message, outcome, settings, now());
-    const fields = { id: message.id, channel: message.channel, recipient: masked(message.recipient), state, attempts: message.attempts + 1 };
+    const fields = {
+      id: message.id,
+      channel: message.channel,
+      recipient: masked(message.recipient),
+      state,
+      attempts: message.attempts + 1,
+    };
     if (state === 'sent') log.info('message delivered', fields);
-    else log.warn(state === 'failed' ? 'message failed' : 'message will be retried', { ...fields, error: outcome.kind === 'sent' ? undefined : outcome.error });
+    else
+      log.warn(state === 'failed' ? 'message failed' : 'message will be retried', {
+        ...fields,
+        error: outcome.kind === 'sent' ? undefined : outcome.error,
+      });
   }
 
   /** Once a minute or so: the counts in the log when they changed, and rate-limit events no window needs any more. */
@@ -102,7 +125,9 @@ export function startDeliveryWorker(store: Store, settings: DeliveryConfig, seal
         await Promise.all(claimed.map(deliver));
         await housekeeping();
       } catch (error) {
-        log.error('delivery worker: store failure; trying again at the next poll', { error: error instanceof Error ? error.message : String(error) });
+        log.error('delivery worker: store failure; trying again at the next poll', {
+          error: error instanceof Error ? error.message : String(error),
+        });
         claimed = [];
       }
       if (claimed.length < settings.batch) await sleep(settings.pollMs);

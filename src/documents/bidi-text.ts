@@ -37,7 +37,10 @@ export function visualRuns(line: string, direction: Direction): VisualRun[] {
     // A right-to-left run stands reversed in `order`; its text is kept in logical order because
     // Arabic letters take their joined forms from their neighbours in reading order.
     const indices = order.slice(start, end).sort((left, right) => left - right);
-    runs.push({ text: indices.map((index) => mirrored.get(index) ?? line[index]).join(''), rightToLeft: level % 2 === 1 });
+    runs.push({
+      text: indices.map((index) => mirrored.get(index) ?? line[index]).join(''),
+      rightToLeft: level % 2 === 1,
+    });
     start = end;
   }
   return runs;

@@ -23,7 +23,12 @@ const LAYOUT_VERSION = 1;
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
-export async function issueDocument(db: Kysely<Database>, kind: DocumentKind, subject: ReportSubject, today: string): Promise<StoredDocument | undefined> {
+export async function issueDocument(
+  db: Kysely<Database>,
+  kind: DocumentKind,
+  subject: ReportSubject,
+  today: string,
+): Promise<StoredDocument | undefined> {
   const content = await reportContent(db, subject);
   if (!content) return undefined;
   const inputFingerprint = sha256(JSON.stringify([LAYOUT_VERSION, kind, content]));

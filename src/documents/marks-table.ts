@@ -46,7 +46,8 @@ function assessmentColumns(subjects: readonly SubjectMarks[]): AssessmentColumn[
   const columns = new Map<string, AssessmentColumn>();
   for (const subject of subjects) {
     for (const [key, assessment] of keyedAssessments(subject)) {
-      if (!columns.has(key)) columns.set(key, { key, nameAr: assessment.nameAr, nameEn: assessment.nameEn, maxScore: assessment.maxScore });
+      if (!columns.has(key))
+        columns.set(key, { key, nameAr: assessment.nameAr, nameEn: assessment.nameEn, maxScore: assessment.maxScore });
     }
   }
   return [...columns.values()];
@@ -54,7 +55,11 @@ function assessmentColumns(subjects: readonly SubjectMarks[]): AssessmentColumn[
 
 /** The sum of the recorded marks and of their maximums; an assessment without a mark counts in neither. */
 function totals(assessments: readonly AssessmentMark[]): { score: number; maxScore: number } {
-  return assessments.reduce((sum, { score, maxScore }) => (score === null ? sum : { score: sum.score + score, maxScore: sum.maxScore + maxScore }), { score: 0, maxScore: 0 });
+  return assessments.reduce(
+    (sum, { score, maxScore }) =>
+      score === null ? sum : { score: sum.score + score, maxScore: sum.maxScore + maxScore },
+    { score: 0, maxScore: 0 },
+  );
 }
 
 /** Where each column starts, from the left: English subject, assessments, total, percentage, Arabic subject. */
@@ -62,13 +67,26 @@ function columnEdges(left: number, width: number, assessmentCount: number) {
   const assessmentWidth = (width - 2 * SUBJECT_WIDTH - TOTAL_WIDTH - PERCENT_WIDTH) / Math.max(1, assessmentCount);
   const assessmentsLeft = left + SUBJECT_WIDTH;
   const totalLeft = assessmentsLeft + assessmentWidth * assessmentCount;
-  return { assessmentWidth, assessmentsLeft, totalLeft, percentLeft: totalLeft + TOTAL_WIDTH, arabicLeft: left + width - SUBJECT_WIDTH };
+  return {
+    assessmentWidth,
+    assessmentsLeft,
+    totalLeft,
+    percentLeft: totalLeft + TOTAL_WIDTH,
+    arabicLeft: left + width - SUBJECT_WIDTH,
+  };
 }
 
 type Edges = ReturnType<typeof columnEdges>;
 
 /** A number (or a dash) centred in its column, clear of the column's edges. */
-function centred(canvas: PdfCanvas, value: string, x: number, baseline: number, width: number, style: Omit<TextStyle, 'direction' | 'align'>): void {
+function centred(
+  canvas: PdfCanvas,
+  value: string,
+  x: number,
+  baseline: number,
+  width: number,
+  style: Omit<TextStyle, 'direction' | 'align'>,
+): void {
   canvas.text(value, x + 3, baseline, width - 6, { ...style, direction: 'ltr', align: 'center' });
 }
 
@@ -77,43 +95,96 @@ function drawHeaderRow(flow: PageFlow, columns: readonly AssessmentColumn[], edg
   const top = flow.y;
   canvas.box(left, top, width, HEADER_HEIGHT, COLOURS.headerFill);
   const middle = top + HEADER_HEIGHT / 2 + 3;
-  canvas.text('Subject', left + 6, middle, SUBJECT_WIDTH - 12, { size: 9, direction: 'ltr', align: 'left', weight: 'bold' });
-  canvas.text('المادة', edges.arabicLeft + 6, middle, SUBJECT_WIDTH - 12, { size: 9.5, direction: 'rtl', align: 'right', weight: 'bold' });
+  canvas.text('Subject', left + 6, middle, SUBJECT_WIDTH - 12, {
+    size: 9,
+    direction: 'ltr',
+    align: 'left',
+    weight: 'bold',
+  });
+  canvas.text('المادة', edges.arabicLeft + 6, middle, SUBJECT_WIDTH - 12, {
+    size: 9.5,
+    direction: 'rtl',
+    align: 'right',
+    weight: 'bold',
+  });
   const headed: Array<[BilingualName, string, number, number]> = [
-    ...columns.map((column, index): [BilingualName, string, number, number] => [column, `/${formatNumber(column.maxScore)}`, edges.assessmentsLeft + index * edges.assessmentWidth, edges.assessmentWidth]),
+    ...columns.map((column, index): [BilingualName, string, number, number] => [
+      column,
+      `/${formatNumber(column.maxScore)}`,
+      edges.assessmentsLeft + index * edges.assessmentWidth,
+      edges.assessmentWidth,
+    ]),
     [{ nameAr: 'المجموع', nameEn: 'Total' }, '', edges.totalLeft, TOTAL_WIDTH],
     [{ nameAr: 'النسبة', nameEn: 'Percent' }, '%', edges.percentLeft, PERCENT_WIDTH],
   ];
   for (const [name, unit, x, columnWidth] of headed) {
-    canvas.text(name.nameAr, x + 3, top + 11, columnWidth - 6, { size: 8.5, direction: 'rtl', align: 'center', weight: 'bold' });
-    canvas.text(name.nameEn, x + 3, top + 21.5, columnWidth - 6, { size: 7.5, direction: 'ltr', align: 'center', weight: 'bold' });
+    canvas.text(name.nameAr, x + 3, top + 11, columnWidth - 6, {
+      size: 8.5,
+      direction: 'rtl',
+      align: 'center',
+      weight: 'bold',
+    });
+    canvas.text(name.nameEn, x + 3, top + 21.5, columnWidth - 6, {
+      size: 7.5,
+      direction: 'ltr',
+      align: 'center',
+      weight: 'bold',
+    });
     centred(canvas, unit, x, top + 31, columnWidth, { size: 7, color: COLOURS.muted });
   }
   flow.y += HEADER_HEIGHT;
 }
 
-function drawSubjectRow(flow: PageFlow, subject: SubjectMarks, columns: readonly AssessmentColumn[], edges: Edges, striped: boolean): void {
+function drawSubjectRow(
+  flow: PageFlow,
+  subject: SubjectMarks,
+  columns: readonly AssessmentColumn[],
+  edges: Edges,
+  striped: boolean,
+): void {
   const { canvas, left, width } = flow;
   const top = flow.y;
   if (striped) canvas.box(left, top, width, ROW_HEIGHT, COLOURS.stripeFill);
   const baseline = top + 12.5;
   canvas.text(subject.nameEn, left + 6, baseline, SUBJECT_WIDTH - 12, { size: 9, direction: 'ltr', align: 'left' });
-  canvas.text(subject.nameAr, edges.arabicLeft + 6, baseline, SUBJECT_WIDTH - 12, { size: 9.5, direction: 'rtl', align: 'right' });
+  canvas.text(subject.nameAr, edges.arabicLeft + 6, baseline, SUBJECT_WIDTH - 12, {
+    size: 9.5,
+    direction: 'rtl',
+    align: 'right',
+  });
   const byKey = new Map(keyedAssessments(subject));
   columns.forEach((column, index) => {
     const assessment = byKey.get(column.key);
     const cell = assessment === undefined ? '' : assessment.score === null ? '—' : formatNumber(assessment.score);
-    centred(canvas, cell, edges.assessmentsLeft + index * edges.assessmentWidth, baseline, edges.assessmentWidth, { size: 9 });
+    centred(canvas, cell, edges.assessmentsLeft + index * edges.assessmentWidth, baseline, edges.assessmentWidth, {
+      size: 9,
+    });
   });
   drawTotals(canvas, totals(subject.assessments), edges, baseline, 'regular');
   canvas.line(left, top + ROW_HEIGHT, left + width, top + ROW_HEIGHT, COLOURS.rule);
   flow.y += ROW_HEIGHT;
 }
 
-function drawTotals(canvas: PdfCanvas, sum: { score: number; maxScore: number }, edges: Edges, baseline: number, weight: FontWeight): void {
+function drawTotals(
+  canvas: PdfCanvas,
+  sum: { score: number; maxScore: number },
+  edges: Edges,
+  baseline: number,
+  weight: FontWeight,
+): void {
   const recorded = sum.maxScore > 0;
-  centred(canvas, recorded ? `${formatNumber(sum.score)}/${formatNumber(sum.maxScore)}` : '—', edges.totalLeft, baseline, TOTAL_WIDTH, { size: 9, weight });
-  centred(canvas, recorded ? formatPercent(sum.score, sum.maxScore) : '—', edges.percentLeft, baseline, PERCENT_WIDTH, { size: 9, weight });
+  centred(
+    canvas,
+    recorded ? `${formatNumber(sum.score)}/${formatNumber(sum.maxScore)}` : '—',
+    edges.totalLeft,
+    baseline,
+    TOTAL_WIDTH,
+    { size: 9, weight },
+  );
+  centred(canvas, recorded ? formatPercent(sum.score, sum.maxScore) : '—', edges.percentLeft, baseline, PERCENT_WIDTH, {
+    size: 9,
+    weight,
+  });
 }
 
 function drawOverallRow(flow: PageFlow, subjects: readonly SubjectMarks[], edges: Edges): void {
@@ -121,8 +192,18 @@ function drawOverallRow(flow: PageFlow, subjects: readonly SubjectMarks[], edges
   const top = flow.y;
   canvas.box(left, top, width, ROW_HEIGHT, COLOURS.headerFill);
   const baseline = top + 12.5;
-  canvas.text('Overall', left + 6, baseline, SUBJECT_WIDTH - 12, { size: 9, direction: 'ltr', align: 'left', weight: 'bold' });
-  canvas.text('المعدل العام', edges.arabicLeft + 6, baseline, SUBJECT_WIDTH - 12, { size: 9.5, direction: 'rtl', align: 'right', weight: 'bold' });
+  canvas.text('Overall', left + 6, baseline, SUBJECT_WIDTH - 12, {
+    size: 9,
+    direction: 'ltr',
+    align: 'left',
+    weight: 'bold',
+  });
+  canvas.text('المعدل العام', edges.arabicLeft + 6, baseline, SUBJECT_WIDTH - 12, {
+    size: 9.5,
+    direction: 'rtl',
+    align: 'right',
+    weight: 'bold',
+  });
   drawTotals(canvas, totals(subjects.flatMap((subject) => subject.assessments)), edges, baseline, 'bold');
   flow.y += ROW_HEIGHT;
 }
@@ -134,7 +215,14 @@ export function drawMarksTable(flow: PageFlow, subjects: readonly SubjectMarks[]
   drawBilingual(canvas, { nameEn: 'Marks', nameAr: 'الدرجات' }, left, flow.y + 12, width, HEADING_STYLE);
   flow.y += HEADING_HEIGHT;
   if (subjects.length === 0) {
-    drawBilingual(canvas, { nameEn: 'No subjects recorded for this term.', nameAr: 'لا توجد مواد مسجلة لهذا الفصل.' }, left, flow.y + 12, width, { size: 9.5, color: COLOURS.muted });
+    drawBilingual(
+      canvas,
+      { nameEn: 'No subjects recorded for this term.', nameAr: 'لا توجد مواد مسجلة لهذا الفصل.' },
+      left,
+      flow.y + 12,
+      width,
+      { size: 9.5, color: COLOURS.muted },
+    );
     flow.y += ROW_HEIGHT + SECTION_GAP;
     return;
   }

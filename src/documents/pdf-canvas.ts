@@ -58,7 +58,8 @@ export class PdfCanvas {
       info: { Title: info.title, Author: info.author, Creator: info.author, CreationDate: issued, ModDate: issued },
     });
     // pdfkit 0.20 takes a parsed fontkit font as a source (its type declarations predate that).
-    for (const weight of FONT_WEIGHTS) this.document.registerFont(weight, parsedFont(weight) as unknown as PDFKit.Mixins.PDFFontSource);
+    for (const weight of FONT_WEIGHTS)
+      this.document.registerFont(weight, parsedFont(weight) as unknown as PDFKit.Mixins.PDFFontSource);
     this.finished = new Promise((resolve, reject) => {
       this.document.on('data', (chunk: Buffer) => this.chunks.push(chunk));
       this.document.on('end', () => resolve(Buffer.concat(this.chunks)));

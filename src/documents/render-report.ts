@@ -11,7 +11,11 @@ import { drawSummaries } from './summary-tables';
 /** Lays a report card or term book out as a PDF: header, marks, attendance and notes, page footers. */
 export async function renderReport(kind: DocumentKind, content: ReportContent, issuedOn: string): Promise<Buffer> {
   const title = DOCUMENT_TITLES[kind];
-  const canvas = new PdfCanvas({ title: `${title.nameEn} · ${content.student.nameEn} · ${content.term.nameEn} ${content.academicYear}`, author: content.school.nameEn, issuedOn });
+  const canvas = new PdfCanvas({
+    title: `${title.nameEn} · ${content.student.nameEn} · ${content.term.nameEn} ${content.academicYear}`,
+    author: content.school.nameEn,
+    issuedOn,
+  });
   const flow = new PageFlow(canvas);
   drawReportHeader(flow, kind, content, issuedOn);
   drawMarksTable(flow, content.subjects);
@@ -21,7 +25,10 @@ export async function renderReport(kind: DocumentKind, content: ReportContent, i
     canvas.line(MARGIN, top, canvas.width - MARGIN, top, COLOURS.rule);
     drawBilingual(
       canvas,
-      { nameEn: `${content.student.nameEn} · ${content.term.nameEn} · Page ${page} of ${pages}`, nameAr: `${content.student.nameAr} · ${content.term.nameAr} · صفحة ${page} من ${pages}` },
+      {
+        nameEn: `${content.student.nameEn} · ${content.term.nameEn} · Page ${page} of ${pages}`,
+        nameAr: `${content.student.nameAr} · ${content.term.nameAr} · صفحة ${page} من ${pages}`,
+      },
       MARGIN,
       top + 14,
       canvas.width - 2 * MARGIN,

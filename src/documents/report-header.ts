@@ -15,7 +15,10 @@ export function drawReportHeader(flow: PageFlow, kind: DocumentKind, content: Re
   drawBilingual(canvas, content.school, left, flow.y + 16, width, { size: 15, weight: 'bold', color: COLOURS.accent });
   drawBilingual(
     canvas,
-    { nameEn: `${title.nameEn} · ${content.term.nameEn} · ${content.academicYear}`, nameAr: `${title.nameAr} · ${content.term.nameAr} · ${content.academicYear}` },
+    {
+      nameEn: `${title.nameEn} · ${content.term.nameEn} · ${content.academicYear}`,
+      nameAr: `${title.nameAr} · ${content.term.nameAr} · ${content.academicYear}`,
+    },
     left,
     flow.y + 36,
     width,
@@ -28,16 +31,41 @@ export function drawReportHeader(flow: PageFlow, kind: DocumentKind, content: Re
   const rows: ReadonlyArray<[labelEn: string, valueEn: string, labelAr: string, valueAr: string]> = [
     ['Student', student.nameEn, 'الطالب', student.nameAr],
     ['Class', content.class.nameEn, 'الصف', content.class.nameAr],
-    ['Student number', `${student.studentId} (record ${student.studentRecordId})`, 'رقم الطالب', `${student.studentId} (رقم القيد ${student.studentRecordId})`],
+    [
+      'Student number',
+      `${student.studentId} (record ${student.studentRecordId})`,
+      'رقم الطالب',
+      `${student.studentId} (رقم القيد ${student.studentRecordId})`,
+    ],
     ['Date of issue', issuedOn, 'تاريخ الإصدار', issuedOn],
   ];
   const half = width / 2 - 8;
   for (const [labelEn, valueEn, labelAr, valueAr] of rows) {
     const baseline = flow.y + 12;
-    canvas.text(labelEn, left, baseline, LABEL_WIDTH, { size: 8.5, direction: 'ltr', align: 'left', color: COLOURS.muted });
-    canvas.text(valueEn, left + LABEL_WIDTH, baseline, half - LABEL_WIDTH, { size: 10.5, direction: 'ltr', align: 'left', weight: 'bold' });
-    canvas.text(labelAr, left + width - LABEL_WIDTH, baseline, LABEL_WIDTH, { size: 9, direction: 'rtl', align: 'right', color: COLOURS.muted });
-    canvas.text(valueAr, left + width - half, baseline, half - LABEL_WIDTH, { size: 11, direction: 'rtl', align: 'right', weight: 'bold' });
+    canvas.text(labelEn, left, baseline, LABEL_WIDTH, {
+      size: 8.5,
+      direction: 'ltr',
+      align: 'left',
+      color: COLOURS.muted,
+    });
+    canvas.text(valueEn, left + LABEL_WIDTH, baseline, half - LABEL_WIDTH, {
+      size: 10.5,
+      direction: 'ltr',
+      align: 'left',
+      weight: 'bold',
+    });
+    canvas.text(labelAr, left + width - LABEL_WIDTH, baseline, LABEL_WIDTH, {
+      size: 9,
+      direction: 'rtl',
+      align: 'right',
+      color: COLOURS.muted,
+    });
+    canvas.text(valueAr, left + width - half, baseline, half - LABEL_WIDTH, {
+      size: 11,
+      direction: 'rtl',
+      align: 'right',
+      weight: 'bold',
+    });
     flow.y += INFO_ROW_HEIGHT;
   }
   flow.y += SECTION_GAP;

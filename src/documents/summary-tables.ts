@@ -34,12 +34,23 @@ function attendanceRows(content: ReportContent): CountRow[] {
 function noteRows(content: ReportContent): CountRow[] {
   const notes = content.notesByType.reduce((sum, type) => sum + type.count, 0);
   return [
-    ...content.notesByType.map((type) => ({ label: type, count: type.count, marker: type.isPositive ? COLOURS.positive : COLOURS.negative })),
+    ...content.notesByType.map((type) => ({
+      label: type,
+      count: type.count,
+      marker: type.isPositive ? COLOURS.positive : COLOURS.negative,
+    })),
     { label: { nameEn: 'Notes in total', nameAr: 'مجموع الملاحظات' }, count: notes, total: true },
   ];
 }
 
-function drawCountTable(canvas: PdfCanvas, x: number, top: number, width: number, heading: BilingualName, rows: readonly CountRow[]): void {
+function drawCountTable(
+  canvas: PdfCanvas,
+  x: number,
+  top: number,
+  width: number,
+  heading: BilingualName,
+  rows: readonly CountRow[],
+): void {
   drawBilingual(canvas, heading, x, top + 12, width, HEADING_STYLE);
   const labelWidth = width * 0.42;
   rows.forEach((row, index) => {
@@ -49,9 +60,24 @@ function drawCountTable(canvas: PdfCanvas, x: number, top: number, width: number
     const weight = row.total ? 'bold' : 'regular';
     const indent = row.marker ? MARKER_SIZE + 5 : 0;
     if (row.marker) canvas.box(x + 4, baseline - MARKER_SIZE - 1, MARKER_SIZE, MARKER_SIZE, row.marker);
-    canvas.text(row.label.nameEn, x + 4 + indent, baseline, labelWidth - 4 - indent, { size: 8.5, direction: 'ltr', align: 'left', weight });
-    canvas.text(formatNumber(row.count), x + labelWidth, baseline, width - 2 * labelWidth, { size: 9, direction: 'ltr', align: 'center', weight });
-    canvas.text(row.label.nameAr, x + width - labelWidth, baseline, labelWidth - 4, { size: 9, direction: 'rtl', align: 'right', weight });
+    canvas.text(row.label.nameEn, x + 4 + indent, baseline, labelWidth - 4 - indent, {
+      size: 8.5,
+      direction: 'ltr',
+      align: 'left',
+      weight,
+    });
+    canvas.text(formatNumber(row.count), x + labelWidth, baseline, width - 2 * labelWidth, {
+      size: 9,
+      direction: 'ltr',
+      align: 'center',
+      weight,
+    });
+    canvas.text(row.label.nameAr, x + width - labelWidth, baseline, labelWidth - 4, {
+      size: 9,
+      direction: 'rtl',
+      align: 'right',
+      weight,
+    });
     canvas.line(x, rowTop + ROW_HEIGHT, x + width, rowTop + ROW_HEIGHT, COLOURS.rule);
   });
 }
@@ -63,6 +89,13 @@ export function drawSummaries(flow: PageFlow, content: ReportContent): void {
   flow.makeRoom(height);
   const half = (flow.width - COLUMN_GAP) / 2;
   drawCountTable(flow.canvas, flow.left, flow.y, half, { nameEn: 'Attendance', nameAr: 'الحضور والغياب' }, attendance);
-  drawCountTable(flow.canvas, flow.left + half + COLUMN_GAP, flow.y, half, { nameEn: 'Notes', nameAr: 'الملاحظات' }, notes);
+  drawCountTable(
+    flow.canvas,
+    flow.left + half + COLUMN_GAP,
+    flow.y,
+    half,
+    { nameEn: 'Notes', nameAr: 'الملاحظات' },
+    notes,
+  );
   flow.y += height + SECTION_GAP;
 }

@@ -30,7 +30,13 @@ function escapeQuotesAsDotNet(text: string): string {
 export class HttpBinding {
   constructor(private readonly context: ServiceContext) {}
 
-  async handle(request: IncomingMessage, response: ServerResponse, endpoint: Endpoint, operationName: string, query: string): Promise<void> {
+  async handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    endpoint: Endpoint,
+    operationName: string,
+    query: string,
+  ): Promise<void> {
     const operation = endpoint.operations.find((candidate) => candidate.name === operationName);
     if (!operation) {
       this.refuseOperationName(response, endpoint, operationName);
@@ -66,21 +72,27 @@ export class HttpBinding {
   }
 
   private refuseOperationName(response: ServerResponse, endpoint: Endpoint, operationName: string): void {
-    const sameButCase = endpoint.operations.find((candidate) => candidate.name.toLowerCase() === operationName.toLowerCase());
+    const sameButCase = endpoint.operations.find(
+      (candidate) => candidate.name.toLowerCase() === operationName.toLowerCase(),
+    );
     if (!sameButCase) {
       sendError(response, `${operationName} Web Service method name is not valid.`);
       return;
     }
     sendError(
       response,
-      escapeQuotesAsDotNet(
+      `${escapeQuotesAsDotNet(
         `Invalid method name '${operationName}',  method names are case sensitive.   The method name '${sameButCase.name}' with the same name but different casing was found.`,
-      ) + '\r\nParameter name: methodName',
+      )}\r\nParameter name: methodName`,
     );
   }
 
   /** The request's fields: the query for GET, the form body for POST; undefined once refused. */
-  private async readFields(request: IncomingMessage, response: ServerResponse, query: string): Promise<URLSearchParams | undefined> {
+  private async readFields(
+    request: IncomingMessage,
+    response: ServerResponse,
+    query: string,
+  ): Promise<URLSearchParams | undefined> {
     if (request.method !== 'POST') return new URLSearchParams(query);
     const header = request.headers['content-type'] ?? '';
     const contentType = parseContentType(header);
@@ -96,8 +108,14 @@ export class HttpBinding {
     }
     if (read.kind !== 'body') {
       response.setHeader('Connection', 'close');
-      if (read.kind === 'too-large') sendError(response, `Maximum request length exceeded: the body is larger than ${this.context.config.maxBodyBytes} bytes.`, 413);
-      else sendError(response, `Content-Encoding ${read.encoding} is not supported; send the request uncompressed.`, 415);
+      if (read.kind === 'too-large')
+        sendError(
+          response,
+          `Maximum request length exceeded: the body is larger than ${this.context.config.maxBodyBytes} bytes.`,
+          413,
+        );
+      else
+        sendError(response, `Content-Encoding ${read.encoding} is not supported; send the request uncompressed.`, 415);
       return undefined;
     }
     const text = decodeBody(read.body, contentType);
@@ -108,7 +126,12 @@ export class HttpBinding {
     return new URLSearchParams(text);
   }
 
-  private async invoke(request: IncomingMessage, response: ServerResponse, operation: Operation, values: Map<string, string | number | null>): Promise<void> {
+  private async invoke(
+    request: IncomingMessage,
+    response: ServerResponse,
+    operation: Operation,
+    values: Map<string, string | number | null>,
+  ): Promise<void> {
     const handler = this.context.handlerFor(operation.name);
     const invocation = await invokeOperation(handler, values, operationContextFor(this.context, request));
     if (!invocation.ok) {
@@ -121,6 +144,11 @@ export class HttpBinding {
       response.end();
       return;
     }
-    send(response, 200, 'text/xml; charset=utf-8', typedDocument(resultElement.type, invocation.result, this.context.config.serviceNamespace));
+    send(
+      response,
+      200,
+      'text/xml; charset=utf-8',
+      typedDocument(resultElement.type, invocation.result, this.context.config.serviceNamespace),
+    );
   }
 }

@@ -17,7 +17,8 @@ export function typedDocument(type: TypeRef, value: unknown, namespace: string):
     out.markup(`<${name} ${XSI_XSD_DECLARATIONS} xsi:nil="true" xmlns="${namespace}" />`);
     return out.toBuffer();
   }
-  const attributes = type.kind === 'primitive' ? `xmlns="${namespace}"` : `${XSI_XSD_DECLARATIONS} xmlns="${namespace}"`;
+  const attributes =
+    type.kind === 'primitive' ? `xmlns="${namespace}"` : `${XSI_XSD_DECLARATIONS} xmlns="${namespace}"`;
   const rootStart = out.length;
   out.markup(`<${name} ${attributes}>`);
   const contentStart = out.length;

@@ -1,20 +1,29 @@
 import { OperationError, type OperationContext } from '../operations/operation';
 import { FEDERATION_HEADER } from '../service-context';
-import { boundedFetch, FetchFailure } from '../wire/bounded-fetch';
+import { type BoundedResponse, boundedFetch, FetchFailure } from '../wire/bounded-fetch';
 
 /**
  * Runs an operation at a partner school's own instance of this service, through its JSON binding
  * at the partner's registered address, with the shared secret, a time limit, no redirects and a
  * cap on the answer. Returns the partner's result (the "d" of its answer).
  */
-export async function forwardToPartner(context: OperationContext, partnerBaseUrl: string, operationName: string, parameters: Record<string, string | number | null>): Promise<unknown> {
+export async function forwardToPartner(
+  context: OperationContext,
+  partnerBaseUrl: string,
+  operationName: string,
+  parameters: Record<string, string | number | null>,
+): Promise<unknown> {
   const { federationSecret, forwardTimeoutMs, forwardMaxResponseBytes } = context.config.notifications;
   const url = `${partnerBaseUrl}${context.endpointPathOf(operationName)}/${operationName}`;
-  let answer;
+  let answer: BoundedResponse;
   try {
     answer = await boundedFetch(
       url,
-      { method: 'POST', headers: { 'Content-Type': 'application/json; charset=utf-8', [FEDERATION_HEADER]: federationSecret ?? '' }, body: JSON.stringify(parameters) },
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json; charset=utf-8', [FEDERATION_HEADER]: federationSecret ?? '' },
+        body: JSON.stringify(parameters),
+      },
       { timeoutMs: forwardTimeoutMs, maxResponseBytes: forwardMaxResponseBytes },
     );
   } catch (error) {

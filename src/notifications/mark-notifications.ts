@@ -9,7 +9,14 @@ import type { Database } from '../store/schema';
  * the assessment, mark, device and score, so asking again queues nothing new, while a corrected
  * mark is notified again. Returns how many were newly queued.
  */
-export async function queueMarkNotifications(db: Kysely<Database>, assessmentId: number, classId: number, reference: string, now: Date, sealer: PayloadSealer): Promise<number> {
+export async function queueMarkNotifications(
+  db: Kysely<Database>,
+  assessmentId: number,
+  classId: number,
+  reference: string,
+  now: Date,
+  sealer: PayloadSealer,
+): Promise<number> {
   return db.transaction().execute(async (transaction) => {
     const rows = await transaction
       .selectFrom('marks as mark')
@@ -19,7 +26,16 @@ export async function queueMarkNotifications(db: Kysely<Database>, assessmentId:
       .innerJoin('students as student', 'student.id', 'record.student_id')
       .innerJoin('student_guardians as link', 'link.student_id', 'student.id')
       .innerJoin('devices as device', 'device.guardian_id', 'link.guardian_id')
-      .select(['mark.id as markId', 'mark.score as score', 'assessment.max_score as maxScore', 'subject.name_ar as subjectName', 'student.id as studentId', 'student.name_ar as studentName', 'device.id as deviceId', 'device.push_token as token'])
+      .select([
+        'mark.id as markId',
+        'mark.score as score',
+        'assessment.max_score as maxScore',
+        'subject.name_ar as subjectName',
+        'student.id as studentId',
+        'student.name_ar as studentName',
+        'device.id as deviceId',
+        'device.push_token as token',
+      ])
       .where('assessment.id', '=', assessmentId)
       .where('assessment.class_id', '=', classId)
       .where('record.class_id', '=', classId)
@@ -31,7 +47,16 @@ export async function queueMarkNotifications(db: Kysely<Database>, assessmentId:
       channel: 'push',
       recipient: row.token,
       deviceId: row.deviceId,
-      content: { title: row.studentName, body: `${row.subjectName}: ${row.score}/${row.maxScore}`, data: { kind: 'mark', assessmentId: String(assessmentId), studentId: String(row.studentId), markId: String(row.markId) } },
+      content: {
+        title: row.studentName,
+        body: `${row.subjectName}: ${row.score}/${row.maxScore}`,
+        data: {
+          kind: 'mark',
+          assessmentId: String(assessmentId),
+          studentId: String(row.studentId),
+          markId: String(row.markId),
+        },
+      },
       idempotencyKey: `mark:${assessmentId}:${row.markId}:${row.deviceId}:${row.score}`,
     }));
     return enqueueMessages(transaction, messages, reference, now, sealer);

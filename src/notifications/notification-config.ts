@@ -21,21 +21,27 @@ export interface NotificationConfig {
 
 function readSchoolAddress(raw: string, name: string): string {
   const normalised = normaliseBaseUrl(raw);
-  if (!normalised) throw new ConfigError(`${name} must hold http(s) base URLs without user, query or fragment, got "${raw}"`);
+  if (!normalised)
+    throw new ConfigError(`${name} must hold http(s) base URLs without user, query or fragment, got "${raw}"`);
   return normalised;
 }
 
 export function readNotificationConfig(env: Environment): NotificationConfig {
   const countryCode = (env.DEFAULT_COUNTRY_CODE ?? '').trim().replace(/^\+/, '') || '966';
-  if (!/^[1-9]\d{0,2}$/.test(countryCode)) throw new ConfigError(`DEFAULT_COUNTRY_CODE must be a country calling code of 1 to 3 digits, got "${env.DEFAULT_COUNTRY_CODE}"`);
+  if (!/^[1-9]\d{0,2}$/.test(countryCode))
+    throw new ConfigError(
+      `DEFAULT_COUNTRY_CODE must be a country calling code of 1 to 3 digits, got "${env.DEFAULT_COUNTRY_CODE}"`,
+    );
   const partners = (env.PARTNER_SCHOOLS ?? '')
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '')
     .map((entry) => readSchoolAddress(entry, 'PARTNER_SCHOOLS'));
   const secret = env.FEDERATION_SECRET || undefined;
-  if (partners.length > 0 && !secret) throw new ConfigError('FEDERATION_SECRET must be set when PARTNER_SCHOOLS is: forwarded calls carry it');
-  if (secret !== undefined && secret.length < 16) throw new ConfigError('FEDERATION_SECRET must be at least 16 characters long');
+  if (partners.length > 0 && !secret)
+    throw new ConfigError('FEDERATION_SECRET must be set when PARTNER_SCHOOLS is: forwarded calls carry it');
+  if (secret !== undefined && secret.length < 16)
+    throw new ConfigError('FEDERATION_SECRET must be at least 16 characters long');
   return {
     defaultCountryCode: countryCode,
     authCodePerPhonePerMinute: readInteger(env, 'AUTH_CODE_PER_PHONE_PER_MINUTE', 1, 1, 1_000_000),

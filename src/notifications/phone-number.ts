@@ -10,9 +10,11 @@ export function normalisePhone(text: string, defaultCountryCode: string): string
   if (/^\+\d+$/.test(compact)) digits = compact.slice(1);
   else if (/^00\d+$/.test(compact)) digits = compact.slice(2);
   else if (/^0\d{7,}$/.test(compact)) digits = defaultCountryCode + compact.slice(1);
-  else if (/^\d+$/.test(compact)) digits = compact.startsWith(defaultCountryCode) ? compact : defaultCountryCode + compact;
+  else if (/^\d+$/.test(compact))
+    digits = compact.startsWith(defaultCountryCode) ? compact : defaultCountryCode + compact;
   else return undefined;
   // A national number shorter than seven digits is no subscriber number anywhere.
-  if (!compact.startsWith('+') && !compact.startsWith('00') && digits.length - defaultCountryCode.length < 7) return undefined;
+  if (!compact.startsWith('+') && !compact.startsWith('00') && digits.length - defaultCountryCode.length < 7)
+    return undefined;
   return /^[1-9]\d{7,14}$/.test(digits) ? `+${digits}` : undefined;
 }

@@ -17,17 +17,31 @@ export interface RateLimit {
  * bucket, so a limit is never overshot; SQLite has a single writer. Events older than the
  * longest window are pruned as the bucket is used.
  */
-export async function countAgainstLimits(transaction: Transaction<Database>, engine: Engine, limits: readonly RateLimit[], now: Date): Promise<RateLimit | undefined> {
+export async function countAgainstLimits(
+  transaction: Transaction<Database>,
+  engine: Engine,
+  limits: readonly RateLimit[],
+  now: Date,
+): Promise<RateLimit | undefined> {
   let exceeded: RateLimit | undefined;
   const buckets = new Map<string, RateLimit[]>();
   for (const limit of limits) buckets.set(bucketOf(limit.key), [...(buckets.get(bucketOf(limit.key)) ?? []), limit]);
   for (const [bucket, bucketLimits] of [...buckets.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     if (engine === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${bucket}))`.execute(transaction);
     const longest = Math.max(...bucketLimits.map((limit) => limit.windowMs));
-    await transaction.deleteFrom('rate_limit_events').where('bucket', '=', bucket).where('occurred_at', '<', new Date(now.getTime() - longest).toISOString()).execute();
+    await transaction
+      .deleteFrom('rate_limit_events')
+      .where('bucket', '=', bucket)
+      .where('occurred_at', '<', new Date(now.getTime() - longest).toISOString())
+      .execute();
     for (const limit of bucketLimits) {
       const since = new Date(now.getTime() - limit.windowMs).toISOString();
-      const row = await transaction.selectFrom('rate_limit_events').select(transaction.fn.countAll<number>().as('count')).where('bucket', '=', bucket).where('occurred_at', '>', since).executeTakeFirstOrThrow();
+      const row = await transaction
+        .selectFrom('rate_limit_events')
+        .select(transaction.fn.countAll<number>().as('count'))
+        .where('bucket', '=', bucket)
+        .where('occurred_at', '>', since)
+        .executeTakeFirstOrThrow();
       if (Number(row.count) >= limit.limit) exceeded ??= limit;
     }
     await transaction.insertInto('rate_limit_events').values({ bucket, occurred_at: now.toISOString() }).execute();
@@ -45,7 +59,10 @@ const LONGEST_WINDOW_MS = HOUR_MS;
  * catches the ones never used again (one-off numbers and callers), so the table stays small.
  */
 export async function pruneRateLimitEvents(db: Kysely<Database>, now: Date): Promise<void> {
-  await db.deleteFrom('rate_limit_events').where('occurred_at', '<', new Date(now.getTime() - LONGEST_WINDOW_MS).toISOString()).execute();
+  await db
+    .deleteFrom('rate_limit_events')
+    .where('occurred_at', '<', new Date(now.getTime() - LONGEST_WINDOW_MS).toISOString())
+    .execute();
 }
 
 function bucketOf(key: string): string {

@@ -1,5 +1,11 @@
 import { log } from '../log';
-import { OperationError, RawParameters, type OperationContext, type OperationHandler, type OperationResult } from './operation';
+import {
+  OperationError,
+  RawParameters,
+  type OperationContext,
+  type OperationHandler,
+  type OperationResult,
+} from './operation';
 
 export type Invocation = { ok: true; result: OperationResult } | { ok: false; error: OperationError };
 
@@ -19,7 +25,10 @@ export async function invokeOperation(
     return { ok: true, result: await handler.handle(new RawParameters(values), context) };
   } catch (error) {
     if (error instanceof OperationError && error.kind !== 'internal') return { ok: false, error };
-    log.error('operation failed', { operation: handler.name, error: error instanceof Error ? error.stack : String(error) });
+    log.error('operation failed', {
+      operation: handler.name,
+      error: error instanceof Error ? error.stack : String(error),
+    });
     return { ok: false, error: new OperationError('internal', INTERNAL_REASON) };
   }
 }

@@ -48,7 +48,9 @@ export function bindHandlers(catalog: Catalog): HandlerLookup {
   const missing = [...catalogNames].filter((name) => !byName.has(name));
   const extra = [...byName.keys()].filter((name) => !catalogNames.has(name));
   if (missing.length || extra.length) {
-    throw new Error(`operation handlers do not match the WSDL: missing ${missing.join(', ') || 'none'}; not in WSDL ${extra.join(', ') || 'none'}`);
+    throw new Error(
+      `operation handlers do not match the WSDL: missing ${missing.join(', ') || 'none'}; not in WSDL ${extra.join(', ') || 'none'}`,
+    );
   }
   return (operationName) => {
     const handler = byName.get(operationName);

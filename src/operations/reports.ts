@@ -15,13 +15,21 @@ export const generateReport = defineOperation({
     const termId = await currentTermId(db, today);
     if (classId === undefined || termId === undefined) return undefined;
     const studentRecordId = await studentRecordForTerm(db, studentId, termId);
-    return studentRecordId === undefined ? undefined : issueDocument(db, 'report-card', { studentRecordId, classId, termId }, today);
+    return studentRecordId === undefined
+      ? undefined
+      : issueDocument(db, 'report-card', { studentRecordId, classId, termId }, today);
   },
 });
 
 export const getBookPdfByTerm = defineOperation({
   name: 'GetBookPdfByTerm',
-  decode: (raw) => ({ termId: raw.identifier('termId'), studentRecordId: raw.identifier('srid'), classId: raw.identifier('classId') }),
+  decode: (raw) => ({
+    termId: raw.identifier('termId'),
+    studentRecordId: raw.identifier('srid'),
+    classId: raw.identifier('classId'),
+  }),
   run: ({ termId, studentRecordId, classId }, { db, today }) =>
-    termId === undefined || studentRecordId === undefined || classId === undefined ? undefined : issueDocument(db, 'term-book', { studentRecordId, classId, termId }, today),
+    termId === undefined || studentRecordId === undefined || classId === undefined
+      ? undefined
+      : issueDocument(db, 'term-book', { studentRecordId, classId, termId }, today),
 });

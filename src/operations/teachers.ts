@@ -6,7 +6,8 @@ import { defineOperation } from './operation';
 export const getTeacherSubjectsById = defineOperation({
   name: 'GetTeacherSubjectsByID',
   decode: (raw) => ({ teacherId: raw.identifier('Tid'), classId: raw.identifier('TClassid') }),
-  run: ({ teacherId, classId }, { db }) => (teacherId === undefined || classId === undefined ? [] : classSubjects(db, classId, teacherId)),
+  run: ({ teacherId, classId }, { db }) =>
+    teacherId === undefined || classId === undefined ? [] : classSubjects(db, classId, teacherId),
 });
 
 export const getTeacherGroupsById = defineOperation({

@@ -23,7 +23,10 @@ function namespaceNote(namespace: string): string {
 export function serviceHelpPage(endpoint: Endpoint, namespace: string, baseUrl: string): string {
   const file = `${endpoint.name}.asmx`;
   const operations = endpoint.operations
-    .map((operation) => `        <li><a href="${escapeHtml(`${file}?op=${operation.name}`)}">${escapeHtml(operation.name)}</a></li>`)
+    .map(
+      (operation) =>
+        `        <li><a href="${escapeHtml(`${file}?op=${operation.name}`)}">${escapeHtml(operation.name)}</a></li>`,
+    )
     .join('\n');
   return page(
     endpoint.name,
@@ -62,7 +65,13 @@ ${rows}
       </form>`;
 }
 
-export function operationHelpPage(endpoint: Endpoint, operation: Operation, profile: Profile, namespace: string, baseUrl: string): string {
+export function operationHelpPage(
+  endpoint: Endpoint,
+  operation: Operation,
+  profile: Profile,
+  namespace: string,
+  baseUrl: string,
+): string {
   const file = `${endpoint.name}.asmx`;
   const url = new URL(baseUrl);
   const path = `${url.pathname.replace(/\/$/, '')}${endpoint.path}`;

@@ -15,7 +15,14 @@ export class PageRoutes {
 
   constructor(private readonly context: ServiceContext) {
     for (const endpoint of context.catalog.endpoints) {
-      this.descriptions.set(endpoint, new ServiceDescription(endpoint.wsdlText[context.config.contract], endpoint.path, context.config.serviceNamespace));
+      this.descriptions.set(
+        endpoint,
+        new ServiceDescription(
+          endpoint.wsdlText[context.config.contract],
+          endpoint.path,
+          context.config.serviceNamespace,
+        ),
+      );
     }
   }
 
@@ -32,7 +39,14 @@ export class PageRoutes {
     } else if (fields.has('op')) {
       const name = fields.get('op') ?? '';
       const operation = endpoint.operations.find((candidate) => candidate.name === name);
-      send(response, 200, HTML, operation ? operationHelpPage(endpoint, operation, config.contract, namespace, baseUrl) : methodNotFoundPage(endpoint, name));
+      send(
+        response,
+        200,
+        HTML,
+        operation
+          ? operationHelpPage(endpoint, operation, config.contract, namespace, baseUrl)
+          : methodNotFoundPage(endpoint, name),
+      );
     } else {
       send(response, 200, HTML, serviceHelpPage(endpoint, namespace, baseUrl));
     }

@@ -31,7 +31,10 @@ function soapRequestBody(operation: Operation, namespace: string): string[] {
   if (operation.parameters.length === 0) return [escapeHtml(`<${operation.name} xmlns="${namespace}" />`)];
   return [
     escapeHtml(`<${operation.name} xmlns="${namespace}">`),
-    ...operation.parameters.map((parameter) => `  ${escapeHtml(`<${parameter.name}>`)}${placeholder(parameter.type)}${escapeHtml(`</${parameter.name}>`)}`),
+    ...operation.parameters.map(
+      (parameter) =>
+        `  ${escapeHtml(`<${parameter.name}>`)}${placeholder(parameter.type)}${escapeHtml(`</${parameter.name}>`)}`,
+    ),
     escapeHtml(`</${operation.name}>`),
   ];
 }
@@ -41,7 +44,8 @@ function soapRequestBody(operation: Operation, namespace: string): string[] {
  * an array's item twice, as ASMX's samples show them.
  */
 function sampleElement(name: string, type: TypeRef, attributes = ''): string[] {
-  if (type.kind === 'primitive') return [`${escapeHtml(`<${name}${attributes}>`)}${placeholder(type.name)}${escapeHtml(`</${name}>`)}`];
+  if (type.kind === 'primitive')
+    return [`${escapeHtml(`<${name}${attributes}>`)}${placeholder(type.name)}${escapeHtml(`</${name}>`)}`];
   const children =
     type.kind === 'array'
       ? [...sampleElement(type.itemElement, type.item), ...sampleElement(type.itemElement, type.item)]
@@ -51,24 +55,53 @@ function sampleElement(name: string, type: TypeRef, attributes = ''): string[] {
 
 function soapResponseBody(operation: Operation, result: ResultElement | undefined, namespace: string): string[] {
   if (!result) return [escapeHtml(`<${operation.name}Response xmlns="${namespace}" />`)];
-  return [escapeHtml(`<${operation.name}Response xmlns="${namespace}">`), ...sampleElement(result.name, result.type).map((line) => `  ${line}`), escapeHtml(`</${operation.name}Response>`)];
+  return [
+    escapeHtml(`<${operation.name}Response xmlns="${namespace}">`),
+    ...sampleElement(result.name, result.type).map((line) => `  ${line}`),
+    escapeHtml(`</${operation.name}Response>`),
+  ];
 }
 
-function soapSample(version: SoapVersion, operation: Operation, result: ResultElement | undefined, path: string, host: string, namespace: string): { request: string; response: string } {
+function soapSample(
+  version: SoapVersion,
+  operation: Operation,
+  result: ResultElement | undefined,
+  path: string,
+  host: string,
+  namespace: string,
+): { request: string; response: string } {
   const headers =
     version === SOAP11
-      ? [`POST ${path} HTTP/1.1`, `Host: ${escapeHtml(host)}`, 'Content-Type: text/xml; charset=utf-8', `Content-Length: ${placeholder('length')}`, `SOAPAction: "${escapeHtml(namespace + operation.name)}"`]
-      : [`POST ${path} HTTP/1.1`, `Host: ${escapeHtml(host)}`, 'Content-Type: application/soap+xml; charset=utf-8', `Content-Length: ${placeholder('length')}`];
-  const responseHeaders = ['HTTP/1.1 200 OK', `Content-Type: ${version.contentType}`, `Content-Length: ${placeholder('length')}`];
+      ? [
+          `POST ${path} HTTP/1.1`,
+          `Host: ${escapeHtml(host)}`,
+          'Content-Type: text/xml; charset=utf-8',
+          `Content-Length: ${placeholder('length')}`,
+          `SOAPAction: "${escapeHtml(namespace + operation.name)}"`,
+        ]
+      : [
+          `POST ${path} HTTP/1.1`,
+          `Host: ${escapeHtml(host)}`,
+          'Content-Type: application/soap+xml; charset=utf-8',
+          `Content-Length: ${placeholder('length')}`,
+        ];
+  const responseHeaders = [
+    'HTTP/1.1 200 OK',
+    `Content-Type: ${version.contentType}`,
+    `Content-Length: ${placeholder('length')}`,
+  ];
   return {
     request: [...headers, '', ...soapEnvelope(version, soapRequestBody(operation, namespace))].join('\n'),
-    response: [...responseHeaders, '', ...soapEnvelope(version, soapResponseBody(operation, result, namespace))].join('\n'),
+    response: [...responseHeaders, '', ...soapEnvelope(version, soapResponseBody(operation, result, namespace))].join(
+      '\n',
+    ),
   };
 }
 
 function httpResponse(result: ResultElement | undefined, namespace: string): string {
   if (!result) return 'HTTP/1.1 200 OK';
-  const attributes = result.type.kind === 'primitive' ? ` xmlns="${namespace}"` : ` ${XSI_XSD_DECLARATIONS} xmlns="${namespace}"`;
+  const attributes =
+    result.type.kind === 'primitive' ? ` xmlns="${namespace}"` : ` ${XSI_XSD_DECLARATIONS} xmlns="${namespace}"`;
   return [
     'HTTP/1.1 200 OK',
     'Content-Type: text/xml; charset=utf-8',
@@ -80,7 +113,9 @@ function httpResponse(result: ResultElement | undefined, namespace: string): str
 }
 
 function fieldList(operation: Operation): string {
-  return operation.parameters.map((parameter) => `${escapeHtml(parameter.name)}=${placeholder('string')}`).join('&amp;');
+  return operation.parameters
+    .map((parameter) => `${escapeHtml(parameter.name)}=${placeholder('string')}`)
+    .join('&amp;');
 }
 
 export interface SampleBlock {
@@ -90,24 +125,49 @@ export interface SampleBlock {
   readonly response: string;
 }
 
-export function sampleBlocks(operation: Operation, result: ResultElement | undefined, path: string, host: string, namespace: string): SampleBlock[] {
+export function sampleBlocks(
+  operation: Operation,
+  result: ResultElement | undefined,
+  path: string,
+  host: string,
+  namespace: string,
+): SampleBlock[] {
   const soap11 = soapSample(SOAP11, operation, result, path, host, namespace);
   const soap12 = soapSample(SOAP12, operation, result, path, host, namespace);
   const fields = fieldList(operation);
   const operationPath = `${path}/${escapeHtml(operation.name)}`;
   return [
-    { title: 'SOAP 1.1', introduction: 'The following is a sample SOAP 1.1 request and response. The <font class=value>placeholders</font> shown need to be replaced with actual values.', ...soap11 },
-    { title: 'SOAP 1.2', introduction: 'The following is a sample SOAP 1.2 request and response. The <font class=value>placeholders</font> shown need to be replaced with actual values.', ...soap12 },
+    {
+      title: 'SOAP 1.1',
+      introduction:
+        'The following is a sample SOAP 1.1 request and response. The <font class=value>placeholders</font> shown need to be replaced with actual values.',
+      ...soap11,
+    },
+    {
+      title: 'SOAP 1.2',
+      introduction:
+        'The following is a sample SOAP 1.2 request and response. The <font class=value>placeholders</font> shown need to be replaced with actual values.',
+      ...soap12,
+    },
     {
       title: 'HTTP GET',
-      introduction: 'The following is a sample HTTP GET request and response. The <font class=value>placeholders</font> shown need to be replaced with actual values.',
+      introduction:
+        'The following is a sample HTTP GET request and response. The <font class=value>placeholders</font> shown need to be replaced with actual values.',
       request: [`GET ${operationPath}${fields ? `?${fields}` : ''} HTTP/1.1`, `Host: ${escapeHtml(host)}`].join('\n'),
       response: httpResponse(result, namespace),
     },
     {
       title: 'HTTP POST',
-      introduction: 'The following is a sample HTTP POST request and response. The <font class=value>placeholders</font> shown need to be replaced with actual values.',
-      request: [`POST ${operationPath} HTTP/1.1`, `Host: ${escapeHtml(host)}`, 'Content-Type: application/x-www-form-urlencoded', `Content-Length: ${placeholder('length')}`, '', fields].join('\n'),
+      introduction:
+        'The following is a sample HTTP POST request and response. The <font class=value>placeholders</font> shown need to be replaced with actual values.',
+      request: [
+        `POST ${operationPath} HTTP/1.1`,
+        `Host: ${escapeHtml(host)}`,
+        'Content-Type: application/x-www-form-urlencoded',
+        `Content-Length: ${placeholder('length')}`,
+        '',
+        fields,
+      ].join('\n'),
       response: httpResponse(result, namespace),
     },
   ];

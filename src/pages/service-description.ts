@@ -11,7 +11,10 @@ export class ServiceDescription {
   private readonly path: string;
 
   constructor(wsdlText: string, path: string, namespace: string) {
-    const text = namespace === AUTHORING_NAMESPACE ? wsdlText : wsdlText.split(`"${AUTHORING_NAMESPACE}`).join(`"${escapeXmlAttribute(namespace)}`);
+    const text =
+      namespace === AUTHORING_NAMESPACE
+        ? wsdlText
+        : wsdlText.split(`"${AUTHORING_NAMESPACE}`).join(`"${escapeXmlAttribute(namespace)}`);
     this.pieces = text.split(`location="${AUTHORING_BASE_URL}${path}"`);
     this.path = path;
   }

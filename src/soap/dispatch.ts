@@ -27,19 +27,33 @@ export class EndpointDispatcher {
     return element && element.namespace === this.namespace ? this.byElement.get(element.localName) : undefined;
   }
 
-  select(version: SoapVersion, soapAction: string | undefined, actionParameter: string | undefined, element: BodyElement | undefined): Dispatch {
+  select(
+    version: SoapVersion,
+    soapAction: string | undefined,
+    actionParameter: string | undefined,
+    element: BodyElement | undefined,
+  ): Dispatch {
     if (version === SOAP11) {
       const action = soapAction === undefined ? undefined : unquote(soapAction.trim());
       const operation = action === undefined ? this.byBodyElement(element) : this.byAction.get(action);
       if (operation) return { kind: 'operation', operation };
-      return { kind: 'unrecognised', reason: `Server did not recognize the value of HTTP Header SOAPAction: ${action ?? ''}.` };
+      return {
+        kind: 'unrecognised',
+        reason: `Server did not recognize the value of HTTP Header SOAPAction: ${action ?? ''}.`,
+      };
     }
     const operation = (actionParameter && this.byAction.get(actionParameter)) || this.byBodyElement(element);
     if (operation) return { kind: 'operation', operation };
     if (!actionParameter) {
-      return { kind: 'unrecognised', reason: 'Unable to handle request without a valid action parameter. Please supply a valid soap action.' };
+      return {
+        kind: 'unrecognised',
+        reason: 'Unable to handle request without a valid action parameter. Please supply a valid soap action.',
+      };
     }
-    return { kind: 'unrecognised', reason: `Unable to handle request. The action '${actionParameter}' was not recognized.` };
+    return {
+      kind: 'unrecognised',
+      reason: `Unable to handle request. The action '${actionParameter}' was not recognized.`,
+    };
   }
 }
 

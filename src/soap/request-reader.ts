@@ -29,7 +29,13 @@ export interface BodyElement {
 export type ReadResult =
   | { kind: 'malformed' }
   | { kind: 'too-deep' }
-  | { kind: 'read'; rootLocalName: string; rootNamespace: string; hasBody: boolean; bodyElement: BodyElement | undefined };
+  | {
+      kind: 'read';
+      rootLocalName: string;
+      rootNamespace: string;
+      hasBody: boolean;
+      bodyElement: BodyElement | undefined;
+    };
 
 class Refusal extends Error {
   constructor(readonly kind: 'malformed' | 'too-deep') {
@@ -98,7 +104,13 @@ class RequestReading {
       reading = undefined;
     }
     if (this.rootLocalName === '') return { kind: 'malformed' };
-    return { kind: 'read', rootLocalName: this.rootLocalName, rootNamespace: this.rootNamespace, hasBody: this.hasBody, bodyElement: this.bodyElement };
+    return {
+      kind: 'read',
+      rootLocalName: this.rootLocalName,
+      rootNamespace: this.rootNamespace,
+      hasBody: this.hasBody,
+      bodyElement: this.bodyElement,
+    };
   }
 
   openTagStart(): void {
@@ -119,7 +131,9 @@ class RequestReading {
       this.bodyElement = { localName: tag.local, namespace: tag.uri, children: [] };
       this.inOperation = true;
     } else if (this.depth === PARAMETER_DEPTH && this.inOperation && this.bodyElement) {
-      const nilAttribute = Object.values(tag.attributes).find((attribute) => attribute.local === 'nil' && attribute.uri === XSI_NAMESPACE);
+      const nilAttribute = Object.values(tag.attributes).find(
+        (attribute) => attribute.local === 'nil' && attribute.uri === XSI_NAMESPACE,
+      );
       this.currentChild = {
         localName: tag.local,
         namespace: tag.uri,

@@ -9,7 +9,13 @@ import { send } from '../wire/send';
 import { COMPACT, writeTypedElement } from '../wire/typed-xml';
 import { Utf8Writer } from '../wire/utf8-writer';
 import { EndpointDispatcher } from './dispatch';
-import { faultEnvelope, responseEnvelope, responseEnvelopeAround, versionMismatchEnvelope, type FaultSide } from './envelope-writer';
+import {
+  faultEnvelope,
+  responseEnvelope,
+  responseEnvelopeAround,
+  versionMismatchEnvelope,
+  type FaultSide,
+} from './envelope-writer';
 import { decodeSoapParameters } from './parameter-decoder';
 import { MAX_ELEMENT_DEPTH, readSoapRequest } from './request-reader';
 import { soapVersionFor, type SoapVersion } from './soap-version';
@@ -66,14 +72,26 @@ export class SoapBinding {
     await this.process(request, response, endpoint, version, text, contentType.parameters.get('action'));
   }
 
-  private async process(request: IncomingMessage, response: ServerResponse, endpoint: Endpoint, version: SoapVersion, text: string, actionParameter: string | undefined): Promise<void> {
+  private async process(
+    request: IncomingMessage,
+    response: ServerResponse,
+    endpoint: Endpoint,
+    version: SoapVersion,
+    text: string,
+    actionParameter: string | undefined,
+  ): Promise<void> {
     const read = readSoapRequest(text);
     if (read.kind === 'malformed') {
       send(response, 400, 'text/xml; charset=utf-8', '');
       return;
     }
     if (read.kind === 'too-deep') {
-      this.fault(response, version, 'sender', `${UNREADABLE}The request nests elements more than ${MAX_ELEMENT_DEPTH} levels deep.`);
+      this.fault(
+        response,
+        version,
+        'sender',
+        `${UNREADABLE}The request nests elements more than ${MAX_ELEMENT_DEPTH} levels deep.`,
+      );
       return;
     }
     if (read.rootLocalName !== 'Envelope' || read.rootNamespace !== version.envelopeNamespace) {
@@ -81,11 +99,21 @@ export class SoapBinding {
       return;
     }
     if (!read.hasBody) {
-      this.fault(response, version, 'sender', `${UNREADABLE}Request format is invalid: Missing required soap:Body element.`);
+      this.fault(
+        response,
+        version,
+        'sender',
+        `${UNREADABLE}Request format is invalid: Missing required soap:Body element.`,
+      );
       return;
     }
     const dispatcher = this.dispatchers.get(endpoint) as EndpointDispatcher;
-    const dispatch = dispatcher.select(version, headerValue(request.headers.soapaction), actionParameter, read.bodyElement);
+    const dispatch = dispatcher.select(
+      version,
+      headerValue(request.headers.soapaction),
+      actionParameter,
+      read.bodyElement,
+    );
     if (dispatch.kind === 'unrecognised') {
       this.fault(response, version, 'sender', dispatch.reason);
       return;

@@ -29,7 +29,9 @@ function sqliteWriter(database: import('better-sqlite3').Database): BulkWriter {
       const key = `${table}(${columns.join(',')})`;
       let statement = statements.get(key);
       if (!statement) {
-        statement = database.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`);
+        statement = database.prepare(
+          `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`,
+        );
         statements.set(key, statement);
       }
       for (const row of rows) statement.run(row);
@@ -80,7 +82,9 @@ function postgresWriter(pool: import('pg').Pool): BulkWriter {
     async finish() {
       const client = await clientPromise;
       for (const table of tablesWithIds) {
-        await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), COALESCE((SELECT MAX(id) FROM ${table}), 0) + 1, false)`);
+        await client.query(
+          `SELECT setval(pg_get_serial_sequence('${table}', 'id'), COALESCE((SELECT MAX(id) FROM ${table}), 0) + 1, false)`,
+        );
       }
       await release('COMMIT');
     },

@@ -46,19 +46,29 @@ function openSqlite(dataDirectory: string): Opened {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }), location, connection: { engine: 'sqlite', database } };
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
+    location,
+    connection: { engine: 'sqlite', database },
+  };
 }
 
 function openPostgres(databaseUrl: string): Opened {
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
   const url = new URL(databaseUrl);
   url.password = '';
-  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), location: url.toString(), connection: { engine: 'postgres', pool } };
+  return {
+    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+    location: url.toString(),
+    connection: { engine: 'postgres', pool },
+  };
 }
 
 /** Opens the store and brings its schema up to date; a new SQLite file is created on the way. */
 export async function openStore(settings: StoreSettings): Promise<Store> {
-  const { db, location, connection } = settings.databaseUrl ? openPostgres(settings.databaseUrl) : openSqlite(settings.dataDirectory);
+  const { db, location, connection } = settings.databaseUrl
+    ? openPostgres(settings.databaseUrl)
+    : openSqlite(settings.dataDirectory);
   try {
     await migrateToLatest(db as Kysely<unknown>, connection.engine);
   } catch (error) {

@@ -67,6 +67,8 @@ function rowBuildingStatement(statement: BetterSqlite3.Statement): SqliteStateme
  * computed key, which makes it a property like any other instead of setting the row's prototype.
  */
 function rowBuilder(names: readonly string[]): (row: unknown[]) => Row {
-  const properties = names.map((name, index) => (name === '__proto__' ? `["__proto__"]: row[${index}]` : `${JSON.stringify(name)}: row[${index}]`));
+  const properties = names.map((name, index) =>
+    name === '__proto__' ? `["__proto__"]: row[${index}]` : `${JSON.stringify(name)}: row[${index}]`,
+  );
   return new Function('row', `return { ${properties.join(', ')} };`) as (row: unknown[]) => Row;
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-const HOST_PATTERN = /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+const HOST_PATTERN = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /**
  * The base URL that addresses in WSDL, DISCO and the pages name: the configured public URL, or

@@ -43,7 +43,11 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function boundedFetch(url: string, init: Omit<RequestInit, 'redirect' | 'signal'>, limits: FetchLimits): Promise<BoundedResponse> {
+export async function boundedFetch(
+  url: string,
+  init: Omit<RequestInit, 'redirect' | 'signal'>,
+  limits: FetchLimits,
+): Promise<BoundedResponse> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
   try {
     const response = await fetch(url, { ...init, redirect: 'manual', signal });
@@ -51,11 +55,18 @@ export async function boundedFetch(url: string, init: Omit<RequestInit, 'redirec
       await response.body?.cancel();
       throw new FetchFailure('redirect', `answered ${response.status} (a redirect, which is not followed)`);
     }
-    return { status: response.status, headers: response.headers, body: await readCapped(response, limits.maxResponseBytes) };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: await readCapped(response, limits.maxResponseBytes),
+    };
   } catch (error) {
     if (error instanceof FetchFailure) throw error;
     if (signal.aborted) throw new FetchFailure('timeout', `no answer within ${limits.timeoutMs} ms`);
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new FetchFailure('network', cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)));
+    throw new FetchFailure(
+      'network',
+      cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)),
+    );
   }
 }

@@ -5,7 +5,11 @@ import type { IncomingMessage } from 'node:http';
  * refused before a byte is read; a chunked body is cut off the moment it passes the limit, so an
  * oversized request never costs more than the limit in memory.
  */
-export type BodyRead = { kind: 'body'; body: Buffer } | { kind: 'too-large' } | { kind: 'compressed'; encoding: string } | { kind: 'aborted' };
+export type BodyRead =
+  | { kind: 'body'; body: Buffer }
+  | { kind: 'too-large' }
+  | { kind: 'compressed'; encoding: string }
+  | { kind: 'aborted' };
 
 export function refusalBeforeReading(request: IncomingMessage, limit: number): BodyRead | undefined {
   const encoding = (request.headers['content-encoding'] ?? '').trim().toLowerCase();
@@ -40,7 +44,9 @@ export function readBody(request: IncomingMessage, limit: number): Promise<BodyR
       chunks.push(chunk);
     };
     request.on('data', onData);
-    request.on('end', () => settle({ kind: 'body', body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) }));
+    request.on('end', () =>
+      settle({ kind: 'body', body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) }),
+    );
     request.on('error', () => settle({ kind: 'aborted' }));
     request.on('aborted', () => settle({ kind: 'aborted' }));
   });

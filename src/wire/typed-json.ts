@@ -10,7 +10,9 @@ export function toJsonValue(type: TypeRef, value: unknown): unknown {
   if (type.kind === 'array') return (value as readonly unknown[]).map((item) => toJsonValue(type.item, item));
   if (type.kind === 'record') {
     const record = value as Record<string, unknown>;
-    return Object.fromEntries(type.fields.map((field) => [field.element, toJsonValue(field.type, record[field.property])]));
+    return Object.fromEntries(
+      type.fields.map((field) => [field.element, toJsonValue(field.type, record[field.property])]),
+    );
   }
   switch (type.name) {
     case 'int':

@@ -15,7 +15,8 @@ export interface XmlLayout {
 export const COMPACT: XmlLayout = { newline: undefined };
 export const INDENTED: XmlLayout = { newline: '\r\n' };
 
-export const XSI_XSD_DECLARATIONS = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';
+export const XSI_XSD_DECLARATIONS =
+  'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';
 
 /** An element's tags as bytes, encoded once per element name (the names come from the WSDL). */
 interface Tags {
@@ -30,7 +31,12 @@ const tagsByName = new Map<string, Tags>();
 function tagsOf(name: string): Tags {
   let tags = tagsByName.get(name);
   if (!tags) {
-    tags = { open: Buffer.from(`<${name}>`), close: Buffer.from(`</${name}>`), empty: Buffer.from(`<${name} />`), nil: Buffer.from(`<${name} xsi:nil="true" />`) };
+    tags = {
+      open: Buffer.from(`<${name}>`),
+      close: Buffer.from(`</${name}>`),
+      empty: Buffer.from(`<${name} />`),
+      nil: Buffer.from(`<${name} xsi:nil="true" />`),
+    };
     tagsByName.set(name, tags);
   }
   return tags;
@@ -53,14 +59,21 @@ function writeLineStart(out: Utf8Writer, layout: XmlLayout, depth: number): void
 /** A primitive value's text: numbers and booleans as XmlSerializer writes them, strings escaped. */
 export function writePrimitive(out: Utf8Writer, type: TypeRef, value: unknown): void {
   if (type.kind !== 'primitive') throw new TypeError(`${type.name} is not a primitive`);
-  if (type.name === 'base64Binary') out.markup(value instanceof Uint8Array ? Buffer.from(value).toString('base64') : String(value));
+  if (type.name === 'base64Binary')
+    out.markup(value instanceof Uint8Array ? Buffer.from(value).toString('base64') : String(value));
   else if (type.name === 'boolean') out.markup(value ? 'true' : 'false');
   else if (typeof value === 'number') out.markup(String(value));
   else out.text(String(value));
 }
 
 /** The content of an element of this type: text for a primitive, child elements otherwise. */
-export function writeTypedContent(out: Utf8Writer, type: TypeRef, value: unknown, layout: XmlLayout, depth: number): void {
+export function writeTypedContent(
+  out: Utf8Writer,
+  type: TypeRef,
+  value: unknown,
+  layout: XmlLayout,
+  depth: number,
+): void {
   if (type.kind === 'primitive') {
     writePrimitive(out, type, value);
     return;
@@ -73,7 +86,8 @@ export function writeTypedContent(out: Utf8Writer, type: TypeRef, value: unknown
     writeCompactFields(out, fieldsOf(type), value as Record<string, unknown>, depth);
   } else {
     const record = value as Record<string, unknown>;
-    for (const field of fieldsOf(type)) writeElement(out, field.tags, field.type, record[field.property], field.nillable, layout, depth + 1);
+    for (const field of fieldsOf(type))
+      writeElement(out, field.tags, field.type, record[field.property], field.nillable, layout, depth + 1);
   }
   if (out.length > start) writeLineStart(out, layout, depth);
 }
@@ -84,7 +98,12 @@ export function writeTypedContent(out: Utf8Writer, type: TypeRef, value: unknown
  * one piece: records of a dozen such fields are most of a large result, and this halves the
  * copies of tags, each of which costs more than the few bytes it moves.
  */
-function writeCompactFields(out: Utf8Writer, fields: readonly FieldPlan[], record: Record<string, unknown>, depth: number): void {
+function writeCompactFields(
+  out: Utf8Writer,
+  fields: readonly FieldPlan[],
+  record: Record<string, unknown>,
+  depth: number,
+): void {
   // Whether the field before this one was written straight through and is not yet closed.
   let open = false;
   for (let index = 0; index < fields.length; index++) {
@@ -106,7 +125,15 @@ function writeCompactFields(out: Utf8Writer, fields: readonly FieldPlan[], recor
 }
 
 /** One element: `<name>content</name>`, `<name />` when empty, xsi:nil or nothing when null. */
-export function writeTypedElement(out: Utf8Writer, name: string, type: TypeRef, value: unknown, nillable: boolean, layout: XmlLayout, depth: number): void {
+export function writeTypedElement(
+  out: Utf8Writer,
+  name: string,
+  type: TypeRef,
+  value: unknown,
+  nillable: boolean,
+  layout: XmlLayout,
+  depth: number,
+): void {
   writeElement(out, tagsOf(name), type, value, nillable, layout, depth);
 }
 
@@ -139,9 +166,18 @@ function fieldsOf(type: Extract<TypeRef, { kind: 'record' }>): readonly FieldPla
   return fields;
 }
 
-const isDirect = (type: TypeRef) => type.kind === 'primitive' && type.name !== 'boolean' && type.name !== 'base64Binary';
+const isDirect = (type: TypeRef) =>
+  type.kind === 'primitive' && type.name !== 'boolean' && type.name !== 'base64Binary';
 
-function writeElement(out: Utf8Writer, tags: Tags, type: TypeRef, value: unknown, nillable: boolean, layout: XmlLayout, depth: number): void {
+function writeElement(
+  out: Utf8Writer,
+  tags: Tags,
+  type: TypeRef,
+  value: unknown,
+  nillable: boolean,
+  layout: XmlLayout,
+  depth: number,
+): void {
   if (value === null || value === undefined) {
     if (!nillable) return;
     writeLineStart(out, layout, depth);

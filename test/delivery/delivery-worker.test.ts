@@ -77,10 +77,17 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
     workers.push(worker);
     return worker;
   };
-  const message = (id: number) => store.db.selectFrom('outbox_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const message = (id: number) =>
+    store.db.selectFrom('outbox_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   test('delivers a push in the FCM HTTP v1 shape with the bearer credential, then empties the payload', async () => {
-    await enqueueMessages(store.db, [pushTo(device.push_token, device.id, 'الواجب: صفحة ٣٢ (page 32)')], 'ref-1', new Date(), sealer);
+    await enqueueMessages(
+      store.db,
+      [pushTo(device.push_token, device.id, 'الواجب: صفحة ٣٢ (page 32)')],
+      'ref-1',
+      new Date(),
+      sealer,
+    );
     const queued = await message(1);
     expect(queued.state).toBe('queued');
     expect(queued.payload).not.toContain('page 32');
@@ -89,20 +96,38 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
     expect(request.method).toBe('POST');
     expect(request.url).toBe('/v1/projects/demo/messages:send');
     expect(request.headers.authorization).toBe('Bearer push-credential');
-    expect(JSON.parse(request.body)).toEqual({ message: { token: device.push_token, notification: { title: 'ملاحظة', body: 'الواجب: صفحة ٣٢ (page 32)' }, data: { notesType: 'general' } } });
-    const sent = await eventually(() => message(1), (row) => row.state === 'sent');
+    expect(JSON.parse(request.body)).toEqual({
+      message: {
+        token: device.push_token,
+        notification: { title: 'ملاحظة', body: 'الواجب: صفحة ٣٢ (page 32)' },
+        data: { notesType: 'general' },
+      },
+    });
+    const sent = await eventually(
+      () => message(1),
+      (row) => row.state === 'sent',
+    );
     expect(sent).toMatchObject({ attempts: 1, payload: '', last_error: null, lease_owner: null });
   });
 
   test('delivers an SMS through the body template with the configured Authorization header', async () => {
-    await enqueueMessages(store.db, [{ channel: 'sms', recipient: '+966500000001', content: { text: 'verification code 482913' } }], 'ref-2', new Date(), sealer);
+    await enqueueMessages(
+      store.db,
+      [{ channel: 'sms', recipient: '+966500000001', content: { text: 'verification code 482913' } }],
+      'ref-2',
+      new Date(),
+      sealer,
+    );
     start(settingsFor(push, sms));
     const [request] = await sms.waitForRequests(1);
     expect(request.url).toBe('/send');
     expect(request.headers.authorization).toBe('Basic c2Nob29sOnNlY3JldA==');
     expect(request.headers['content-type']).toBe('application/json');
     expect(JSON.parse(request.body)).toEqual({ to: '+966500000001', text: 'verification code 482913' });
-    await eventually(() => message(1), (row) => row.state === 'sent');
+    await eventually(
+      () => message(1),
+      (row) => row.state === 'sent',
+    );
   });
 
   test('retries a 503 and a time-out with backoff, then records the message sent', async () => {
@@ -110,9 +135,16 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
     await enqueueMessages(store.db, [pushTo(device.push_token, device.id, 'retry me')], 'ref-3', new Date(), sealer);
     start(settingsFor(push, sms));
     await push.waitForRequests(3);
-    const sent = await eventually(() => message(1), (row) => row.state === 'sent');
+    const sent = await eventually(
+      () => message(1),
+      (row) => row.state === 'sent',
+    );
     expect(sent.attempts).toBe(3);
-    expect(push.received.map((request) => JSON.parse(request.body).message.notification.body)).toEqual(['retry me', 'retry me', 'retry me']);
+    expect(push.received.map((request) => JSON.parse(request.body).message.notification.body)).toEqual([
+      'retry me',
+      'retry me',
+      'retry me',
+    ]);
   });
 
   test('waits at least as long as a 429 Retry-After says before trying again', async () => {
@@ -121,18 +153,27 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
     start(settingsFor(push, sms));
     const first = Date.now();
     await push.waitForRequests(1);
-    const retrying = await eventually(() => message(1), (row) => row.state === 'retrying');
+    const retrying = await eventually(
+      () => message(1),
+      (row) => row.state === 'retrying',
+    );
     expect(retrying.last_error).toContain('429');
     await push.waitForRequests(2);
     expect(Date.now() - first).toBeGreaterThanOrEqual(950);
-    await eventually(() => message(1), (row) => row.state === 'sent');
+    await eventually(
+      () => message(1),
+      (row) => row.state === 'sent',
+    );
   });
 
   test('marks a message failed with its last error after the maximum attempts', async () => {
     push.setDefault({ status: 503, body: 'gateway down for maintenance' });
     await enqueueMessages(store.db, [pushTo(device.push_token, device.id, 'never')], 'ref-5', new Date(), sealer);
     start(settingsFor(push, sms));
-    const failed = await eventually(() => message(1), (row) => row.state === 'failed');
+    const failed = await eventually(
+      () => message(1),
+      (row) => row.state === 'failed',
+    );
     expect(failed.attempts).toBe(3);
     expect(failed.last_error).toContain('503: gateway down for maintenance');
     expect(failed.payload).toBe('');
@@ -140,31 +181,62 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
   });
 
   test('fails a push whose token FCM reports unregistered and disables the device, without retrying', async () => {
-    push.answerNext({ status: 404, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', details: [{ errorCode: 'UNREGISTERED' }] } }) });
+    push.answerNext({
+      status: 404,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', details: [{ errorCode: 'UNREGISTERED' }] } }),
+    });
     await enqueueMessages(store.db, [pushTo(device.push_token, device.id, 'gone')], 'ref-6', new Date(), sealer);
     start(settingsFor(push, sms));
-    const failed = await eventually(() => message(1), (row) => row.state === 'failed');
+    const failed = await eventually(
+      () => message(1),
+      (row) => row.state === 'failed',
+    );
     expect(failed.attempts).toBe(1);
-    const disabled = await store.db.selectFrom('devices').select('enabled').where('id', '=', device.id).executeTakeFirstOrThrow();
+    const disabled = await store.db
+      .selectFrom('devices')
+      .select('enabled')
+      .where('id', '=', device.id)
+      .executeTakeFirstOrThrow();
     expect(disabled.enabled).toBe(0);
   });
 
   test('keeps messages of a channel without a gateway queued', async () => {
-    await enqueueMessages(store.db, [{ channel: 'sms', recipient: '+966500000002', content: { text: 'verification code 1234' } }], 'ref-7', new Date(), sealer);
+    await enqueueMessages(
+      store.db,
+      [{ channel: 'sms', recipient: '+966500000002', content: { text: 'verification code 1234' } }],
+      'ref-7',
+      new Date(),
+      sealer,
+    );
     start(settingsFor(push, sms, { SMS_GATEWAY_URL: '' }));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await message(1)).state).toBe('queued');
   });
 
   test('queues a message with an idempotency key once', async () => {
-    const first = await enqueueMessages(store.db, [pushTo(device.push_token, device.id, 'once', 'key-1')], 'ref-8', new Date(), sealer);
-    const again = await enqueueMessages(store.db, [pushTo(device.push_token, device.id, 'once', 'key-1'), pushTo(device.push_token, device.id, 'other', 'key-2')], 'ref-9', new Date(), sealer);
+    const first = await enqueueMessages(
+      store.db,
+      [pushTo(device.push_token, device.id, 'once', 'key-1')],
+      'ref-8',
+      new Date(),
+      sealer,
+    );
+    const again = await enqueueMessages(
+      store.db,
+      [pushTo(device.push_token, device.id, 'once', 'key-1'), pushTo(device.push_token, device.id, 'other', 'key-2')],
+      'ref-9',
+      new Date(),
+      sealer,
+    );
     expect([first, again]).toEqual([1, 1]);
     expect(await store.db.selectFrom('outbox_messages').select('id').execute()).toHaveLength(2);
   });
 
   test(`three workers, two in one process and one on a ${engine === 'postgres' ? 'connection pool' : 'database connection'} of its own, deliver 150 messages, each exactly once`, async () => {
-    const messages = Array.from({ length: 150 }, (_, index) => pushTo(device.push_token, device.id, `message ${index}`));
+    const messages = Array.from({ length: 150 }, (_, index) =>
+      pushTo(device.push_token, device.id, `message ${index}`),
+    );
     await enqueueMessages(store.db, messages, 'ref-many', new Date(), sealer);
     const settings = settingsFor(push, sms, { DELIVERY_BATCH: '7' });
     // The third worker opens the store anew, as a second service process would.
@@ -175,7 +247,10 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
     await push.waitForRequests(150);
     await third.stop();
     await other.close();
-    await eventually(() => store.db.selectFrom('outbox_messages').select('id').where('state', '!=', 'sent').execute(), (rows) => rows.length === 0);
+    await eventually(
+      () => store.db.selectFrom('outbox_messages').select('id').where('state', '!=', 'sent').execute(),
+      (rows) => rows.length === 0,
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
     const bodies = push.received.map((request) => JSON.parse(request.body).message.notification.body as string);
     expect(bodies).toHaveLength(150);

@@ -28,7 +28,11 @@ describe('visual runs of a line, left to right on the page', () => {
   });
 
   test('an Arabic name inside an English line runs right to left in its place', () => {
-    expect(visualRuns('Student: ملك بلال (Grade 1)', 'ltr')).toEqual([ltr('Student: '), rtl('ملك بلال'), ltr(' (Grade 1)')]);
+    expect(visualRuns('Student: ملك بلال (Grade 1)', 'ltr')).toEqual([
+      ltr('Student: '),
+      rtl('ملك بلال'),
+      ltr(' (Grade 1)'),
+    ]);
   });
 
   test('an empty line has no runs', () => {

@@ -27,7 +27,11 @@ describeWithTools(PDF_TOOLS)('issued documents', () => {
     let subject: ReportSubject;
     beforeAll(async () => {
       store = await openTestSchool(engine.freshStoreSettings());
-      const record = await store.db.selectFrom('student_records').select('class_id').where('id', '=', RECORD).executeTakeFirstOrThrow();
+      const record = await store.db
+        .selectFrom('student_records')
+        .select('class_id')
+        .where('id', '=', RECORD)
+        .executeTakeFirstOrThrow();
       subject = { studentRecordId: RECORD, classId: record.class_id, termId: FIRST_TERM };
     });
     afterAll(() => store.close());
@@ -38,12 +42,29 @@ describeWithTools(PDF_TOOLS)('issued documents', () => {
       return document;
     };
     const storedCount = async () =>
-      Number((await store.db.selectFrom('generated_documents').select((eb) => eb.fn.countAll().as('count')).where('student_record_id', '=', RECORD).executeTakeFirstOrThrow()).count);
+      Number(
+        (
+          await store.db
+            .selectFrom('generated_documents')
+            .select((eb) => eb.fn.countAll().as('count'))
+            .where('student_record_id', '=', RECORD)
+            .executeTakeFirstOrThrow()
+        ).count,
+      );
 
     test('a report card shows the student in both languages, and every subject with its marks from the store', async () => {
       const document = await issue('report-card', subject);
-      const student = await store.db.selectFrom('student_records as r').innerJoin('students as s', 's.id', 'r.student_id').select(['s.id', 's.name_ar', 's.name_en']).where('r.id', '=', RECORD).executeTakeFirstOrThrow();
-      expect([document.fileName, document.contentType, document.size]).toEqual([`report-card-${student.id}-term-1.pdf`, 'application/pdf', document.content.length]);
+      const student = await store.db
+        .selectFrom('student_records as r')
+        .innerJoin('students as s', 's.id', 'r.student_id')
+        .select(['s.id', 's.name_ar', 's.name_en'])
+        .where('r.id', '=', RECORD)
+        .executeTakeFirstOrThrow();
+      expect([document.fileName, document.contentType, document.size]).toEqual([
+        `report-card-${student.id}-term-1.pdf`,
+        'application/pdf',
+        document.content.length,
+      ]);
       expect(document.contentHash).toBe(sha256(document.content));
       expect(pdfPageCount(document.content)).toBe(1);
       expect(pngSize(firstPageAsPng(document.content)).width).toBeGreaterThan(0);
@@ -54,7 +75,9 @@ describeWithTools(PDF_TOOLS)('issued documents', () => {
       const marks = await store.db
         .selectFrom('assessments as a')
         .innerJoin('subjects as s', 's.id', 'a.subject_id')
-        .innerJoin('marks as m', (join) => join.onRef('m.assessment_id', '=', 'a.id').on('m.student_record_id', '=', RECORD))
+        .innerJoin('marks as m', (join) =>
+          join.onRef('m.assessment_id', '=', 'a.id').on('m.student_record_id', '=', RECORD),
+        )
         .select(['s.id', 's.name_en', 's.name_ar', 'm.score', 'a.max_score'])
         .where('a.class_id', '=', subject.classId)
         .where('a.term_id', '=', FIRST_TERM)
@@ -69,7 +92,11 @@ describeWithTools(PDF_TOOLS)('issued documents', () => {
         const total = own.reduce((sum, mark) => sum + Number(mark.score), 0);
         const maximum = own.reduce((sum, mark) => sum + Number(mark.max_score), 0);
         const row = tableRow(text, name);
-        expect(row.slice(0, own.length + 2)).toEqual([name, ...own.map((mark) => formatted(Number(mark.score))), `${formatted(total)}/${formatted(maximum)}`]);
+        expect(row.slice(0, own.length + 2)).toEqual([
+          name,
+          ...own.map((mark) => formatted(Number(mark.score))),
+          `${formatted(total)}/${formatted(maximum)}`,
+        ]);
         expect(readingKey(row[row.length - 1])).toBe(readingKey(own[0].name_ar));
       }
     });
@@ -106,24 +133,80 @@ describeWithTools(PDF_TOOLS)('issued documents', () => {
     });
 
     const CHANGES: ReadonlyArray<[what: string, change: (store: Store) => Promise<unknown>]> = [
-      ['an added absence', (changed) => changed.db.insertInto('attendance').values({ student_record_id: RECORD, occurred_on: '2026-11-02', kind: 'absence', absence_type_id: 2, minutes_late: null, note: null }).execute()],
-      ['an added lateness', (changed) => changed.db.insertInto('attendance').values({ student_record_id: RECORD, occurred_on: '2026-11-03', kind: 'lateness', absence_type_id: null, minutes_late: 12, note: null }).execute()],
+      [
+        'an added absence',
+        (changed) =>
+          changed.db
+            .insertInto('attendance')
+            .values({
+              student_record_id: RECORD,
+              occurred_on: '2026-11-02',
+              kind: 'absence',
+              absence_type_id: 2,
+              minutes_late: null,
+              note: null,
+            })
+            .execute(),
+      ],
+      [
+        'an added lateness',
+        (changed) =>
+          changed.db
+            .insertInto('attendance')
+            .values({
+              student_record_id: RECORD,
+              occurred_on: '2026-11-03',
+              kind: 'lateness',
+              absence_type_id: null,
+              minutes_late: 12,
+              note: null,
+            })
+            .execute(),
+      ],
       [
         'an added note',
         async (changed) => {
-          const record = await changed.db.selectFrom('student_records').select('student_id').where('id', '=', RECORD).executeTakeFirstOrThrow();
-          await changed.db.insertInto('student_notes').values({ student_id: record.student_id, note_type_id: 1, teacher_id: 1, written_on: '2026-11-04', text: 'أحسنت' }).execute();
+          const record = await changed.db
+            .selectFrom('student_records')
+            .select('student_id')
+            .where('id', '=', RECORD)
+            .executeTakeFirstOrThrow();
+          await changed.db
+            .insertInto('student_notes')
+            .values({
+              student_id: record.student_id,
+              note_type_id: 1,
+              teacher_id: 1,
+              written_on: '2026-11-04',
+              text: 'أحسنت',
+            })
+            .execute();
         },
       ],
       [
         'a renamed student',
         async (changed) => {
-          const record = await changed.db.selectFrom('student_records').select('student_id').where('id', '=', RECORD).executeTakeFirstOrThrow();
-          await changed.db.updateTable('students').set({ name_en: 'Renamed Student' }).where('id', '=', record.student_id).execute();
+          const record = await changed.db
+            .selectFrom('student_records')
+            .select('student_id')
+            .where('id', '=', RECORD)
+            .executeTakeFirstOrThrow();
+          await changed.db
+            .updateTable('students')
+            .set({ name_en: 'Renamed Student' })
+            .where('id', '=', record.student_id)
+            .execute();
         },
       ],
-      ['a renamed term', (changed) => changed.db.updateTable('terms').set({ name_ar: 'الفصل الأول' }).where('id', '=', FIRST_TERM).execute()],
-      ['a renamed school', (changed) => changed.db.updateTable('schools').set({ name_en: 'Al-Noor Schools' }).execute()],
+      [
+        'a renamed term',
+        (changed) =>
+          changed.db.updateTable('terms').set({ name_ar: 'الفصل الأول' }).where('id', '=', FIRST_TERM).execute(),
+      ],
+      [
+        'a renamed school',
+        (changed) => changed.db.updateTable('schools').set({ name_en: 'Al-Noor Schools' }).execute(),
+      ],
     ];
 
     test.each(CHANGES)('%s gives a new document', async (_what, change) => {
@@ -152,16 +235,36 @@ describeWithTools(PDF_TOOLS)('issued documents', () => {
 
     test('two requests at once for a new document store it once, and both answer with the stored file', async () => {
       const count = await storedCount();
-      const [one, other] = await Promise.all([issue('term-book', { ...subject, termId: 3 }), issue('term-book', { ...subject, termId: 3 })]);
+      const [one, other] = await Promise.all([
+        issue('term-book', { ...subject, termId: 3 }),
+        issue('term-book', { ...subject, termId: 3 }),
+      ]);
       expect(one.content.equals(other.content)).toBe(true);
       expect(await storedCount()).toBe(count + 1);
     });
 
     test('a record in another class, an unknown record, or a term of another year gives nothing', async () => {
-      await store.db.insertInto('academic_years').values({ id: 2, name: '2027/2028', starts_on: '2027-09-01', ends_on: '2028-06-30' }).execute();
-      await store.db.insertInto('terms').values({ id: 4, academic_year_id: 2, name_ar: 'الفصل الأول', name_en: 'First term', starts_on: '2027-09-01', ends_on: '2027-12-31' }).execute();
-      expect(await issueDocument(store.db, 'term-book', { ...subject, classId: subject.classId + 1 }, TODAY)).toBeUndefined();
-      expect(await issueDocument(store.db, 'term-book', { ...subject, studentRecordId: 999_999 }, TODAY)).toBeUndefined();
+      await store.db
+        .insertInto('academic_years')
+        .values({ id: 2, name: '2027/2028', starts_on: '2027-09-01', ends_on: '2028-06-30' })
+        .execute();
+      await store.db
+        .insertInto('terms')
+        .values({
+          id: 4,
+          academic_year_id: 2,
+          name_ar: 'الفصل الأول',
+          name_en: 'First term',
+          starts_on: '2027-09-01',
+          ends_on: '2027-12-31',
+        })
+        .execute();
+      expect(
+        await issueDocument(store.db, 'term-book', { ...subject, classId: subject.classId + 1 }, TODAY),
+      ).toBeUndefined();
+      expect(
+        await issueDocument(store.db, 'term-book', { ...subject, studentRecordId: 999_999 }, TODAY),
+      ).toBeUndefined();
       expect(await issueDocument(store.db, 'term-book', { ...subject, termId: 4 }, TODAY)).toBeUndefined();
     });
 

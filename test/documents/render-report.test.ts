@@ -1,6 +1,16 @@
 import { renderReport } from '../../src/documents/render-report';
 import type { ReportContent, SubjectMarks } from '../../src/store/queries/report-content';
-import { firstPageAsPng, pdfPageCount, pdfText, pdfWords, pngSize, readingKey, tableRow, PDF_TOOLS, type PlacedWord } from '../support/pdf-tools';
+import {
+  firstPageAsPng,
+  pdfPageCount,
+  pdfText,
+  pdfWords,
+  pngSize,
+  readingKey,
+  tableRow,
+  PDF_TOOLS,
+  type PlacedWord,
+} from '../support/pdf-tools';
 import { describeWithTools } from '../support/tools';
 
 /** The layout on its own, from content made up here, read back with poppler's tools. */
@@ -11,7 +21,12 @@ const ASSESSMENTS = [
   ['الاختبار النهائي', 'Final exam', 60],
 ] as const;
 
-function subject(subjectId: number, nameAr: string, nameEn: string, scores: ReadonlyArray<number | null>): SubjectMarks {
+function subject(
+  subjectId: number,
+  nameAr: string,
+  nameEn: string,
+  scores: ReadonlyArray<number | null>,
+): SubjectMarks {
   return {
     subjectId,
     nameAr,
@@ -32,12 +47,23 @@ function content(overrides: Partial<ReportContent> = {}): ReportContent {
     school: { nameAr: 'مدارس النور الأهلية', nameEn: 'Al-Noor Private Schools' },
     student: { studentId: 5, studentRecordId: 17, nameAr: 'ملك بلال البلوشي', nameEn: 'Malak Bilal Al-Balushi' },
     class: { classId: 1, nameAr: 'الأول - أ', nameEn: 'Grade 1-A' },
-    term: { termId: 1, nameAr: 'الفصل الدراسي الأول', nameEn: 'First term', startsOn: '2026-09-01', endsOn: '2026-12-31' },
+    term: {
+      termId: 1,
+      nameAr: 'الفصل الدراسي الأول',
+      nameEn: 'First term',
+      startsOn: '2026-09-01',
+      endsOn: '2026-12-31',
+    },
     academicYear: '2026/2027',
-    subjects: [subject(1, 'اللغة العربية', 'Arabic Language', [8, 24.5, 51]), subject(3, 'الرياضيات', 'Mathematics', [7.5, null, 48])],
+    subjects: [
+      subject(1, 'اللغة العربية', 'Arabic Language', [8, 24.5, 51]),
+      subject(3, 'الرياضيات', 'Mathematics', [7.5, null, 48]),
+    ],
     absencesByType: [{ typeId: 1, nameAr: 'غياب بعذر طبي', nameEn: 'Sick leave', count: 2 }],
     lateness: { count: 3, minutes: 45 },
-    notesByType: [{ typeId: 1, nameAr: 'مشاركة متميزة', nameEn: 'Excellent participation', isPositive: true, count: 4 }],
+    notesByType: [
+      { typeId: 1, nameAr: 'مشاركة متميزة', nameEn: 'Excellent participation', isPositive: true, count: 4 },
+    ],
     ...overrides,
   };
 }
@@ -66,10 +92,23 @@ describeWithTools(PDF_TOOLS)('a rendered report', () => {
 
   test('names the student, class, term and date of issue in English and Arabic', () => {
     const text = pdfText(report);
-    for (const english of ['Al-Noor Private Schools', 'Malak Bilal Al-Balushi', 'Grade 1-A', 'Report card · First term · 2026/2027', 'Date of issue', '2026-11-22']) {
+    for (const english of [
+      'Al-Noor Private Schools',
+      'Malak Bilal Al-Balushi',
+      'Grade 1-A',
+      'Report card · First term · 2026/2027',
+      'Date of issue',
+      '2026-11-22',
+    ]) {
       expect(text).toContain(english);
     }
-    for (const arabic of ['مدارس النور الأهلية', 'ملك بلال البلوشي', 'بطاقة تقرير الطالب', 'الفصل الدراسي الأول', 'تاريخ الإصدار']) {
+    for (const arabic of [
+      'مدارس النور الأهلية',
+      'ملك بلال البلوشي',
+      'بطاقة تقرير الطالب',
+      'الفصل الدراسي الأول',
+      'تاريخ الإصدار',
+    ]) {
       expect(readingKey(text)).toContain(readingKey(arabic));
     }
   });
@@ -90,11 +129,20 @@ describeWithTools(PDF_TOOLS)('a rendered report', () => {
       const row = tableRow(text, label);
       return row[row.indexOf(label) + 1];
     };
-    expect([countBeside('Sick leave'), countBeside('Late arrivals'), countBeside('Minutes late'), countBeside('Excellent participation')]).toEqual(['2', '3', '45', '4']);
+    expect([
+      countBeside('Sick leave'),
+      countBeside('Late arrivals'),
+      countBeside('Minutes late'),
+      countBeside('Excellent participation'),
+    ]).toEqual(['2', '3', '45', '4']);
   });
 
   test('places a mixed Arabic, Latin and digits line right to left, with the Latin word and the digits in their own order', async () => {
-    const mixed = await renderReport('report-card', content({ school: { nameAr: 'مدرسة ABC الدولية 2', nameEn: 'ABC International School 2' } }), '2026-11-22');
+    const mixed = await renderReport(
+      'report-card',
+      content({ school: { nameAr: 'مدرسة ABC الدولية 2', nameEn: 'ABC International School 2' } }),
+      '2026-11-22',
+    );
     const words = pdfWords(mixed);
     expect(arabicHalfOfLine(words, 'ABC')).toEqual(['2', readingKey('الدولية'), 'ABC', readingKey('مدرسة')]);
     const title = arabicHalfOfLine(words, 'تقرير');
@@ -109,7 +157,9 @@ describeWithTools(PDF_TOOLS)('a rendered report', () => {
 
 describeWithTools(PDF_TOOLS)('a rendered term book longer than a page', () => {
   test('continues the marks table on a second page under its header, and numbers the pages', async () => {
-    const subjects = Array.from({ length: 45 }, (_, index) => subject(index + 1, `مادة ${index + 1}`, `Course ${index + 1}`, [5, 15, 30]));
+    const subjects = Array.from({ length: 45 }, (_, index) =>
+      subject(index + 1, `مادة ${index + 1}`, `Course ${index + 1}`, [5, 15, 30]),
+    );
     const book = await renderReport('term-book', content({ subjects }), '2026-11-22');
     expect(pdfPageCount(book)).toBe(2);
     const words = pdfWords(book);

@@ -8,8 +8,13 @@ import { withTemporaryDirectory } from './support/temporary-directory';
 
 const CLIENT_SOURCE = join(__dirname, 'clients', 'mono-client.cs');
 
-describeWithTools(['wsdl', 'mcs', 'mono'])('Mono wsdl proxies (the .NET ASMX client) generated from the live WSDL', () => {
-  testClientStack((baseUrl) =>
-    withTemporaryDirectory('interop-mono-', async (directory) => runClient('mono', [await compileMonoClient(directory, baseUrl, SPEC_ENDPOINTS, CLIENT_SOURCE)])),
-  );
-});
+describeWithTools(['wsdl', 'mcs', 'mono'])(
+  'Mono wsdl proxies (the .NET ASMX client) generated from the live WSDL',
+  () => {
+    testClientStack((baseUrl) =>
+      withTemporaryDirectory('interop-mono-', async (directory) =>
+        runClient('mono', [await compileMonoClient(directory, baseUrl, SPEC_ENDPOINTS, CLIENT_SOURCE)]),
+      ),
+    );
+  },
+);

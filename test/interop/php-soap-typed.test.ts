@@ -8,5 +8,7 @@ const CLIENT = join(__dirname, 'clients', 'php-soap-typed-client.php');
 const PHP_OPTIONS = ['-d', 'display_errors=stderr', '-d', 'error_reporting=E_ALL'];
 
 describeWithTools(['php'])('PHP SoapClient (php-soap) reading typed results from the live typed WSDL', () => {
-  testTypedClientStack(({ baseUrl, callArguments, environment }) => runClient<TypedClientCall>('php', [...PHP_OPTIONS, CLIENT, baseUrl, ...callArguments], { env: environment }));
+  testTypedClientStack(({ baseUrl, callArguments, environment }) =>
+    runClient<TypedClientCall>('php', [...PHP_OPTIONS, CLIENT, baseUrl, ...callArguments], { env: environment }),
+  );
 });

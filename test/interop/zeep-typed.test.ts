@@ -8,5 +8,7 @@ const PYTHON = '/usr/bin/python3';
 const CLIENT = join(__dirname, 'clients', 'zeep-typed-client.py');
 
 describeWithTools([PYTHON])('zeep (python3-zeep) reading typed results from the live typed WSDL', () => {
-  testTypedClientStack(({ baseUrl, callArguments, environment }) => runClient<TypedClientCall>(PYTHON, [CLIENT, baseUrl, ...callArguments], { env: environment }));
+  testTypedClientStack(({ baseUrl, callArguments, environment }) =>
+    runClient<TypedClientCall>(PYTHON, [CLIENT, baseUrl, ...callArguments], { env: environment }),
+  );
 });

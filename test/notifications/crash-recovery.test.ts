@@ -36,7 +36,13 @@ describe('Crash recovery of the outbox', () => {
     const first = await startServiceProcess({ ...settings, DELIVERY_WORKER: 'off' });
     running = first.child;
     for (let index = 1; index <= MESSAGES; index += 1) {
-      const answer = await callJson(first.url, PUSH, 'PushNotificationToGateway', { applicationID: 'school-app', senderId: 'office', deviceId: `device-${index}`, notes: `message ${index}`, notes_type: 'notice' });
+      const answer = await callJson(first.url, PUSH, 'PushNotificationToGateway', {
+        applicationID: 'school-app',
+        senderId: 'office',
+        deviceId: `device-${index}`,
+        notes: `message ${index}`,
+        notes_type: 'notice',
+      });
       expect(answer.status).toBe(200);
     }
     await killed(first.child);
@@ -46,7 +52,12 @@ describe('Crash recovery of the outbox', () => {
     running = second.child;
     await gateway.waitForRequests(MESSAGES, 30_000);
     await new Promise((resolveWait) => setTimeout(resolveWait, 500));
-    const bodies = gateway.received.map((request) => (JSON.parse(request.body) as { message: { notification: { body: string } } }).message.notification.body).sort();
+    const bodies = gateway.received
+      .map(
+        (request) =>
+          (JSON.parse(request.body) as { message: { notification: { body: string } } }).message.notification.body,
+      )
+      .sort();
     expect(bodies).toEqual(Array.from({ length: MESSAGES }, (_, index) => `message ${index + 1}`).sort());
     await killed(second.child);
     running = undefined;

@@ -28,20 +28,50 @@ describe('Federation with a partner school', () => {
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'school-b-'));
     schoolB = await openTestSchool({ DATA_DIR: folder });
-    await schoolB.db.updateTable('absence_types').set({ name_ar: 'غياب بعذر — المدرسة ب' }).where('id', '=', 1).execute();
+    await schoolB.db
+      .updateTable('absence_types')
+      .set({ name_ar: 'غياب بعذر — المدرسة ب' })
+      .where('id', '=', 1)
+      .execute();
     pushA = await startFakeGateway();
     pushB = await startFakeGateway();
     const hanging = await startFakeGateway();
     hanging.setDefault('hang');
     const redirecting = await startFakeGateway();
     const target = await startFakeGateway();
-    redirecting.setDefault({ status: 302, headers: { Location: `${target.url}/NotificationNotes.asmx/GetNameAbsenceType` } });
+    redirecting.setDefault({
+      status: 302,
+      headers: { Location: `${target.url}/NotificationNotes.asmx/GetNameAbsenceType` },
+    });
     const flooding = await startFakeGateway();
-    flooding.setDefault({ status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ d: 'x'.repeat(200_000) }) });
+    flooding.setDefault({
+      status: 200,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ d: 'x'.repeat(200_000) }),
+    });
     unregistered.push(hanging, redirecting, target, flooding);
     const now = { now: () => TEST_TODAY };
-    b = await startTestService({ DATA_DIR: folder, DEMO_DATA: 'off', CONTRACT: 'typed', FEDERATION_SECRET: SECRET, PUSH_GATEWAY_URL: `${pushB.url}/send`, DELIVERY_POLL_MS: '20' }, now);
-    a = await startTestService({ PARTNER_SCHOOLS: [b.url, hanging.url, redirecting.url, flooding.url].join(','), FEDERATION_SECRET: SECRET, FORWARD_TIMEOUT_MS: '500', PUSH_GATEWAY_URL: `${pushA.url}/send`, DELIVERY_POLL_MS: '20' }, now);
+    b = await startTestService(
+      {
+        DATA_DIR: folder,
+        DEMO_DATA: 'off',
+        CONTRACT: 'typed',
+        FEDERATION_SECRET: SECRET,
+        PUSH_GATEWAY_URL: `${pushB.url}/send`,
+        DELIVERY_POLL_MS: '20',
+      },
+      now,
+    );
+    a = await startTestService(
+      {
+        PARTNER_SCHOOLS: [b.url, hanging.url, redirecting.url, flooding.url].join(','),
+        FEDERATION_SECRET: SECRET,
+        FORWARD_TIMEOUT_MS: '500',
+        PUSH_GATEWAY_URL: `${pushA.url}/send`,
+        DELIVERY_POLL_MS: '20',
+      },
+      now,
+    );
   });
 
   afterAll(async () => {
@@ -53,12 +83,21 @@ describe('Federation with a partner school', () => {
   });
 
   test("GetNameAbsenceType through A for B's address answers with B's data", async () => {
-    expect(await callJson(a.url, NOTES, 'GetNameAbsenceType', { id: '1', baseUrlSchool: `${b.url}/` })).toEqual({ status: 200, body: { d: 'غياب بعذر — المدرسة ب' } });
-    expect((await callJson(a.url, NOTES, 'GetNameAbsenceType', { id: '1', baseUrlSchool: a.url })).body.d).not.toBe('غياب بعذر — المدرسة ب');
+    expect(await callJson(a.url, NOTES, 'GetNameAbsenceType', { id: '1', baseUrlSchool: `${b.url}/` })).toEqual({
+      status: 200,
+      body: { d: 'غياب بعذر — المدرسة ب' },
+    });
+    expect((await callJson(a.url, NOTES, 'GetNameAbsenceType', { id: '1', baseUrlSchool: a.url })).body.d).not.toBe(
+      'غياب بعذر — المدرسة ب',
+    );
   });
 
   test("SendMarkNotes through A queues at B and delivers through B's gateway", async () => {
-    const assessment = await schoolB.db.selectFrom('assessments').select(['id', 'class_id']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const assessment = await schoolB.db
+      .selectFrom('assessments')
+      .select(['id', 'class_id'])
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     const devices = await schoolB.db
       .selectFrom('marks as m')
       .innerJoin('student_records as r', 'r.id', 'm.student_record_id')
@@ -68,22 +107,37 @@ describe('Federation with a partner school', () => {
       .where('m.assessment_id', '=', assessment.id)
       .execute();
     const parameters = { id: String(assessment.id), id_class: String(assessment.class_id), baseUrlSchool: b.url };
-    expect(await callJson(a.url, NOTES, 'SendMarkNotes', parameters)).toEqual({ status: 200, body: { d: devices.length } });
+    expect(await callJson(a.url, NOTES, 'SendMarkNotes', parameters)).toEqual({
+      status: 200,
+      body: { d: devices.length },
+    });
     const requests = await pushB.waitForRequests(devices.length);
-    expect(requests.map((request) => JSON.parse(request.body).message.token).sort()).toEqual(devices.map((row) => row.push_token).sort());
+    expect(requests.map((request) => JSON.parse(request.body).message.token).sort()).toEqual(
+      devices.map((row) => row.push_token).sort(),
+    );
     expect(pushA.received).toHaveLength(0);
     expect(await callJson(a.url, NOTES, 'SendMarkNotes', parameters)).toEqual({ status: 200, body: { d: 0 } });
   });
 
   test('B refuses a forwarded call with a wrong secret', async () => {
-    const response = await fetch(`${b.url}${NOTES}/GetNameAbsenceType`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-School-Federation': 'not-the-secret' }, body: JSON.stringify({ id: '1', baseUrlSchool: b.url }) });
-    expect([response.status, ((await response.json()) as { Message: string }).Message]).toEqual([500, 'The federation credential of this forwarded call is not accepted.']);
+    const response = await fetch(`${b.url}${NOTES}/GetNameAbsenceType`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-School-Federation': 'not-the-secret' },
+      body: JSON.stringify({ id: '1', baseUrlSchool: b.url }),
+    });
+    expect([response.status, ((await response.json()) as { Message: string }).Message]).toEqual([
+      500,
+      'The federation credential of this forwarded call is not accepted.',
+    ]);
   });
 
   test('a partner that does not answer in time is a Server fault, not a hang', async () => {
     const started = Date.now();
     const answer = await callJson(a.url, NOTES, 'GetNameAbsenceType', { id: '1', baseUrlSchool: unregistered[0].url });
-    expect([answer.status, answer.body.Message]).toEqual([500, `The partner school at ${unregistered[0].url} could not be reached: no answer within 500 ms.`]);
+    expect([answer.status, answer.body.Message]).toEqual([
+      500,
+      `The partner school at ${unregistered[0].url} could not be reached: no answer within 500 ms.`,
+    ]);
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
@@ -96,6 +150,9 @@ describe('Federation with a partner school', () => {
 
   test("a partner's answer larger than the cap is refused", async () => {
     const answer = await callJson(a.url, NOTES, 'GetNameAbsenceType', { id: '1', baseUrlSchool: unregistered[3].url });
-    expect([answer.status, answer.body.Message]).toEqual([500, `The partner school at ${unregistered[3].url} could not be reached: the response is larger than 65536 bytes.`]);
+    expect([answer.status, answer.body.Message]).toEqual([
+      500,
+      `The partner school at ${unregistered[3].url} could not be reached: the response is larger than 65536 bytes.`,
+    ]);
   });
 });

@@ -95,7 +95,11 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
       const answer = await callJson(url, AUTH, 'AuthCode', parameters);
       expect([answer.status, answer.body.ExceptionType]).toEqual([500, 'System.InvalidOperationException']);
       expect(answer.body.Message).toContain(reason);
-      const soap = await soap11(url + AUTH, `<AuthCode xmlns="${NS}"><code>${parameters.code}</code><phone>${parameters.phone}</phone></AuthCode>`, `"${NS}AuthCode"`);
+      const soap = await soap11(
+        url + AUTH,
+        `<AuthCode xmlns="${NS}"><code>${parameters.code}</code><phone>${parameters.phone}</phone></AuthCode>`,
+        `"${NS}AuthCode"`,
+      );
       expect(soap.status).toBe(500);
       expect(soap.text).toContain('<faultcode>soap:Server</faultcode>');
       expect(soap.text).toContain(reason);
@@ -105,22 +109,37 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
       const { url } = await start();
       expect((await callJson(url, AUTH, 'AuthCode', { code: '1111', phone: '+15550100999' })).status).toBe(200);
       const again = await callJson(url, AUTH, 'AuthCode', { code: '2222', phone: '+1 555 010 0999' });
-      expect([again.status, again.body.Message]).toEqual([500, 'Too many authentication codes were requested for this phone number; try again later.']);
+      expect([again.status, again.body.Message]).toEqual([
+        500,
+        'Too many authentication codes were requested for this phone number; try again later.',
+      ]);
       expect((await callJson(url, AUTH, 'AuthCode', { code: '3333', phone: '+15550100998' })).status).toBe(200);
     });
 
     test('limits each number per hour and each caller address per hour', async () => {
-      const { url } = await start({ AUTH_CODE_PER_PHONE_PER_MINUTE: '100', AUTH_CODE_PER_PHONE_PER_HOUR: '2', AUTH_CODE_PER_CALLER_PER_HOUR: '4' });
+      const { url } = await start({
+        AUTH_CODE_PER_PHONE_PER_MINUTE: '100',
+        AUTH_CODE_PER_PHONE_PER_HOUR: '2',
+        AUTH_CODE_PER_CALLER_PER_HOUR: '4',
+      });
       const statuses = [];
-      for (let index = 0; index < 3; index += 1) statuses.push((await callJson(url, AUTH, 'AuthCode', { code: '1234', phone: '+15550100100' })).status);
+      for (let index = 0; index < 3; index += 1)
+        statuses.push((await callJson(url, AUTH, 'AuthCode', { code: '1234', phone: '+15550100100' })).status);
       expect(statuses).toEqual([200, 200, 500]);
       expect((await callJson(url, AUTH, 'AuthCode', { code: '1234', phone: '+15550100101' })).status).toBe(200);
       const overCaller = await callJson(url, AUTH, 'AuthCode', { code: '1234', phone: '+15550100102' });
-      expect([overCaller.status, overCaller.body.Message]).toEqual([500, 'Too many authentication codes were requested from this address; try again later.']);
+      expect([overCaller.status, overCaller.body.Message]).toEqual([
+        500,
+        'Too many authentication codes were requested from this address; try again later.',
+      ]);
     });
 
     test('never stores or logs the code in clear', async () => {
-      const guardian = await school.db.selectFrom('guardians').select('phone').orderBy('id', 'desc').executeTakeFirstOrThrow();
+      const guardian = await school.db
+        .selectFrom('guardians')
+        .select('phone')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
       const written: string[] = [];
       const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
         written.push(String(chunk));
@@ -135,7 +154,8 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
         expect(JSON.stringify(queued)).not.toContain('90817263');
         if (engine === 'sqlite') {
           const folder = settings.DATA_DIR;
-          for (const file of readdirSync(folder)) expect(readFileSync(join(folder, file)).includes('90817263')).toBe(false);
+          for (const file of readdirSync(folder))
+            expect(readFileSync(join(folder, file)).includes('90817263')).toBe(false);
         }
       } finally {
         spy.mockRestore();
@@ -146,17 +166,39 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
 
   describe('PushNotificationToGateway', () => {
     test('sends the notes to the registered device in the FCM v1 shape', async () => {
-      const device = await school.db.selectFrom('devices').select(['application_id', 'device_id', 'push_token']).orderBy('id').executeTakeFirstOrThrow();
+      const device = await school.db
+        .selectFrom('devices')
+        .select(['application_id', 'device_id', 'push_token'])
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
       const { url } = await start();
-      const answer = await callJson(url, PUSH, 'PushNotificationToGateway', { applicationID: device.application_id, senderId: 'teacher-7', deviceId: device.device_id, notes: 'رحلة مدرسية غداً at 8:00', notes_type: 'إعلان' });
+      const answer = await callJson(url, PUSH, 'PushNotificationToGateway', {
+        applicationID: device.application_id,
+        senderId: 'teacher-7',
+        deviceId: device.device_id,
+        notes: 'رحلة مدرسية غداً at 8:00',
+        notes_type: 'إعلان',
+      });
       expect([answer.status, UUID.test(String(answer.body.d))]).toEqual([200, true]);
       const [request] = await push.waitForRequests(1);
-      expect(JSON.parse(request.body)).toEqual({ message: { token: device.push_token, notification: { title: 'إعلان', body: 'رحلة مدرسية غداً at 8:00' }, data: { notesType: 'إعلان', senderId: 'teacher-7' } } });
+      expect(JSON.parse(request.body)).toEqual({
+        message: {
+          token: device.push_token,
+          notification: { title: 'إعلان', body: 'رحلة مدرسية غداً at 8:00' },
+          data: { notesType: 'إعلان', senderId: 'teacher-7' },
+        },
+      });
     });
 
     test('accepts and drops a push to an unregistered device', async () => {
       const { url } = await start();
-      const answer = await callJson(url, PUSH, 'PushNotificationToGateway', { applicationID: 'school-app', senderId: 's', deviceId: 'no-such-device', notes: 'hello', notes_type: 't' });
+      const answer = await callJson(url, PUSH, 'PushNotificationToGateway', {
+        applicationID: 'school-app',
+        senderId: 's',
+        deviceId: 'no-such-device',
+        notes: 'hello',
+        notes_type: 't',
+      });
       expect([answer.status, UUID.test(String(answer.body.d))]).toEqual([200, true]);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect([push.received.length, (await outbox()).length]).toEqual([0, 0]);
@@ -164,18 +206,31 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
 
     test('refuses empty and overlong notes, and limits each sender', async () => {
       const { url } = await start({ PUSH_NOTES_MAX_LENGTH: '10', PUSH_PER_SENDER_PER_MINUTE: '2' });
-      const call = (notes: string, senderId = 'sender') => callJson(url, PUSH, 'PushNotificationToGateway', { applicationID: 'school-app', senderId, deviceId: 'x', notes, notes_type: 't' });
+      const call = (notes: string, senderId = 'sender') =>
+        callJson(url, PUSH, 'PushNotificationToGateway', {
+          applicationID: 'school-app',
+          senderId,
+          deviceId: 'x',
+          notes,
+          notes_type: 't',
+        });
       expect((await call('')).body.Message).toBe('notes must not be empty.');
       expect((await call('ملاحظة طويلة جداً')).body.Message).toBe('notes must be at most 10 characters long.');
       expect([(await call('ملاحظة')).status, (await call('ملاحظة')).status]).toEqual([200, 200]);
-      expect((await call('ملاحظة')).body.Message).toBe('Too many notifications from this sender; try again in a minute.');
+      expect((await call('ملاحظة')).body.Message).toBe(
+        'Too many notifications from this sender; try again in a minute.',
+      );
       expect((await call('ملاحظة', 'another sender')).status).toBe(200);
     });
   });
 
   describe('SendMarkNotes and GetNameAbsenceType', () => {
     test("notify each guardian device of the students' marks once, however often it is asked", async () => {
-      const assessment = await school.db.selectFrom('assessments').select(['id', 'class_id', 'max_score', 'subject_id']).orderBy('id').executeTakeFirstOrThrow();
+      const assessment = await school.db
+        .selectFrom('assessments')
+        .select(['id', 'class_id', 'max_score', 'subject_id'])
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
       const expected = await school.db
         .selectFrom('marks as m')
         .innerJoin('student_records as r', 'r.id', 'm.student_record_id')
@@ -184,24 +239,45 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
         .select(['m.score', 'd.push_token'])
         .where('m.assessment_id', '=', assessment.id)
         .execute();
-      const subject = await school.db.selectFrom('subjects').select('name_ar').where('id', '=', assessment.subject_id).executeTakeFirstOrThrow();
+      const subject = await school.db
+        .selectFrom('subjects')
+        .select('name_ar')
+        .where('id', '=', assessment.subject_id)
+        .executeTakeFirstOrThrow();
       expect(expected.length).toBeGreaterThan(0);
       const { url } = await start();
       const parameters = { id: String(assessment.id), id_class: String(assessment.class_id), baseUrlSchool: `${url}/` };
       const first = await callJson(url, NOTES, 'SendMarkNotes', parameters);
       expect(first).toEqual({ status: 200, body: { d: expected.length } });
       const requests = await push.waitForRequests(expected.length);
-      const arrived = requests.map((request) => JSON.parse(request.body).message).map((message) => `${message.token} ${message.notification.body}`).sort();
-      expect(arrived).toEqual(expected.map((row) => `${row.push_token} ${subject.name_ar}: ${row.score}/${assessment.max_score}`).sort());
+      const arrived = requests
+        .map((request) => JSON.parse(request.body).message)
+        .map((message) => `${message.token} ${message.notification.body}`)
+        .sort();
+      expect(arrived).toEqual(
+        expected.map((row) => `${row.push_token} ${subject.name_ar}: ${row.score}/${assessment.max_score}`).sort(),
+      );
       expect(await callJson(url, NOTES, 'SendMarkNotes', parameters)).toEqual({ status: 200, body: { d: 0 } });
-      expect(await callJson(url, NOTES, 'SendMarkNotes', { ...parameters, id_class: String(assessment.class_id + 1) })).toEqual({ status: 200, body: { d: 0 } });
+      expect(
+        await callJson(url, NOTES, 'SendMarkNotes', { ...parameters, id_class: String(assessment.class_id + 1) }),
+      ).toEqual({ status: 200, body: { d: 0 } });
     });
 
     test("give the absence type's name in this school; an unknown id gives an empty result", async () => {
-      const type = await school.db.selectFrom('absence_types').select(['id', 'name_ar']).orderBy('id').executeTakeFirstOrThrow();
+      const type = await school.db
+        .selectFrom('absence_types')
+        .select(['id', 'name_ar'])
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
       const { url } = await start();
-      expect(await callJson(url, NOTES, 'GetNameAbsenceType', { id: String(type.id), baseUrlSchool: url })).toEqual({ status: 200, body: { d: type.name_ar } });
-      expect(await callJson(url, NOTES, 'GetNameAbsenceType', { id: '99999', baseUrlSchool: url })).toEqual({ status: 200, body: { d: null } });
+      expect(await callJson(url, NOTES, 'GetNameAbsenceType', { id: String(type.id), baseUrlSchool: url })).toEqual({
+        status: 200,
+        body: { d: type.name_ar },
+      });
+      expect(await callJson(url, NOTES, 'GetNameAbsenceType', { id: '99999', baseUrlSchool: url })).toEqual({
+        status: 200,
+        body: { d: null },
+      });
     });
 
     test('refuse a baseUrlSchool that is not registered, without ever calling it', async () => {
@@ -209,8 +285,15 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
       try {
         const { url } = await start();
         for (const operation of ['GetNameAbsenceType', 'SendMarkNotes']) {
-          const answer = await callJson(url, NOTES, operation, { id: '1', id_class: '1', baseUrlSchool: bystander.url });
-          expect([answer.status, answer.body.Message]).toEqual([500, `baseUrlSchool is not a registered school: "${bystander.url}".`]);
+          const answer = await callJson(url, NOTES, operation, {
+            id: '1',
+            id_class: '1',
+            baseUrlSchool: bystander.url,
+          });
+          expect([answer.status, answer.body.Message]).toEqual([
+            500,
+            `baseUrlSchool is not a registered school: "${bystander.url}".`,
+          ]);
         }
         await new Promise((resolve) => setTimeout(resolve, 200));
         expect(bystander.received).toHaveLength(0);

@@ -10,12 +10,21 @@ describeEachEngine('Rate limits in the store', ({ engine, freshStoreSettings }) 
   });
   afterAll(() => store.close());
 
-  const take = (key: string, limit: number, at: Date) => store.db.transaction().execute((transaction) => countAgainstLimits(transaction, engine, [{ key, limit, windowMs: 60_000 }], at));
+  const take = (key: string, limit: number, at: Date) =>
+    store.db
+      .transaction()
+      .execute((transaction) => countAgainstLimits(transaction, engine, [{ key, limit, windowMs: 60_000 }], at));
 
   test('count every request in the window, refused ones too, and forget those outside it', async () => {
     const start = new Date('2026-11-22T10:00:00Z');
     const at = (seconds: number) => new Date(start.getTime() + seconds * 1000);
-    const outcomes = [await take('k', 2, at(0)), await take('k', 2, at(10)), await take('k', 2, at(20)), await take('k', 2, at(65)), await take('k', 2, at(125))];
+    const outcomes = [
+      await take('k', 2, at(0)),
+      await take('k', 2, at(10)),
+      await take('k', 2, at(20)),
+      await take('k', 2, at(65)),
+      await take('k', 2, at(125)),
+    ];
     expect(outcomes.map((exceeded) => exceeded !== undefined)).toEqual([false, false, true, true, false]);
   });
 
@@ -33,8 +42,16 @@ describeEachEngine('Rate limits in the store', ({ engine, freshStoreSettings }) 
 
   test('pruning deletes the events no window counts any more', async () => {
     await store.db.deleteFrom('rate_limit_events').execute();
-    await store.db.insertInto('rate_limit_events').values([{ bucket: 'old', occurred_at: '2026-11-22T08:00:00.000Z' }, { bucket: 'recent', occurred_at: '2026-11-22T09:30:00.000Z' }]).execute();
+    await store.db
+      .insertInto('rate_limit_events')
+      .values([
+        { bucket: 'old', occurred_at: '2026-11-22T08:00:00.000Z' },
+        { bucket: 'recent', occurred_at: '2026-11-22T09:30:00.000Z' },
+      ])
+      .execute();
     await pruneRateLimitEvents(store.db, new Date('2026-11-22T10:00:00Z'));
-    expect((await store.db.selectFrom('rate_limit_events').select('bucket').execute()).map((row) => row.bucket)).toEqual(['recent']);
+    expect(
+      (await store.db.selectFrom('rate_limit_events').select('bucket').execute()).map((row) => row.bucket),
+    ).toEqual(['recent']);
   });
 });

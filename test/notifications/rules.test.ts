@@ -15,7 +15,17 @@ describe('phone numbers to E.164', () => {
     expect(normalisePhone(text, '966')).toBe(expected);
   });
 
-  test.each(['', 'phone', '+', '+0501234567', '12345', '+1234567890123456', '٠٥٠١٢٣٤٥٦٧', '050 123 456a', '+966 50\u00a0123'])('%p is not a phone number', (text) => {
+  test.each([
+    '',
+    'phone',
+    '+',
+    '+0501234567',
+    '12345',
+    '+1234567890123456',
+    '٠٥٠١٢٣٤٥٦٧',
+    '050 123 456a',
+    '+966 50\u00a0123',
+  ])('%p is not a phone number', (text) => {
     expect(normalisePhone(text, '966')).toBeUndefined();
   });
 });
@@ -29,14 +39,23 @@ describe('school base URLs', () => {
     expect(normaliseBaseUrl(text)).toBe(expected);
   });
 
-  test.each(['school.example', 'ftp://school.example', 'http://user:pw@school.example', 'http://school.example/?a=1', 'http://school.example/#x', 'file:///etc/passwd'])('%p is refused', (text) => {
+  test.each([
+    'school.example',
+    'ftp://school.example',
+    'http://user:pw@school.example',
+    'http://school.example/?a=1',
+    'http://school.example/#x',
+    'file:///etc/passwd',
+  ])('%p is refused', (text) => {
     expect(normaliseBaseUrl(text)).toBeUndefined();
   });
 });
 
 describe('retry timing', () => {
   test('the delay grows exponentially with full jitter, up to the maximum', () => {
-    expect([1, 2, 3, 4].map((attempts) => retryDelayMs(attempts, 1000, 5000, undefined, () => 1))).toEqual([1000, 2000, 4000, 5000]);
+    expect([1, 2, 3, 4].map((attempts) => retryDelayMs(attempts, 1000, 5000, undefined, () => 1))).toEqual([
+      1000, 2000, 4000, 5000,
+    ]);
     expect(retryDelayMs(3, 1000, 5000, undefined, () => 0.5)).toBe(2000);
     expect(retryDelayMs(3, 1000, 5000, undefined, () => 0)).toBe(0);
   });

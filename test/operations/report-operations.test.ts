@@ -39,7 +39,9 @@ const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
 /** The ReportDocument's fields as text, whatever the binding (indented XML documents carry layout text too). */
 function documentFields(result: unknown): Record<string, string | null> {
   const values = asText(result as Record<string, unknown>);
-  return Object.fromEntries(['FileName', 'ContentType', 'Size', 'Content'].map((field) => [field, values[field] ?? null]));
+  return Object.fromEntries(
+    ['FileName', 'ContentType', 'Size', 'Content'].map((field) => [field, values[field] ?? null]),
+  );
 }
 
 describeWithTools(PDF_TOOLS)('report operations', () => {
@@ -61,8 +63,18 @@ describeWithTools(PDF_TOOLS)('report operations', () => {
       await documented.close();
     });
 
-    const generateReport = (student: Enrolment, binding: (typeof BINDINGS)[number], studentClass = String(student.classId)) =>
-      callOperation(typed.url, '/GenerateStudentReport.asmx', 'GenerateReport', { studentId: String(student.studentId), studentClass }, binding);
+    const generateReport = (
+      student: Enrolment,
+      binding: (typeof BINDINGS)[number],
+      studentClass = String(student.classId),
+    ) =>
+      callOperation(
+        typed.url,
+        '/GenerateStudentReport.asmx',
+        'GenerateReport',
+        { studentId: String(student.studentId), studentClass },
+        binding,
+      );
 
     test('typed SOAP 1.1 carries the report card as base64Binary with its file name, content type and size', async () => {
       const student = await enrolment(db, 5);
@@ -71,7 +83,11 @@ describeWithTools(PDF_TOOLS)('report operations', () => {
       const result = outcome.result as Record<string, string>;
       expect(Object.keys(result)).toEqual(['FileName', 'ContentType', 'Size', 'Content']);
       const pdf = Buffer.from(result.Content, 'base64');
-      expect([result.FileName, result.ContentType, result.Size]).toEqual([`report-card-5-term-1.pdf`, 'application/pdf', String(pdf.length)]);
+      expect([result.FileName, result.ContentType, result.Size]).toEqual([
+        `report-card-5-term-1.pdf`,
+        'application/pdf',
+        String(pdf.length),
+      ]);
       expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
       expect(pdfPageCount(pdf)).toBe(1);
       const text = pdfText(pdf);
@@ -99,7 +115,13 @@ describeWithTools(PDF_TOOLS)('report operations', () => {
     test('the term book of a student record in its class for a term', async () => {
       const student = await enrolment(db, 7);
       for (const binding of ['soap11', 'json'] as const) {
-        const outcome = await callOperation(typed.url, '/BookPdf.asmx', 'GetBookPdfByTerm', { termId: '2', srid: String(student.recordId), classId: String(student.classId) }, binding);
+        const outcome = await callOperation(
+          typed.url,
+          '/BookPdf.asmx',
+          'GetBookPdfByTerm',
+          { termId: '2', srid: String(student.recordId), classId: String(student.classId) },
+          binding,
+        );
         const result = outcome.result as Record<string, string>;
         expect(result.FileName).toBe('term-book-7-term-2.pdf');
         const text = pdfText(Buffer.from(result.Content, 'base64'));
@@ -114,10 +136,24 @@ describeWithTools(PDF_TOOLS)('report operations', () => {
         const outcomes = await Promise.all([
           generateReport(student, binding, String(student.classId + 1)),
           generateReport(student, binding, 'A1'),
-          callOperation(typed.url, '/BookPdf.asmx', 'GetBookPdfByTerm', { termId: '1', srid: String(student.recordId), classId: String(student.classId + 1) }, binding),
-          callOperation(typed.url, '/BookPdf.asmx', 'GetBookPdfByTerm', { termId: '9', srid: String(student.recordId), classId: String(student.classId) }, binding),
+          callOperation(
+            typed.url,
+            '/BookPdf.asmx',
+            'GetBookPdfByTerm',
+            { termId: '1', srid: String(student.recordId), classId: String(student.classId + 1) },
+            binding,
+          ),
+          callOperation(
+            typed.url,
+            '/BookPdf.asmx',
+            'GetBookPdfByTerm',
+            { termId: '9', srid: String(student.recordId), classId: String(student.classId) },
+            binding,
+          ),
         ]);
-        expect(outcomes.map((outcome) => [outcome.status, outcome.result])).toEqual(outcomes.map(() => [200, undefined]));
+        expect(outcomes.map((outcome) => [outcome.status, outcome.result])).toEqual(
+          outcomes.map(() => [200, undefined]),
+        );
       });
     });
 
@@ -130,8 +166,18 @@ describeWithTools(PDF_TOOLS)('report operations', () => {
       );
       expect(response.status).toBe(200);
       expect(response.text).toContain(`<soap:Body><GenerateReportResponse xmlns="${NS}" /></soap:Body>`);
-      const stored = await db.selectFrom('generated_documents').select(['kind', 'content_hash', 'file_name']).where('student_record_id', '=', student.recordId).execute();
-      expect(stored).toEqual([{ kind: 'report-card', content_hash: expect.stringMatching(/^[0-9a-f]{64}$/), file_name: 'report-card-8-term-1.pdf' }]);
+      const stored = await db
+        .selectFrom('generated_documents')
+        .select(['kind', 'content_hash', 'file_name'])
+        .where('student_record_id', '=', student.recordId)
+        .execute();
+      expect(stored).toEqual([
+        {
+          kind: 'report-card',
+          content_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+          file_name: 'report-card-8-term-1.pdf',
+        },
+      ]);
       const typedAnswer = (await generateReport(student, 'soap11')).result as Record<string, string>;
       expect(sha256(Buffer.from(typedAnswer.Content, 'base64'))).toBe(stored[0].content_hash);
     });

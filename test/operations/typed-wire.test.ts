@@ -20,32 +20,58 @@ afterAll(async () => {
 });
 
 const studentById = (service: RunningService, id: string) =>
-  soap11(`${service.url}/GetStudentsInformation.asmx`, `<GetStudentInfoById xmlns="${NS}"><StudentId>${id}</StudentId></GetStudentInfoById>`, `"${NS}GetStudentInfoById"`);
+  soap11(
+    `${service.url}/GetStudentsInformation.asmx`,
+    `<GetStudentInfoById xmlns="${NS}"><StudentId>${id}</StudentId></GetStudentInfoById>`,
+    `"${NS}GetStudentInfoById"`,
+  );
 
 describe('typed SOAP responses', () => {
   test('carry <OpResult> with the record fields in schema order', async () => {
     const response = await studentById(typed, '3');
     expect(response.status).toBe(200);
-    expect(response.text).toMatch(new RegExp(`<soap:Body><GetStudentInfoByIdResponse xmlns="${NS}"><GetStudentInfoByIdResult><StudentRecId>\\d+</StudentRecId><StudentId>3</StudentId><NameAr>[^<]+</NameAr><NameEn>[^<]+</NameEn><Gender>[MF]</Gender><BirthDate>\\d{4}-\\d\\d-\\d\\d</BirthDate>`));
+    expect(response.text).toMatch(
+      new RegExp(
+        `<soap:Body><GetStudentInfoByIdResponse xmlns="${NS}"><GetStudentInfoByIdResult><StudentRecId>\\d+</StudentRecId><StudentId>3</StudentId><NameAr>[^<]+</NameAr><NameEn>[^<]+</NameEn><Gender>[MF]</Gender><BirthDate>\\d{4}-\\d\\d-\\d\\d</BirthDate>`,
+      ),
+    );
   });
 
   test('an unknown identifier is the empty response', async () => {
-    expect((await studentById(typed, '999999')).text).toContain(`<soap:Body><GetStudentInfoByIdResponse xmlns="${NS}" /></soap:Body>`);
+    expect((await studentById(typed, '999999')).text).toContain(
+      `<soap:Body><GetStudentInfoByIdResponse xmlns="${NS}" /></soap:Body>`,
+    );
   });
 
   test('an empty list is an empty result element', async () => {
-    const response = await soap11(`${typed.url}/GetStudnetsMarks2.asmx`, `<GetStudentsMarks2 xmlns="${NS}"><StudnetID>1</StudnetID><SubjectID>999</SubjectID></GetStudentsMarks2>`, `"${NS}GetStudentsMarks2"`);
-    expect(response.text).toContain(`<GetStudentsMarks2Response xmlns="${NS}"><GetStudentsMarks2Result /></GetStudentsMarks2Response>`);
+    const response = await soap11(
+      `${typed.url}/GetStudnetsMarks2.asmx`,
+      `<GetStudentsMarks2 xmlns="${NS}"><StudnetID>1</StudnetID><SubjectID>999</SubjectID></GetStudentsMarks2>`,
+      `"${NS}GetStudentsMarks2"`,
+    );
+    expect(response.text).toContain(
+      `<GetStudentsMarks2Response xmlns="${NS}"><GetStudentsMarks2Result /></GetStudentsMarks2Response>`,
+    );
   });
 
   test('a null nillable int is xsi:nil and a null optional string is left out', async () => {
-    const response = await soap11(`${typed.url}/GetStudentsAudit.asmx`, `<GetAllAuditsByClassId xmlns="${NS}"><classId>1</classId></GetAllAuditsByClassId>`, `"${NS}GetAllAuditsByClassId"`);
-    expect(response.text).toMatch(/<Kind>lateness<\/Kind><AbsenceTypeId xsi:nil="true" \/><MinutesLate>\d+<\/MinutesLate>/);
-    expect(response.text).toMatch(/<Kind>absence<\/Kind><AbsenceTypeId>\d<\/AbsenceTypeId><AbsenceTypeNameAr>[^<]+<\/AbsenceTypeNameAr><AbsenceTypeNameEn>[^<]+<\/AbsenceTypeNameEn><MinutesLate xsi:nil="true" \/>(<Note>[^<]*<\/Note>)?<\/AttendanceRecord>/);
+    const response = await soap11(
+      `${typed.url}/GetStudentsAudit.asmx`,
+      `<GetAllAuditsByClassId xmlns="${NS}"><classId>1</classId></GetAllAuditsByClassId>`,
+      `"${NS}GetAllAuditsByClassId"`,
+    );
+    expect(response.text).toMatch(
+      /<Kind>lateness<\/Kind><AbsenceTypeId xsi:nil="true" \/><MinutesLate>\d+<\/MinutesLate>/,
+    );
+    expect(response.text).toMatch(
+      /<Kind>absence<\/Kind><AbsenceTypeId>\d<\/AbsenceTypeId><AbsenceTypeNameAr>[^<]+<\/AbsenceTypeNameAr><AbsenceTypeNameEn>[^<]+<\/AbsenceTypeNameEn><MinutesLate xsi:nil="true" \/>(<Note>[^<]*<\/Note>)?<\/AttendanceRecord>/,
+    );
   });
 
   test('the documented profile keeps answering the empty response, data or not', async () => {
-    expect((await studentById(documented, '3')).text).toContain(`<soap:Body><GetStudentInfoByIdResponse xmlns="${NS}" /></soap:Body>`);
+    expect((await studentById(documented, '3')).text).toContain(
+      `<soap:Body><GetStudentInfoByIdResponse xmlns="${NS}" /></soap:Body>`,
+    );
     const hello = await get(`${documented.url}/GetNoteType.asmx/GetStudentsNoteType`);
     expect([hello.status, hello.text]).toEqual([200, '']);
   });
@@ -55,55 +81,110 @@ describe('typed HTTP GET/POST documents', () => {
   test('a list is an indented ASMX document', async () => {
     const response = await get(`${typed.url}/GetNoteType.asmx/GetStudentsNoteType`);
     expect(response.headers.get('content-type')).toBe('text/xml; charset=utf-8');
-    expect(response.text.startsWith(
-      `<?xml version="1.0" encoding="utf-8"?>\r\n<ArrayOfNoteType xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns="${NS}">\r\n  <NoteType>\r\n    <NoteTypeId>1</NoteTypeId>\r\n    <NameAr>مشاركة متميزة</NameAr>\r\n    <NameEn>Excellent participation</NameEn>\r\n    <IsPositive>true</IsPositive>\r\n  </NoteType>\r\n`,
-    )).toBe(true);
+    expect(
+      response.text.startsWith(
+        `<?xml version="1.0" encoding="utf-8"?>\r\n<ArrayOfNoteType xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns="${NS}">\r\n  <NoteType>\r\n    <NoteTypeId>1</NoteTypeId>\r\n    <NameAr>مشاركة متميزة</NameAr>\r\n    <NameEn>Excellent participation</NameEn>\r\n    <IsPositive>true</IsPositive>\r\n  </NoteType>\r\n`,
+      ),
+    ).toBe(true);
     expect(response.text.endsWith('  </NoteType>\r\n</ArrayOfNoteType>')).toBe(true);
   });
 
   test('an unknown identifier is a nil document', async () => {
-    const response = await post(`${typed.url}/GetStudentsInformation.asmx/GetStudentInfoByRecId`, { 'Content-Type': 'application/x-www-form-urlencoded' }, 'StudentRecId=0');
-    expect(response.text).toBe(`<?xml version="1.0" encoding="utf-8"?>\r\n<StudentInfo xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xsi:nil="true" xmlns="${NS}" />`);
+    const response = await post(
+      `${typed.url}/GetStudentsInformation.asmx/GetStudentInfoByRecId`,
+      { 'Content-Type': 'application/x-www-form-urlencoded' },
+      'StudentRecId=0',
+    );
+    expect(response.text).toBe(
+      `<?xml version="1.0" encoding="utf-8"?>\r\n<StudentInfo xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xsi:nil="true" xmlns="${NS}" />`,
+    );
   });
 });
 
 describe('the JSON binding', () => {
-  const json = (service: RunningService, path: string, body: string) => post(`${service.url}${path}`, { 'Content-Type': 'application/json; charset=utf-8' }, body);
+  const json = (service: RunningService, path: string, body: string) =>
+    post(`${service.url}${path}`, { 'Content-Type': 'application/json; charset=utf-8' }, body);
 
   test('answers {"d": result} in either profile', async () => {
     for (const service of [typed, documented]) {
       const response = await json(service, '/GetNoteType.asmx/GetStudentsNoteType', '{}');
       expect([response.status, response.headers.get('content-type')]).toEqual([200, 'application/json; charset=utf-8']);
-      expect(JSON.parse(response.text).d[0]).toEqual({ NoteTypeId: 1, NameAr: 'مشاركة متميزة', NameEn: 'Excellent participation', IsPositive: true });
+      expect(JSON.parse(response.text).d[0]).toEqual({
+        NoteTypeId: 1,
+        NameAr: 'مشاركة متميزة',
+        NameEn: 'Excellent participation',
+        IsPositive: true,
+      });
     }
   });
 
   test('takes parameters as strings or numbers, and answers null for an unknown identifier', async () => {
-    const asString = JSON.parse((await json(typed, '/GetStudentsInformation.asmx/GetStudentInfoById', '{"StudentId":"3"}')).text);
-    const asNumber = JSON.parse((await json(typed, '/GetStudentsInformation.asmx/GetStudentInfoById', '{"StudentId":3}')).text);
+    const asString = JSON.parse(
+      (await json(typed, '/GetStudentsInformation.asmx/GetStudentInfoById', '{"StudentId":"3"}')).text,
+    );
+    const asNumber = JSON.parse(
+      (await json(typed, '/GetStudentsInformation.asmx/GetStudentInfoById', '{"StudentId":3}')).text,
+    );
     expect(asNumber).toEqual(asString);
     expect(asString.d.StudentId).toBe(3);
-    expect(JSON.parse((await json(typed, '/GetStudentsInformation.asmx/GetStudentInfoById', '{"StudentId":"999999"}')).text)).toEqual({ d: null });
+    expect(
+      JSON.parse((await json(typed, '/GetStudentsInformation.asmx/GetStudentInfoById', '{"StudentId":"999999"}')).text),
+    ).toEqual({ d: null });
   });
 
   test.each([
-    ['a missing parameter', '/GetStudentsInformation.asmx/GetStudentInfoById', '{}', "Invalid web service call, missing value for parameter: 'StudentId'.", 'System.InvalidOperationException'],
-    ['malformed JSON', '/GetStudentsInformation.asmx/GetStudentInfoById', '{"StudentId":', 'Invalid JSON: the body must be a JSON object of parameters.', 'System.ArgumentException'],
-    ['a JSON array', '/GetStudentsInformation.asmx/GetStudentInfoById', '[1]', 'Invalid JSON: the body must be a JSON object of parameters.', 'System.ArgumentException'],
-    ['a bad int', '/GenerateStudentReport.asmx/GenerateReport', '{"studentId":"abc","studentClass":"1"}', 'abc is not a valid value for Int32.', 'System.FormatException'],
-    ['an object for a string', '/GetStudentsInformation.asmx/GetStudentInfoById', '{"StudentId":{"x":1}}', "Cannot convert the value of parameter 'StudentId' to System.String.", 'System.InvalidOperationException'],
-  ])('%s is a 500 JSON error with Message and ExceptionType, no stack trace', async (_name, path, body, message, exceptionType) => {
-    const response = await json(typed, path, body);
-    expect([response.status, response.headers.get('content-type')]).toEqual([500, 'application/json; charset=utf-8']);
-    expect(JSON.parse(response.text)).toEqual({ Message: message, ExceptionType: exceptionType });
-  });
+    [
+      'a missing parameter',
+      '/GetStudentsInformation.asmx/GetStudentInfoById',
+      '{}',
+      "Invalid web service call, missing value for parameter: 'StudentId'.",
+      'System.InvalidOperationException',
+    ],
+    [
+      'malformed JSON',
+      '/GetStudentsInformation.asmx/GetStudentInfoById',
+      '{"StudentId":',
+      'Invalid JSON: the body must be a JSON object of parameters.',
+      'System.ArgumentException',
+    ],
+    [
+      'a JSON array',
+      '/GetStudentsInformation.asmx/GetStudentInfoById',
+      '[1]',
+      'Invalid JSON: the body must be a JSON object of parameters.',
+      'System.ArgumentException',
+    ],
+    [
+      'a bad int',
+      '/GenerateStudentReport.asmx/GenerateReport',
+      '{"studentId":"abc","studentClass":"1"}',
+      'abc is not a valid value for Int32.',
+      'System.FormatException',
+    ],
+    [
+      'an object for a string',
+      '/GetStudentsInformation.asmx/GetStudentInfoById',
+      '{"StudentId":{"x":1}}',
+      "Cannot convert the value of parameter 'StudentId' to System.String.",
+      'System.InvalidOperationException',
+    ],
+  ])(
+    '%s is a 500 JSON error with Message and ExceptionType, no stack trace',
+    async (_name, path, body, message, exceptionType) => {
+      const response = await json(typed, path, body);
+      expect([response.status, response.headers.get('content-type')]).toEqual([500, 'application/json; charset=utf-8']);
+      expect(JSON.parse(response.text)).toEqual({ Message: message, ExceptionType: exceptionType });
+    },
+  );
 });
 
 describe('descriptions per profile', () => {
   test('the typed profile serves the typed WSDL; the documented one the spec WSDL', async () => {
     const typedWsdl = (await get(`${typed.url}/GetStudnetsMarks2.asmx?WSDL`)).text;
     const documentedWsdl = (await get(`${documented.url}/GetStudnetsMarks2.asmx?WSDL`)).text;
-    expect(typedWsdl).toContain('<s:element minOccurs="0" maxOccurs="1" name="GetStudentsMarks2Result" type="tns:ArrayOfMark" />');
+    expect(typedWsdl).toContain(
+      '<s:element minOccurs="0" maxOccurs="1" name="GetStudentsMarks2Result" type="tns:ArrayOfMark" />',
+    );
     expect(typedWsdl).toContain('<s:complexType name="Mark">');
     expect(documentedWsdl).not.toContain('Result');
     expect(documentedWsdl).toContain(`<s:element name="GetStudentsMarks2Response">\r\n        <s:complexType />`);

@@ -11,7 +11,10 @@ import { killed, startServiceProcess, type ServiceProcess } from '../support/ser
 
 async function noteTypes(url: string): Promise<{ status: number; body: string }> {
   const { host } = new URL(url);
-  const response = await rawRequest(url, `GET /GetNoteType.asmx/GetStudentsNoteType HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+  const response = await rawRequest(
+    url,
+    `GET /GetNoteType.asmx/GetStudentsNoteType HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+  );
   return { status: statusOf(response), body: bodyOf(response) };
 }
 
@@ -24,7 +27,8 @@ const isRunning = (pid: number): boolean => {
   }
 };
 
-const listeningPids = (service: ServiceProcess): number[] => service.lines.filter((line) => line.message === 'listening').map((line) => Number(line.pid));
+const listeningPids = (service: ServiceProcess): number[] =>
+  service.lines.filter((line) => line.message === 'listening').map((line) => Number(line.pid));
 
 describe('WORKERS: several processes serving one port', () => {
   let folder: string;
@@ -47,7 +51,9 @@ describe('WORKERS: several processes serving one port', () => {
     const [first, second] = listeningPids(service);
     expect(new Set([first, second, primary]).size).toBe(3);
     // The first worker prepared the new store before the second started: one demo school, not two.
-    expect(service.lines.filter((line) => line.message.startsWith('new store filled with a demo school'))).toHaveLength(1);
+    expect(service.lines.filter((line) => line.message.startsWith('new store filled with a demo school'))).toHaveLength(
+      1,
+    );
 
     for (let call = 0; call < 6; call += 1) {
       const answer = await noteTypes(service.url);
@@ -60,7 +66,9 @@ describe('WORKERS: several processes serving one port', () => {
     // Until its replacement starts, the other worker answers every call.
     const meanwhile = await noteTypes(service.url);
     expect(meanwhile.status).toBe(200);
-    const replacement = await service.waitForLine((line) => line.message === 'listening' && line.pid !== first && line.pid !== second);
+    const replacement = await service.waitForLine(
+      (line) => line.message === 'listening' && line.pid !== first && line.pid !== second,
+    );
     expect(isRunning(Number(replacement.pid))).toBe(true);
     expect((await noteTypes(service.url)).status).toBe(200);
 
@@ -70,7 +78,10 @@ describe('WORKERS: several processes serving one port', () => {
   });
 
   test('workers that cannot open the store stop the service with an error instead of restarting for ever', async () => {
-    service = await startServiceProcess({ DATA_DIR: folder, WORKERS: '2', DATABASE_URL: 'postgres://school:school@127.0.0.1:1/school' }, 'failed to start the workers');
+    service = await startServiceProcess(
+      { DATA_DIR: folder, WORKERS: '2', DATABASE_URL: 'postgres://school:school@127.0.0.1:1/school' },
+      'failed to start the workers',
+    );
     expect(await service.exited).toBe(1);
     expect(listeningPids(service)).toEqual([]);
   });

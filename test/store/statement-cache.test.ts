@@ -37,7 +37,9 @@ describe('SQLite statement cache', () => {
   });
 
   test('a column named __proto__ is a property like any other, never the prototype of the row', () => {
-    const rows = withStatementCache(database).prepare('SELECT name_ar AS __proto__, name_en FROM people ORDER BY id').all([]) as Record<string, unknown>[];
+    const rows = withStatementCache(database)
+      .prepare('SELECT name_ar AS __proto__, name_en FROM people ORDER BY id')
+      .all([]) as Record<string, unknown>[];
     expect(rows.map((row) => Object.getOwnPropertyDescriptor(row, '__proto__')?.value)).toEqual(['أنس', null, 'رغد']);
     for (const row of rows) expect(Object.getPrototypeOf(Object.getPrototypeOf(row))).toBeNull();
   });
@@ -70,8 +72,15 @@ describe('SQLite statement cache', () => {
   });
 
   test('kysely reads typed rows through it', async () => {
-    const db = new Kysely<{ people: { id: number; name_ar: string | null; name_en: string } }>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-    const rows = await db.selectFrom('people').select(['id', 'name_ar as nameAr']).where('id', '<', 3).orderBy('id').execute();
+    const db = new Kysely<{ people: { id: number; name_ar: string | null; name_en: string } }>({
+      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    });
+    const rows = await db
+      .selectFrom('people')
+      .select(['id', 'name_ar as nameAr'])
+      .where('id', '<', 3)
+      .orderBy('id')
+      .execute();
     expect(rows).toEqual([
       { id: 1, nameAr: 'أنس' },
       { id: 2, nameAr: null },

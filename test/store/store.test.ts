@@ -7,13 +7,26 @@ import { describeEachEngine } from '../support/engines';
 import { openTestSchool, openTestStore, TEST_SCHOOL } from '../support/stores';
 
 /** A digest of a table's rows in id order: equal digests mean equal contents. */
-async function tableDigest(store: Store, table: 'students' | 'marks' | 'attendance' | 'guardians' | 'exam_slots'): Promise<string> {
+async function tableDigest(
+  store: Store,
+  table: 'students' | 'marks' | 'attendance' | 'guardians' | 'exam_slots',
+): Promise<string> {
   const rows = await store.db.selectFrom(table).selectAll().orderBy('id').execute();
   return createHash('sha256').update(JSON.stringify(rows)).digest('hex');
 }
 
-const count = async (store: Store, table: 'students' | 'student_records' | 'classes' | 'marks' | 'attendance' | 'devices' | 'exam_slots' | 'note_types') =>
-  Number((await store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow()).count);
+const count = async (
+  store: Store,
+  table: 'students' | 'student_records' | 'classes' | 'marks' | 'attendance' | 'devices' | 'exam_slots' | 'note_types',
+) =>
+  Number(
+    (
+      await store.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('count'))
+        .executeTakeFirstOrThrow()
+    ).count,
+  );
 
 describeEachEngine('the store', (engine) => {
   let school: Store;
@@ -73,15 +86,27 @@ describeEachEngine('the store', (engine) => {
   });
 
   test('rows added after a demo load get the next identifiers', async () => {
-    const inserted = await school.db.insertInto('note_types').values({ name_ar: 'انضباط', name_en: 'Discipline', is_positive: 1 }).returning('id').executeTakeFirstOrThrow();
+    const inserted = await school.db
+      .insertInto('note_types')
+      .values({ name_ar: 'انضباط', name_en: 'Discipline', is_positive: 1 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     expect(inserted.id).toBe(7);
     await school.db.deleteFrom('note_types').where('id', '=', 7).execute();
   });
 
   test('Arabic text is stored and read back unchanged', async () => {
     const text = 'ملاحظة: الطالب "محمد" حصل على 95٪ في Math — ممتاز ✓';
-    const { id } = await school.db.insertInto('note_types').values({ name_ar: text, name_en: 'x', is_positive: 0 }).returning('id').executeTakeFirstOrThrow();
-    const row = await school.db.selectFrom('note_types').select('name_ar').where('id', '=', id).executeTakeFirstOrThrow();
+    const { id } = await school.db
+      .insertInto('note_types')
+      .values({ name_ar: text, name_en: 'x', is_positive: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const row = await school.db
+      .selectFrom('note_types')
+      .select('name_ar')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     await school.db.deleteFrom('note_types').where('id', '=', id).execute();
     expect(row.name_ar).toBe(text);
     expect((await sql<{ ok: number }>`select 1 as ok`.execute(school.db)).rows[0].ok).toBe(1);

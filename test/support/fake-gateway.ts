@@ -10,7 +10,9 @@ export interface ReceivedRequest {
 }
 
 /** How the fake gateway answers one request: a status with headers and body, or never ('hang'). */
-export type FakeAnswer = { readonly status: number; readonly headers?: Record<string, string>; readonly body?: string } | 'hang';
+export type FakeAnswer =
+  | { readonly status: number; readonly headers?: Record<string, string>; readonly body?: string }
+  | 'hang';
 
 export interface FakeGateway {
   readonly url: string;
@@ -31,14 +33,23 @@ export interface FakeGateway {
 export async function startFakeGateway(): Promise<FakeGateway> {
   const received: ReceivedRequest[] = [];
   const queue: FakeAnswer[] = [];
-  let fallback: FakeAnswer = { status: 200, headers: { 'Content-Type': 'application/json' }, body: '{"name":"projects/demo/messages/1"}' };
+  let fallback: FakeAnswer = {
+    status: 200,
+    headers: { 'Content-Type': 'application/json' },
+    body: '{"name":"projects/demo/messages/1"}',
+  };
   const waiters = new Set<() => void>();
 
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       for (const waiter of waiters) waiter();
       const answer = queue.shift() ?? fallback;
       if (answer === 'hang') return;
@@ -66,7 +77,9 @@ export async function startFakeGateway(): Promise<FakeGateway> {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`the fake gateway received ${received.length} requests, not ${count}, within ${timeoutMs} ms`));
+          reject(
+            new Error(`the fake gateway received ${received.length} requests, not ${count}, within ${timeoutMs} ms`),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

@@ -26,7 +26,9 @@ const DIRECTION_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** The text with the physical layout kept: one table row per line, left to right. */
 export function pdfText(pdf: Buffer): string {
-  return withPdfFile(pdf, (path) => execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', path, '-'], { encoding: 'utf8' })).replace(DIRECTION_CONTROLS, '');
+  return withPdfFile(pdf, (path) =>
+    execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', path, '-'], { encoding: 'utf8' }),
+  ).replace(DIRECTION_CONTROLS, '');
 }
 
 /** The cells of the first line of pdfText that holds `label`: -layout keeps columns apart by two or more spaces. */
@@ -44,19 +46,32 @@ export interface PlacedWord {
   readonly page: number;
 }
 
-const decodeEntities = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+const decodeEntities = (text: string) =>
+  text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 
 /** Every word with where it stands, as pdftotext -bbox reports it: glyph order, no reordering. */
 export function pdfWords(pdf: Buffer): PlacedWord[] {
-  const xhtml = withPdfFile(pdf, (path) => execFileSync('pdftotext', ['-bbox', '-enc', 'UTF-8', path, '-'], { encoding: 'utf8' }));
-  return xhtml.split('<page ').slice(1).flatMap((page, index) =>
-    [...page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">([^<]*)<\/word>/g)].map((match) => ({
-      text: decodeEntities(match[3]),
-      xMin: Number(match[1]),
-      yMin: Number(match[2]),
-      page: index + 1,
-    })),
+  const xhtml = withPdfFile(pdf, (path) =>
+    execFileSync('pdftotext', ['-bbox', '-enc', 'UTF-8', path, '-'], { encoding: 'utf8' }),
   );
+  return xhtml
+    .split('<page ')
+    .slice(1)
+    .flatMap((page, index) =>
+      [...page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">([^<]*)<\/word>/g)].map(
+        (match) => ({
+          text: decodeEntities(match[3]),
+          xMin: Number(match[1]),
+          yMin: Number(match[2]),
+          page: index + 1,
+        }),
+      ),
+    );
 }
 
 export function pdfPageCount(pdf: Buffer): number {
@@ -69,7 +84,11 @@ export function pdfPageCount(pdf: Buffer): number {
 /** Page 1 rendered to PNG; pdftoppm fails (and so does this) on a PDF it cannot draw. */
 export function firstPageAsPng(pdf: Buffer, dotsPerInch = 50): Buffer {
   return withPdfFile(pdf, (path, directory) => {
-    execFileSync('pdftoppm', ['-png', '-r', String(dotsPerInch), '-f', '1', '-l', '1', '-singlefile', path, join(directory, 'page')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(
+      'pdftoppm',
+      ['-png', '-r', String(dotsPerInch), '-f', '1', '-l', '1', '-singlefile', path, join(directory, 'page')],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     return readFileSync(join(directory, 'page.png'));
   });
 }

@@ -50,7 +50,16 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   };
   const port = await freePort();
   run('initdb', ['-D', dataDirectory, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
-  run('pg_ctl', ['-D', dataDirectory, '-l', join(directory, 'server.log'), '-w', '-o', `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+  run('pg_ctl', [
+    '-D',
+    dataDirectory,
+    '-l',
+    join(directory, 'server.log'),
+    '-w',
+    '-o',
+    `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    'start',
+  ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop: () => {
@@ -66,7 +75,15 @@ export async function startTestPostgres(): Promise<TestPostgres> {
 /** Creates an empty database in the cluster and returns its URL, so each suite starts clean. */
 export function createDatabase(clusterUrl: string, name: string): string {
   const url = new URL(clusterUrl);
-  execFileSync(join(postgresBinDirectory() as string, 'createdb'), ['-h', url.hostname, '-p', url.port, '-U', 'postgres', name]);
+  execFileSync(join(postgresBinDirectory() as string, 'createdb'), [
+    '-h',
+    url.hostname,
+    '-p',
+    url.port,
+    '-U',
+    'postgres',
+    name,
+  ]);
   url.pathname = `/${name}`;
   return url.toString();
 }

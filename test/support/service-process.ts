@@ -23,7 +23,11 @@ export interface ServiceProcess {
  * `ready` names has been logged ("listening" for one process, "workers listening" for WORKERS>1).
  */
 export function startServiceProcess(settings: Record<string, string>, ready = 'listening'): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...settings }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...settings },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const lines: LogLine[] = [];
   const waiters = new Set<() => void>();
   let output = '';
@@ -48,7 +52,11 @@ export function startServiceProcess(settings: Record<string, string>, ready = 'l
       };
       const timer = setTimeout(() => {
         finish();
-        reject(new Error(`no such log line within ${timeoutMs / 1000} s; the log:\n${lines.map((line) => JSON.stringify(line)).join('\n')}`));
+        reject(
+          new Error(
+            `no such log line within ${timeoutMs / 1000} s; the log:\n${lines.map((line) => JSON.stringify(line)).join('\n')}`,
+          ),
+        );
       }, timeoutMs);
       const finish = () => {
         clearTimeout(timer);
@@ -61,11 +69,19 @@ export function startServiceProcess(settings: Record<string, string>, ready = 'l
   const started = Promise.race([
     waitForLine((line) => line.message === ready),
     exited.then((code) => {
-      throw new Error(`the service exited with ${code} before "${ready}":\n${lines.map((line) => JSON.stringify(line)).join('\n')}`);
+      throw new Error(
+        `the service exited with ${code} before "${ready}":\n${lines.map((line) => JSON.stringify(line)).join('\n')}`,
+      );
     }),
   ]);
   return started.then(
-    () => ({ child, url: String(lines.find((line) => line.message === 'listening')?.url ?? ''), lines, waitForLine, exited }),
+    () => ({
+      child,
+      url: String(lines.find((line) => line.message === 'listening')?.url ?? ''),
+      lines,
+      waitForLine,
+      exited,
+    }),
     (error: unknown) => {
       child.kill('SIGKILL');
       throw error;

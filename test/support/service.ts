@@ -9,14 +9,20 @@ import { startService, type RunningService, type StartOptions } from '../../src/
  * defaults. Each service gets a data folder of its own, so an embedded store starts new; the
  * folder is removed when the service is closed (unless the test named its own DATA_DIR).
  */
-export async function startTestService(settings: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningService> {
+export async function startTestService(
+  settings: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<RunningService> {
   const ownDirectory = settings.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'school-service-')) : undefined;
   const removeOwnDirectory = () => {
     if (ownDirectory) rmSync(ownDirectory, { recursive: true, force: true });
   };
   let service: RunningService;
   try {
-    service = await startService(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: ownDirectory ?? '', ...settings }), options);
+    service = await startService(
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: ownDirectory ?? '', ...settings }),
+      options,
+    );
   } catch (error) {
     removeOwnDirectory();
     throw error;

@@ -28,13 +28,21 @@ export async function get(url: string): Promise<WireResponse> {
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
-export function soap11(url: string, body: string, soapAction?: string, extraHeaders: Record<string, string> = {}): Promise<WireResponse> {
+export function soap11(
+  url: string,
+  body: string,
+  soapAction?: string,
+  extraHeaders: Record<string, string> = {},
+): Promise<WireResponse> {
   const headers: Record<string, string> = { 'Content-Type': 'text/xml; charset=utf-8', ...extraHeaders };
   if (soapAction !== undefined) headers.SOAPAction = soapAction;
   return post(url, headers, envelope11(body));
 }
 
 export function soap12(url: string, body: string, action?: string): Promise<WireResponse> {
-  const contentType = action === undefined ? 'application/soap+xml; charset=utf-8' : `application/soap+xml; charset=utf-8; action="${action}"`;
+  const contentType =
+    action === undefined
+      ? 'application/soap+xml; charset=utf-8'
+      : `application/soap+xml; charset=utf-8; action="${action}"`;
   return post(url, { 'Content-Type': contentType }, envelope12(body));
 }

@@ -25,7 +25,11 @@ export const SPEC_OPERATIONS: readonly SpecOperation[] = [
   { endpoint: '/GetStudnetNote2.asmx', operation: 'GetStudentNoteByID', parameters: ['STDid'] },
   { endpoint: '/Scheduals.asmx', operation: 'GetExamTableByExamId', parameters: ['ExamId'] },
   { endpoint: '/GetNoteType.asmx', operation: 'GetStudentsNoteType', parameters: [] },
-  { endpoint: '/PushNotificationMobile.asmx', operation: 'PushNotificationToGateway', parameters: ['applicationID', 'senderId', 'deviceId', 'notes', 'notes_type'] },
+  {
+    endpoint: '/PushNotificationMobile.asmx',
+    operation: 'PushNotificationToGateway',
+    parameters: ['applicationID', 'senderId', 'deviceId', 'notes', 'notes_type'],
+  },
   { endpoint: '/NotificationNotes.asmx', operation: 'SendMarkNotes', parameters: ['id', 'id_class', 'baseUrlSchool'] },
   { endpoint: '/NotificationNotes.asmx', operation: 'GetNameAbsenceType', parameters: ['id', 'baseUrlSchool'] },
 ];

@@ -9,7 +9,13 @@ import { envelope11, envelope12, NS } from './soap';
 export type Binding = 'soap11' | 'soap12' | 'get' | 'post' | 'json';
 export const BINDINGS: readonly Binding[] = ['soap11', 'soap12', 'get', 'post', 'json'];
 
-const parser = new XMLParser({ ignoreAttributes: false, removeNSPrefix: true, parseTagValue: false, trimValues: false, attributeNamePrefix: '@' });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  removeNSPrefix: true,
+  parseTagValue: false,
+  trimValues: false,
+  attributeNamePrefix: '@',
+});
 
 function withoutAttributes(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutAttributes);
@@ -26,31 +32,60 @@ export interface CallOutcome {
   text: string;
 }
 
-export async function callOperation(baseUrl: string, path: string, operation: string, parameters: Record<string, string>, binding: Binding): Promise<CallOutcome> {
+export async function callOperation(
+  baseUrl: string,
+  path: string,
+  operation: string,
+  parameters: Record<string, string>,
+  binding: Binding,
+): Promise<CallOutcome> {
   const fields = Object.entries(parameters);
   const form = new URLSearchParams(fields).toString();
-  const xmlParameters = fields.map(([name, value]) => `<${name}>${value.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</${name}>`).join('');
+  const xmlParameters = fields
+    .map(([name, value]) => `<${name}>${value.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</${name}>`)
+    .join('');
   const body = `<${operation} xmlns="${NS}">${xmlParameters}</${operation}>`;
   let response: Response;
   switch (binding) {
     case 'soap11':
-      response = await fetch(baseUrl + path, { method: 'POST', headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${NS}${operation}"` }, body: envelope11(body) });
+      response = await fetch(baseUrl + path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${NS}${operation}"` },
+        body: envelope11(body),
+      });
       break;
     case 'soap12':
-      response = await fetch(baseUrl + path, { method: 'POST', headers: { 'Content-Type': `application/soap+xml; charset=utf-8; action="${NS}${operation}"` }, body: envelope12(body) });
+      response = await fetch(baseUrl + path, {
+        method: 'POST',
+        headers: { 'Content-Type': `application/soap+xml; charset=utf-8; action="${NS}${operation}"` },
+        body: envelope12(body),
+      });
       break;
     case 'get':
       response = await fetch(`${baseUrl}${path}/${operation}?${form}`);
       break;
     case 'post':
-      response = await fetch(`${baseUrl}${path}/${operation}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form });
+      response = await fetch(`${baseUrl}${path}/${operation}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: form,
+      });
       break;
     case 'json':
-      response = await fetch(`${baseUrl}${path}/${operation}`, { method: 'POST', headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: JSON.stringify(parameters) });
+      response = await fetch(`${baseUrl}${path}/${operation}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json; charset=utf-8' },
+        body: JSON.stringify(parameters),
+      });
       break;
   }
   const text = await response.text();
-  return { status: response.status, contentType: response.headers.get('content-type'), text, result: resultOf(binding, operation, text) };
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    text,
+    result: resultOf(binding, operation, text),
+  };
 }
 
 function resultOf(binding: Binding, operation: string, text: string): unknown {
@@ -80,5 +115,10 @@ export function items(listValue: unknown, itemElement: string): Array<Record<str
 
 /** Values as text, as XML carries them, so that XML and JSON answers compare alike. */
 export function asText(record: Record<string, unknown>): Record<string, string | null> {
-  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, value === null || value === undefined ? null : typeof value === 'object' ? JSON.stringify(value) : String(value)]));
+  return Object.fromEntries(
+    Object.entries(record).map(([key, value]) => [
+      key,
+      value === null || value === undefined ? null : typeof value === 'object' ? JSON.stringify(value) : String(value),
+    ]),
+  );
 }

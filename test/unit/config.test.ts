@@ -65,12 +65,21 @@ describe('settings', () => {
     [{ WORKERS: 'all' }, 'WORKERS must be a whole number, got "all"'],
     [{ DELIVERY_WORKER: 'elsewhere' }, 'DELIVERY_WORKER must be one of in-process, off'],
     [{ OUTBOX_KEY: 'short' }, 'OUTBOX_KEY must be 64 hexadecimal digits'],
-    [{ DELIVERY_BACKOFF_BASE_MS: '5000', DELIVERY_BACKOFF_MAX_MS: '1000' }, 'DELIVERY_BACKOFF_MAX_MS must not be below DELIVERY_BACKOFF_BASE_MS'],
+    [
+      { DELIVERY_BACKOFF_BASE_MS: '5000', DELIVERY_BACKOFF_MAX_MS: '1000' },
+      'DELIVERY_BACKOFF_MAX_MS must not be below DELIVERY_BACKOFF_BASE_MS',
+    ],
     [{ SMS_GATEWAY_URL: 'gateway' }, 'SMS_GATEWAY_URL must be an absolute http or https URL'],
-    [{ SMS_GATEWAY_BODY_TEMPLATE: '{"text":"{text}"}' }, 'SMS_GATEWAY_BODY_TEMPLATE must contain the placeholders {to} and {text}'],
+    [
+      { SMS_GATEWAY_BODY_TEMPLATE: '{"text":"{text}"}' },
+      'SMS_GATEWAY_BODY_TEMPLATE must contain the placeholders {to} and {text}',
+    ],
     [{ DEFAULT_COUNTRY_CODE: '+0' }, 'DEFAULT_COUNTRY_CODE must be a country calling code'],
     [{ PARTNER_SCHOOLS: 'https://b.example' }, 'FEDERATION_SECRET must be set when PARTNER_SCHOOLS is'],
-    [{ PARTNER_SCHOOLS: 'https://user@b.example', FEDERATION_SECRET: '0123456789abcdef' }, 'PARTNER_SCHOOLS must hold http(s) base URLs'],
+    [
+      { PARTNER_SCHOOLS: 'https://user@b.example', FEDERATION_SECRET: '0123456789abcdef' },
+      'PARTNER_SCHOOLS must hold http(s) base URLs',
+    ],
     [{ SCHOOL_BASE_URL: 'https://a.example/?x=1' }, 'SCHOOL_BASE_URL must hold http(s) base URLs'],
   ])('%p is refused with a message naming the setting', (environment, message) => {
     expect(() => loadConfig(environment)).toThrow(ConfigError);
@@ -90,7 +99,13 @@ describe('settings', () => {
       gatewayTimeoutMs: 10000,
       outboxKey: undefined,
       push: { url: undefined, token: undefined },
-      sms: { url: undefined, method: 'POST', authorization: undefined, contentType: 'application/json', bodyTemplate: '{"to":"{to}","text":"{text}"}' },
+      sms: {
+        url: undefined,
+        method: 'POST',
+        authorization: undefined,
+        contentType: 'application/json',
+        bodyTemplate: '{"to":"{to}","text":"{text}"}',
+      },
     });
     expect(notifications).toEqual({
       defaultCountryCode: '966',
@@ -108,7 +123,14 @@ describe('settings', () => {
   });
 
   test('school addresses are normalised: scheme and host lower case, default port and trailing slash dropped', () => {
-    const { notifications } = loadConfig({ SCHOOL_BASE_URL: 'HTTPS://A.Example:443/Services/', PARTNER_SCHOOLS: ' http://b.example:80/ , http://c.example:8080/x', FEDERATION_SECRET: '0123456789abcdef' });
-    expect([notifications.schoolBaseUrl, notifications.partnerSchools]).toEqual(['https://a.example/Services', ['http://b.example', 'http://c.example:8080/x']]);
+    const { notifications } = loadConfig({
+      SCHOOL_BASE_URL: 'HTTPS://A.Example:443/Services/',
+      PARTNER_SCHOOLS: ' http://b.example:80/ , http://c.example:8080/x',
+      FEDERATION_SECRET: '0123456789abcdef',
+    });
+    expect([notifications.schoolBaseUrl, notifications.partnerSchools]).toEqual([
+      'https://a.example/Services',
+      ['http://b.example', 'http://c.example:8080/x'],
+    ]);
   });
 });

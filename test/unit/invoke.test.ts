@@ -13,15 +13,31 @@ describe('invoking an operation', () => {
       decode: (raw) => ({ id: raw.int('studentId'), name: raw.string('studentClass'), absent: raw.string('missing') }),
       run: (parameters) => JSON.stringify(parameters),
     });
-    const invocation = await invokeOperation(echo, new Map<string, string | number | null>([['studentId', 7], ['studentClass', 'A1']]), context);
+    const invocation = await invokeOperation(
+      echo,
+      new Map<string, string | number | null>([
+        ['studentId', 7],
+        ['studentClass', 'A1'],
+      ]),
+      context,
+    );
     expect(invocation).toEqual({ ok: true, result: '{"id":7,"name":"A1","absent":null}' });
   });
 
   test('a rule error keeps its reason', async () => {
-    const limited = defineOperation({ name: 'Limited', decode: () => ({}), run: () => { throw new OperationError('rule', 'Too many requests for this phone.'); } });
+    const limited = defineOperation({
+      name: 'Limited',
+      decode: () => ({}),
+      run: () => {
+        throw new OperationError('rule', 'Too many requests for this phone.');
+      },
+    });
     const invocation = await invokeOperation(limited, new Map(), context);
     expect(invocation.ok).toBe(false);
-    expect(!invocation.ok && [invocation.error.kind, invocation.error.message]).toEqual(['rule', 'Too many requests for this phone.']);
+    expect(!invocation.ok && [invocation.error.kind, invocation.error.message]).toEqual([
+      'rule',
+      'Too many requests for this phone.',
+    ]);
   });
 
   test('an unexpected failure becomes a generic internal error with no stack, SQL or path', async () => {

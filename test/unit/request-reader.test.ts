@@ -7,9 +7,15 @@ describe('reading a SOAP request', () => {
     );
     expect(result.kind).toBe('read');
     if (result.kind !== 'read') return;
-    expect([result.rootLocalName, result.rootNamespace, result.hasBody]).toEqual(['Envelope', 'http://schemas.xmlsoap.org/soap/envelope/', true]);
+    expect([result.rootLocalName, result.rootNamespace, result.hasBody]).toEqual([
+      'Envelope',
+      'http://schemas.xmlsoap.org/soap/envelope/',
+      true,
+    ]);
     expect(result.bodyElement?.localName).toBe('Op');
-    expect(result.bodyElement?.children.map((child) => [child.localName, child.namespace, child.text, child.nil])).toEqual([
+    expect(
+      result.bodyElement?.children.map((child) => [child.localName, child.namespace, child.text, child.nil]),
+    ).toEqual([
       ['a', 'urn:x', '1 & 2', false],
       ['b', 'urn:x', '<c>', false],
       ['n', 'urn:x', '', true],
@@ -17,7 +23,9 @@ describe('reading a SOAP request', () => {
   });
 
   test('a Body in another namespace is not the Body', () => {
-    const result = readSoapRequest('<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><Body><Op/></Body></s:Envelope>');
+    const result = readSoapRequest(
+      '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><Body><Op/></Body></s:Envelope>',
+    );
     expect(result.kind === 'read' && [result.hasBody, result.bodyElement]).toEqual([false, undefined]);
   });
 

@@ -8,12 +8,23 @@ const INT: TypeRef = { kind: 'primitive', name: 'int' };
 const BOOLEAN: TypeRef = { kind: 'primitive', name: 'boolean' };
 const BYTES: TypeRef = { kind: 'primitive', name: 'base64Binary' };
 
-const field = (element: string, type: TypeRef, nillable = false): Field => ({ element, property: element.charAt(0).toLowerCase() + element.slice(1), type, nillable });
+const field = (element: string, type: TypeRef, nillable = false): Field => ({
+  element,
+  property: element.charAt(0).toLowerCase() + element.slice(1),
+  type,
+  nillable,
+});
 
 const NOTE: TypeRef = {
   kind: 'record',
   name: 'Note',
-  fields: [field('NoteId', INT), field('Text', STRING, true), field('Author', STRING), field('Positive', BOOLEAN), field('Scan', BYTES)],
+  fields: [
+    field('NoteId', INT),
+    field('Text', STRING, true),
+    field('Author', STRING),
+    field('Positive', BOOLEAN),
+    field('Scan', BYTES),
+  ],
 };
 const NOTES: TypeRef = { kind: 'array', name: 'ArrayOfNote', itemElement: 'Note', item: NOTE };
 
@@ -26,18 +37,30 @@ function xml(type: TypeRef, value: unknown, layout: XmlLayout, nillable = false)
 describe('typed XML, as XmlSerializer writes it', () => {
   test('fields in schema order; a null nillable field as xsi:nil, a null optional field left out', () => {
     const note = { author: null, text: null, noteId: 3, positive: true, scan: Uint8Array.from([1, 2, 255]) };
-    expect(xml(NOTE, note, COMPACT)).toBe('<Result><NoteId>3</NoteId><Text xsi:nil="true" /><Positive>true</Positive><Scan>AQL/</Scan></Result>');
+    expect(xml(NOTE, note, COMPACT)).toBe(
+      '<Result><NoteId>3</NoteId><Text xsi:nil="true" /><Positive>true</Positive><Scan>AQL/</Scan></Result>',
+    );
   });
 
   test('text is escaped and written as UTF-8; an empty string is a self-closing element', () => {
     const note = { noteId: 1, text: 'ممتاز & <جيد>', author: '', positive: false, scan: null };
-    expect(xml(NOTE, note, COMPACT)).toBe('<Result><NoteId>1</NoteId><Text>ممتاز &amp; &lt;جيد&gt;</Text><Author /><Positive>false</Positive></Result>');
+    expect(xml(NOTE, note, COMPACT)).toBe(
+      '<Result><NoteId>1</NoteId><Text>ممتاز &amp; &lt;جيد&gt;</Text><Author /><Positive>false</Positive></Result>',
+    );
   });
 
   test('values on either side of a field left out or written self-closing keep their own tags', () => {
-    const NAMES: TypeRef = { kind: 'record', name: 'Names', fields: [field('First', STRING), field('Middle', STRING), field('Last', INT), field('Title', STRING)] };
-    expect(xml(NAMES, { first: 'Anas', middle: null, last: 7, title: '' }, COMPACT)).toBe('<Result><First>Anas</First><Last>7</Last><Title /></Result>');
-    expect(xml(NAMES, { first: '', middle: 'Iyad', last: 0, title: 'Dr' }, COMPACT)).toBe('<Result><First /><Middle>Iyad</Middle><Last>0</Last><Title>Dr</Title></Result>');
+    const NAMES: TypeRef = {
+      kind: 'record',
+      name: 'Names',
+      fields: [field('First', STRING), field('Middle', STRING), field('Last', INT), field('Title', STRING)],
+    };
+    expect(xml(NAMES, { first: 'Anas', middle: null, last: 7, title: '' }, COMPACT)).toBe(
+      '<Result><First>Anas</First><Last>7</Last><Title /></Result>',
+    );
+    expect(xml(NAMES, { first: '', middle: 'Iyad', last: 0, title: 'Dr' }, COMPACT)).toBe(
+      '<Result><First /><Middle>Iyad</Middle><Last>0</Last><Title>Dr</Title></Result>',
+    );
   });
 
   test('a record with nothing to write and an empty list are self-closing; a null result is nil only where nillable', () => {
@@ -50,8 +73,12 @@ describe('typed XML, as XmlSerializer writes it', () => {
   });
 
   test('an HTTP document whose root has nothing inside is self-closing, with its declarations', () => {
-    expect(typedDocument(NOTES, [], 'urn:x').toString('utf8')).toBe(`<?xml version="1.0" encoding="utf-8"?>\r\n<ArrayOfNote ${XSI_XSD_DECLARATIONS} xmlns="urn:x" />`);
-    expect(typedDocument(STRING, 'نعم', 'urn:x').toString('utf8')).toBe('<?xml version="1.0" encoding="utf-8"?>\r\n<string xmlns="urn:x">نعم</string>');
+    expect(typedDocument(NOTES, [], 'urn:x').toString('utf8')).toBe(
+      `<?xml version="1.0" encoding="utf-8"?>\r\n<ArrayOfNote ${XSI_XSD_DECLARATIONS} xmlns="urn:x" />`,
+    );
+    expect(typedDocument(STRING, 'نعم', 'urn:x').toString('utf8')).toBe(
+      '<?xml version="1.0" encoding="utf-8"?>\r\n<string xmlns="urn:x">نعم</string>',
+    );
   });
 
   test('lists compact for SOAP, and indented by two spaces with CRLF for HTTP documents', () => {

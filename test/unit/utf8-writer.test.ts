@@ -12,7 +12,26 @@ function written(write: (out: Utf8Writer) => void, initialBytes?: number): Buffe
 
 /** Deterministic strings mixing ASCII, markup characters, Arabic, emoji and lone surrogates. */
 function mixedText(seed: number, length: number): string {
-  const pieces = ['a', 'Z', '7', ' ', '&', '<', '>', '"', 'é', 'ح', 'مرض', '\u0660', '€', '😀', '\ud83d', '\ude00', '\r\n', '\u2028'];
+  const pieces = [
+    'a',
+    'Z',
+    '7',
+    ' ',
+    '&',
+    '<',
+    '>',
+    '"',
+    'é',
+    'ح',
+    'مرض',
+    '\u0660',
+    '€',
+    '😀',
+    '\ud83d',
+    '\ude00',
+    '\r\n',
+    '\u2028',
+  ];
   let state = seed;
   let text = '';
   while (text.length < length) {

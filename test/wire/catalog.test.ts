@@ -8,28 +8,43 @@ describe('the catalog read from wsdl/', () => {
     expect(catalog.operations).toHaveLength(18);
     expect(catalog.endpoints).toHaveLength(16);
     const actual = catalog.endpoints.flatMap((endpoint) =>
-      endpoint.operations.map((operation) => [endpoint.path, operation.name, operation.parameters.map((parameter) => parameter.name)]),
+      endpoint.operations.map((operation) => [
+        endpoint.path,
+        operation.name,
+        operation.parameters.map((parameter) => parameter.name),
+      ]),
     );
     const expected = SPEC_OPERATIONS.map(({ endpoint, operation, parameters }) => [endpoint, operation, parameters]);
-    expect(new Set(actual.map((row) => JSON.stringify(row)))).toEqual(new Set(expected.map((row) => JSON.stringify(row))));
+    expect(new Set(actual.map((row) => JSON.stringify(row)))).toEqual(
+      new Set(expected.map((row) => JSON.stringify(row))),
+    );
   });
 
   test('keeps the order of operations that share an endpoint', async () => {
     const catalog = await loadCatalog(WSDL_DIRECTORY);
-    expect(catalog.endpointByPath('/GetStudentsInformation.asmx')?.operations.map((operation) => operation.name)).toEqual(['GetStudentInfoByRecId', 'GetStudentInfoById']);
-    expect(catalog.endpointByPath('/NotificationNotes.asmx')?.operations.map((operation) => operation.name)).toEqual(['SendMarkNotes', 'GetNameAbsenceType']);
+    expect(
+      catalog.endpointByPath('/GetStudentsInformation.asmx')?.operations.map((operation) => operation.name),
+    ).toEqual(['GetStudentInfoByRecId', 'GetStudentInfoById']);
+    expect(catalog.endpointByPath('/NotificationNotes.asmx')?.operations.map((operation) => operation.name)).toEqual([
+      'SendMarkNotes',
+      'GetNameAbsenceType',
+    ]);
   });
 
   test('types studentId of GenerateReport as int and every other parameter as string', async () => {
     const catalog = await loadCatalog(WSDL_DIRECTORY);
-    const typed = catalog.operations.flatMap((operation) => operation.parameters.map((parameter) => `${operation.name}.${parameter.name}:${parameter.type}`));
+    const typed = catalog.operations.flatMap((operation) =>
+      operation.parameters.map((parameter) => `${operation.name}.${parameter.name}:${parameter.type}`),
+    );
     expect(typed.filter((entry) => !entry.endsWith(':string'))).toEqual(['GenerateReport.studentId:int']);
   });
 
   test('documented: HelloWorld has a string result and every other operation an empty response', async () => {
     const catalog = await loadCatalog(WSDL_DIRECTORY);
     const withResult = catalog.operations.filter((operation) => operation.results.documented);
-    expect(withResult.map((operation) => [operation.name, operation.results.documented])).toEqual([['HelloWorld', { name: 'HelloWorldResult', type: { kind: 'primitive', name: 'string' } }]]);
+    expect(withResult.map((operation) => [operation.name, operation.results.documented])).toEqual([
+      ['HelloWorld', { name: 'HelloWorldResult', type: { kind: 'primitive', name: 'string' } }],
+    ]);
   });
 
   test('paths are case-sensitive', async () => {

@@ -16,7 +16,11 @@ const authPath = () => `${service.url}/AuthCodeSending.asmx`;
 
 /** After every hostile request the process must still answer a normal call. */
 afterEach(async () => {
-  const response = await soap11(`${service.url}/GetStudentsNote.asmx`, `<HelloWorld xmlns="${NS}" />`, `"${NS}HelloWorld"`);
+  const response = await soap11(
+    `${service.url}/GetStudentsNote.asmx`,
+    `<HelloWorld xmlns="${NS}" />`,
+    `"${NS}HelloWorld"`,
+  );
   expect(response.status).toBe(200);
 });
 
@@ -30,19 +34,26 @@ describe('oversized bodies', () => {
     // Only the headers are written: the refusal must come without waiting for 100 MB.
     const raw = await rawRequest(service.url, head, 3000);
     expect(statusOf(raw)).toBe(413);
-    expect(bodyOf(raw)).toContain('<faultcode>soap:Client</faultcode><faultstring>Server was unable to read request. ---&gt; Maximum request length exceeded: the body is larger than 4096 bytes.</faultstring>');
+    expect(bodyOf(raw)).toContain(
+      '<faultcode>soap:Client</faultcode><faultstring>Server was unable to read request. ---&gt; Maximum request length exceeded: the body is larger than 4096 bytes.</faultstring>',
+    );
   });
 
   test('a chunked body is cut off when it passes the limit', async () => {
     const chunk = 'x'.repeat(1000);
-    let request = 'POST /AuthCodeSending.asmx HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/xml; charset=utf-8\r\nTransfer-Encoding: chunked\r\n\r\n';
+    let request =
+      'POST /AuthCodeSending.asmx HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/xml; charset=utf-8\r\nTransfer-Encoding: chunked\r\n\r\n';
     for (let index = 0; index < 10; index += 1) request += `${chunk.length.toString(16)}\r\n${chunk}\r\n`;
     const raw = await rawRequest(service.url, request, 3000);
     expect(statusOf(raw)).toBe(413);
   });
 
   test('an oversized HTTP POST form is refused with a text/plain message', async () => {
-    const response = await post(`${authPath()}/AuthCode`, { 'Content-Type': 'application/x-www-form-urlencoded' }, `code=${'1'.repeat(LIMIT)}&phone=1`);
+    const response = await post(
+      `${authPath()}/AuthCode`,
+      { 'Content-Type': 'application/x-www-form-urlencoded' },
+      `code=${'1'.repeat(LIMIT)}&phone=1`,
+    );
     expect(response.status).toBe(413);
     expect(response.text).toBe(`Maximum request length exceeded: the body is larger than ${LIMIT} bytes.\r\n`);
   });
@@ -84,18 +95,30 @@ describe('structure', () => {
   });
 
   test('bytes that are not UTF-8 are refused as unreadable', async () => {
-    const body = Buffer.concat([Buffer.from(envelope11(`<AuthCode xmlns="${NS}"><code>`)), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('</code></AuthCode>')]);
+    const body = Buffer.concat([
+      Buffer.from(envelope11(`<AuthCode xmlns="${NS}"><code>`)),
+      Buffer.from([0xff, 0xfe, 0xc3]),
+      Buffer.from('</code></AuthCode>'),
+    ]);
     const response = await post(authPath(), XML_HEADERS, body);
     expect(response.status).toBe(400);
   });
 
   test('a request line with a huge header is refused by the HTTP layer', async () => {
-    const raw = await rawRequest(service.url, `GET /GetStudentsNote.asmx HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`, 3000);
+    const raw = await rawRequest(
+      service.url,
+      `GET /GetStudentsNote.asmx HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`,
+      3000,
+    );
     expect(statusOf(raw)).toBe(431);
   });
 
   test('markup in parameters is data, echoed nowhere as markup, and faults leak no internals', async () => {
-    const response = await post(`${service.url}/GenerateStudentReport.asmx`, { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${NS}GenerateReport"` }, envelope11(`<GenerateReport xmlns="${NS}"><studentId>&lt;script&gt;</studentId></GenerateReport>`));
+    const response = await post(
+      `${service.url}/GenerateStudentReport.asmx`,
+      { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${NS}GenerateReport"` },
+      envelope11(`<GenerateReport xmlns="${NS}"><studentId>&lt;script&gt;</studentId></GenerateReport>`),
+    );
     expect(response.status).toBe(500);
     expect(response.text).not.toContain('<script>');
     expectNoLeak(response.text);

@@ -29,30 +29,48 @@ describe('HTTP GET and POST success', () => {
   });
 
   test('a void operation over POST, extra fields ignored', async () => {
-    const response = await post(`${service.url}/GenerateStudentReport.asmx/GenerateReport`, FORM, 'studentId=12&studentClass=A1&extra=1');
+    const response = await post(
+      `${service.url}/GenerateStudentReport.asmx/GenerateReport`,
+      FORM,
+      'studentId=12&studentClass=A1&extra=1',
+    );
     expect([response.status, response.headers.get('content-length'), response.text]).toEqual([200, '0', '']);
   });
 
   test('operations that share an endpoint are told apart by the path', async () => {
-    const first = await get(`${service.url}/NotificationNotes.asmx/GetNameAbsenceType?id=1&baseUrlSchool=http://school`);
-    const second = await get(`${service.url}/NotificationNotes.asmx/SendMarkNotes?id=1&id_class=2&baseUrlSchool=http://school`);
+    const first = await get(
+      `${service.url}/NotificationNotes.asmx/GetNameAbsenceType?id=1&baseUrlSchool=http://school`,
+    );
+    const second = await get(
+      `${service.url}/NotificationNotes.asmx/SendMarkNotes?id=1&id_class=2&baseUrlSchool=http://school`,
+    );
     expect([first.status, second.status]).toEqual([200, 200]);
   });
 });
 
 describe('HTTP GET and POST errors, as ASMX writes them', () => {
   const expectPlainError = (response: { status: number; headers: Headers; text: string }, text: string) => {
-    expect([response.status, response.headers.get('content-type'), response.text]).toEqual([500, 'text/plain; charset=utf-8', `${text}\r\n`]);
+    expect([response.status, response.headers.get('content-type'), response.text]).toEqual([
+      500,
+      'text/plain; charset=utf-8',
+      `${text}\r\n`,
+    ]);
   };
 
   test('the first missing parameter, in parameter order', async () => {
     expectPlainError(await get(`${service.url}/AuthCodeSending.asmx/AuthCode`), 'Missing parameter: code.');
     expectPlainError(await get(`${service.url}/AuthCodeSending.asmx/AuthCode?code=1`), 'Missing parameter: phone.');
-    expectPlainError(await post(`${service.url}/AuthCodeSending.asmx/AuthCode`, FORM, 'phone=1'), 'Missing parameter: code.');
+    expectPlainError(
+      await post(`${service.url}/AuthCodeSending.asmx/AuthCode`, FORM, 'phone=1'),
+      'Missing parameter: code.',
+    );
   });
 
   test('parameter names are case-sensitive', async () => {
-    expectPlainError(await get(`${service.url}/AuthCodeSending.asmx/AuthCode?Code=1&phone=2`), 'Missing parameter: code.');
+    expectPlainError(
+      await get(`${service.url}/AuthCodeSending.asmx/AuthCode?Code=1&phone=2`),
+      'Missing parameter: code.',
+    );
   });
 
   test('a bad int', async () => {
@@ -63,7 +81,10 @@ describe('HTTP GET and POST errors, as ASMX writes them', () => {
   });
 
   test('an unknown operation', async () => {
-    expectPlainError(await get(`${service.url}/AuthCodeSending.asmx/Nope`), 'Nope Web Service method name is not valid.');
+    expectPlainError(
+      await get(`${service.url}/AuthCodeSending.asmx/Nope`),
+      'Nope Web Service method name is not valid.',
+    );
   });
 
   test('an operation name in the wrong case', async () => {
@@ -74,15 +95,24 @@ describe('HTTP GET and POST errors, as ASMX writes them', () => {
   });
 
   test('a POST with another content type', async () => {
-    expectPlainError(await post(`${service.url}/AuthCodeSending.asmx/AuthCode`, { 'Content-Type': 'text/xml; charset=utf-8' }, '<x/>'), 'Request format is invalid: text/xml; charset=utf-8.');
+    expectPlainError(
+      await post(`${service.url}/AuthCodeSending.asmx/AuthCode`, { 'Content-Type': 'text/xml; charset=utf-8' }, '<x/>'),
+      'Request format is invalid: text/xml; charset=utf-8.',
+    );
   });
 });
 
 describe('text on the HTTP bindings', () => {
   test('UTF-8 form fields and percent-encoded query fields reach the operation', async () => {
     // Operations are void in this profile; what is observable is that the request is accepted.
-    const query = await get(`${service.url}/GetTeacherSubjects.asmx/GetTeacherSubjectsByID?Tid=${encodeURIComponent('محمد')}&TClassid=${encodeURIComponent('أ 1')}`);
-    const form = await post(`${service.url}/GetTeacherSubjects.asmx/GetTeacherSubjectsByID`, FORM, `Tid=${encodeURIComponent('محمد')}&TClassid=1`);
+    const query = await get(
+      `${service.url}/GetTeacherSubjects.asmx/GetTeacherSubjectsByID?Tid=${encodeURIComponent('محمد')}&TClassid=${encodeURIComponent('أ 1')}`,
+    );
+    const form = await post(
+      `${service.url}/GetTeacherSubjects.asmx/GetTeacherSubjectsByID`,
+      FORM,
+      `Tid=${encodeURIComponent('محمد')}&TClassid=1`,
+    );
     expect([query.status, form.status]).toEqual([200, 200]);
   });
 

@@ -13,7 +13,11 @@ afterAll(() => service.close());
 
 describe('SOAP responses, byte for byte as ASMX', () => {
   test('SOAP 1.1 HelloWorld', async () => {
-    const response = await soap11(`${service.url}/GetStudentsNote.asmx`, `<HelloWorld xmlns="${NS}" />`, `"${NS}HelloWorld"`);
+    const response = await soap11(
+      `${service.url}/GetStudentsNote.asmx`,
+      `<HelloWorld xmlns="${NS}" />`,
+      `"${NS}HelloWorld"`,
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/xml; charset=utf-8');
     expect(response.text).toBe(
@@ -23,7 +27,11 @@ describe('SOAP responses, byte for byte as ASMX', () => {
   });
 
   test('SOAP 1.2 HelloWorld', async () => {
-    const response = await soap12(`${service.url}/GetStudentsNote.asmx`, `<HelloWorld xmlns="${NS}" />`, `${NS}HelloWorld`);
+    const response = await soap12(
+      `${service.url}/GetStudentsNote.asmx`,
+      `<HelloWorld xmlns="${NS}" />`,
+      `${NS}HelloWorld`,
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/soap+xml; charset=utf-8');
     expect(response.text).toBe(
@@ -46,8 +54,16 @@ describe('SOAP responses, byte for byte as ASMX', () => {
     ['/GetStudnetNote2.asmx', 'GetStudentNoteByID', '<STDid>1</STDid>'],
     ['/Scheduals.asmx', 'GetExamTableByExamId', '<ExamId>1</ExamId>'],
     ['/GetNoteType.asmx', 'GetStudentsNoteType', ''],
-    ['/PushNotificationMobile.asmx', 'PushNotificationToGateway', '<applicationID>a</applicationID><senderId>s</senderId><deviceId>d</deviceId><notes>n</notes><notes_type>t</notes_type>'],
-    ['/NotificationNotes.asmx', 'SendMarkNotes', '<id>1</id><id_class>2</id_class><baseUrlSchool>http://school</baseUrlSchool>'],
+    [
+      '/PushNotificationMobile.asmx',
+      'PushNotificationToGateway',
+      '<applicationID>a</applicationID><senderId>s</senderId><deviceId>d</deviceId><notes>n</notes><notes_type>t</notes_type>',
+    ],
+    [
+      '/NotificationNotes.asmx',
+      'SendMarkNotes',
+      '<id>1</id><id_class>2</id_class><baseUrlSchool>http://school</baseUrlSchool>',
+    ],
     ['/NotificationNotes.asmx', 'GetNameAbsenceType', '<id>1</id><baseUrlSchool>http://school</baseUrlSchool>'],
   ])('%s %s answers the empty response over both versions', async (path, operation, parameters) => {
     const body = `<${operation} xmlns="${NS}">${parameters}</${operation}>`;
@@ -55,7 +71,11 @@ describe('SOAP responses, byte for byte as ASMX', () => {
     const over11 = await soap11(service.url + path, body, `"${NS}${operation}"`);
     expect([over11.status, over11.text.endsWith(empty)]).toEqual([200, true]);
     const over12 = await soap12(service.url + path, body, `${NS}${operation}`);
-    expect([over12.status, over12.text.endsWith(empty), over12.text.includes(`xmlns:soap="http://www.w3.org/2003/05/soap-envelope"`)]).toEqual([200, true, true]);
+    expect([
+      over12.status,
+      over12.text.endsWith(empty),
+      over12.text.includes(`xmlns:soap="http://www.w3.org/2003/05/soap-envelope"`),
+    ]).toEqual([200, true, true]);
   });
 });
 
@@ -67,10 +87,20 @@ describe('a configured namespace', () => {
   afterAll(() => custom.close());
 
   test('is the namespace of actions, requests and responses', async () => {
-    const response = await soap11(`${custom.url}/GetStudentsNote.asmx`, '<HelloWorld xmlns="urn:school:services" />', '"urn:school:servicesHelloWorld"');
+    const response = await soap11(
+      `${custom.url}/GetStudentsNote.asmx`,
+      '<HelloWorld xmlns="urn:school:services" />',
+      '"urn:school:servicesHelloWorld"',
+    );
     expect(response.status).toBe(200);
-    expect(response.text).toContain('<HelloWorldResponse xmlns="urn:school:services"><HelloWorldResult>Hello World</HelloWorldResult>');
-    const tempuri = await soap11(`${custom.url}/GetStudentsNote.asmx`, `<HelloWorld xmlns="${NS}" />`, `"${NS}HelloWorld"`);
+    expect(response.text).toContain(
+      '<HelloWorldResponse xmlns="urn:school:services"><HelloWorldResult>Hello World</HelloWorldResult>',
+    );
+    const tempuri = await soap11(
+      `${custom.url}/GetStudentsNote.asmx`,
+      `<HelloWorld xmlns="${NS}" />`,
+      `"${NS}HelloWorld"`,
+    );
     expect(tempuri.status).toBe(500);
   });
 });

@@ -15,9 +15,24 @@ export function isoDate(date: Date): string {
 
 export function termsOf(startYear: number): TermPlan[] {
   return [
-    { nameAr: 'الفصل الدراسي الأول', nameEn: 'First term', startsOn: `${startYear}-09-01`, endsOn: `${startYear}-12-31` },
-    { nameAr: 'الفصل الدراسي الثاني', nameEn: 'Second term', startsOn: `${startYear + 1}-01-01`, endsOn: `${startYear + 1}-03-31` },
-    { nameAr: 'الفصل الدراسي الثالث', nameEn: 'Third term', startsOn: `${startYear + 1}-04-01`, endsOn: `${startYear + 1}-06-30` },
+    {
+      nameAr: 'الفصل الدراسي الأول',
+      nameEn: 'First term',
+      startsOn: `${startYear}-09-01`,
+      endsOn: `${startYear}-12-31`,
+    },
+    {
+      nameAr: 'الفصل الدراسي الثاني',
+      nameEn: 'Second term',
+      startsOn: `${startYear + 1}-01-01`,
+      endsOn: `${startYear + 1}-03-31`,
+    },
+    {
+      nameAr: 'الفصل الدراسي الثالث',
+      nameEn: 'Third term',
+      startsOn: `${startYear + 1}-04-01`,
+      endsOn: `${startYear + 1}-06-30`,
+    },
   ];
 }
 

@@ -1,6 +1,15 @@
 import type { BulkWriter, Row } from '../bulk-writer';
 import { schoolDays, termsOf } from './calendar';
-import { ABSENCE_TYPES, ASSESSMENTS, CLASS_NOTES, GRADE_NAMES_AR, NOTE_SENTENCES_AR, NOTE_TYPES, SECTIONS, SUBJECTS } from './fixed-lists';
+import {
+  ABSENCE_TYPES,
+  ASSESSMENTS,
+  CLASS_NOTES,
+  GRADE_NAMES_AR,
+  NOTE_SENTENCES_AR,
+  NOTE_TYPES,
+  SECTIONS,
+  SUBJECTS,
+} from './fixed-lists';
 import { FAMILY_NAMES, FEMALE_FIRST_NAMES, MALE_FIRST_NAMES } from './names';
 import { fullName, hexToken, mobileNumber, randomPerson } from './people';
 import { Random } from './random';
@@ -58,17 +67,76 @@ export async function generateDemoSchool(writer: BulkWriter, options: DemoOption
   const terms = termsOf(options.startYear);
 
   await writer.insert('schools', [{ id: 1, name_ar: 'مدارس النور الأهلية', name_en: 'Al-Noor Private Schools' }]);
-  await writer.insert('academic_years', [{ id: 1, name: `${options.startYear}/${options.startYear + 1}`, starts_on: terms[0].startsOn, ends_on: terms[2].endsOn }]);
-  await writer.insert('terms', terms.map((term, index) => ({ id: index + 1, academic_year_id: 1, name_ar: term.nameAr, name_en: term.nameEn, starts_on: term.startsOn, ends_on: term.endsOn })));
-  await writer.insert('grade_levels', GRADE_NAMES_AR.map((nameAr, index) => ({ id: index + 1, ordinal: index + 1, name_ar: `الصف ${nameAr}`, name_en: `Grade ${index + 1}` })));
-  await writer.insert('subjects', SUBJECTS.map((subject, index) => ({ id: index + 1, code: subject.code, name_ar: subject.nameAr, name_en: subject.nameEn })));
-  await writer.insert('absence_types', ABSENCE_TYPES.map(([nameAr, nameEn], index) => ({ id: index + 1, name_ar: nameAr, name_en: nameEn })));
-  await writer.insert('note_types', NOTE_TYPES.map(([nameAr, nameEn, positive], index) => ({ id: index + 1, name_ar: nameAr, name_en: nameEn, is_positive: positive ? 1 : 0 })));
+  await writer.insert('academic_years', [
+    {
+      id: 1,
+      name: `${options.startYear}/${options.startYear + 1}`,
+      starts_on: terms[0].startsOn,
+      ends_on: terms[2].endsOn,
+    },
+  ]);
+  await writer.insert(
+    'terms',
+    terms.map((term, index) => ({
+      id: index + 1,
+      academic_year_id: 1,
+      name_ar: term.nameAr,
+      name_en: term.nameEn,
+      starts_on: term.startsOn,
+      ends_on: term.endsOn,
+    })),
+  );
+  await writer.insert(
+    'grade_levels',
+    GRADE_NAMES_AR.map((nameAr, index) => ({
+      id: index + 1,
+      ordinal: index + 1,
+      name_ar: `الصف ${nameAr}`,
+      name_en: `Grade ${index + 1}`,
+    })),
+  );
+  await writer.insert(
+    'subjects',
+    SUBJECTS.map((subject, index) => ({
+      id: index + 1,
+      code: subject.code,
+      name_ar: subject.nameAr,
+      name_en: subject.nameEn,
+    })),
+  );
+  await writer.insert(
+    'absence_types',
+    ABSENCE_TYPES.map(([nameAr, nameEn], index) => ({ id: index + 1, name_ar: nameAr, name_en: nameEn })),
+  );
+  await writer.insert(
+    'note_types',
+    NOTE_TYPES.map(([nameAr, nameEn, positive], index) => ({
+      id: index + 1,
+      name_ar: nameAr,
+      name_en: nameEn,
+      is_positive: positive ? 1 : 0,
+    })),
+  );
 
   const classes = await planClasses(writer, options.students);
   const teacherCount = await planTeachers(writer, random, classes);
-  const summary = await enrolStudents(writer, random, classes, options, terms.map((term, index) => ({ ...term, id: index + 1, days: schoolDays(term.startsOn, term.endsOn) })));
-  await planExams(writer, classes, terms.map((term, index) => ({ id: index + 1, days: schoolDays(term.startsOn, term.endsOn), nameAr: term.nameAr, nameEn: term.nameEn })));
+  const summary = await enrolStudents(
+    writer,
+    random,
+    classes,
+    options,
+    terms.map((term, index) => ({ ...term, id: index + 1, days: schoolDays(term.startsOn, term.endsOn) })),
+  );
+  await planExams(
+    writer,
+    classes,
+    terms.map((term, index) => ({
+      id: index + 1,
+      days: schoolDays(term.startsOn, term.endsOn),
+      nameAr: term.nameAr,
+      nameEn: term.nameEn,
+    })),
+  );
   return { ...summary, classes: classes.length, teachers: teacherCount };
 }
 
@@ -92,8 +160,17 @@ async function planClasses(writer: BulkWriter, students: number): Promise<ClassP
       const [sectionAr, sectionEn] = sectionNames(section);
       const nameAr = `${GRADE_NAMES_AR[grade - 1]} - ${sectionAr}`;
       const nameEn = `Grade ${grade}-${sectionEn}`;
-      rows.push({ id, academic_year_id: 1, grade_level_id: grade, section: sectionEn, name_ar: nameAr, name_en: nameEn });
-      const subjectIds = SUBJECTS.flatMap((subject, index) => (grade >= subject.grades[0] && grade <= subject.grades[1] ? [index + 1] : []));
+      rows.push({
+        id,
+        academic_year_id: 1,
+        grade_level_id: grade,
+        section: sectionEn,
+        name_ar: nameAr,
+        name_en: nameEn,
+      });
+      const subjectIds = SUBJECTS.flatMap((subject, index) =>
+        grade >= subject.grades[0] && grade <= subject.grades[1] ? [index + 1] : [],
+      );
       classes.push({ id, grade, nameAr, nameEn, subjectIds, teacherBySubject: new Map(), studentCount: count });
     }
   }
@@ -114,7 +191,12 @@ async function planTeachers(writer: BulkWriter, random: Random, classes: ClassPl
       teachers.push({ id: teacherId, name_ar: name.ar, name_en: name.en, phone: mobileNumber(random) });
       for (const plan of teaching.slice(start, start + CLASS_SUBJECTS_PER_TEACHER)) {
         plan.teacherBySubject.set(subjectId, teacherId);
-        assignments.push({ id: assignments.length + 1, teacher_id: teacherId, class_id: plan.id, subject_id: subjectId });
+        assignments.push({
+          id: assignments.length + 1,
+          teacher_id: teacherId,
+          class_id: plan.id,
+          subject_id: subjectId,
+        });
       }
     }
   });
@@ -130,8 +212,23 @@ interface TermWithDays {
 }
 
 /** Students class by class, with everything that hangs off them, so memory stays bounded. */
-async function enrolStudents(writer: BulkWriter, random: Random, classes: ClassPlan[], options: DemoOptions, terms: TermWithDays[]) {
-  const ids = { student: new Counter(), guardian: new Counter(), device: new Counter(), assessment: new Counter(), mark: new Counter(), attendance: new Counter(), note: new Counter(), classNote: new Counter() };
+async function enrolStudents(
+  writer: BulkWriter,
+  random: Random,
+  classes: ClassPlan[],
+  options: DemoOptions,
+  terms: TermWithDays[],
+) {
+  const ids = {
+    student: new Counter(),
+    guardian: new Counter(),
+    device: new Counter(),
+    assessment: new Counter(),
+    mark: new Counter(),
+    attendance: new Counter(),
+    note: new Counter(),
+    classNote: new Counter(),
+  };
   for (const plan of classes) {
     const students: Row<'students'>[] = [];
     const records: Row<'student_records'>[] = [];
@@ -157,11 +254,23 @@ async function enrolStudents(writer: BulkWriter, random: Random, classes: ClassP
         birth_date: `${birthYear}-${String(random.int(1, 12)).padStart(2, '0')}-${String(random.int(1, 28)).padStart(2, '0')}`,
         phone: plan.grade >= 7 && random.chance(0.5) ? mobileNumber(random) : null,
       });
-      records.push({ id: firstRecordId + plan.studentCount - 1 - seat, student_id: studentId, class_id: plan.id, academic_year_id: 1, enrolled_on: terms[0].startsOn, status: 'active' });
+      records.push({
+        id: firstRecordId + plan.studentCount - 1 - seat,
+        student_id: studentId,
+        class_id: plan.id,
+        academic_year_id: 1,
+        enrolled_on: terms[0].startsOn,
+        status: 'active',
+      });
       abilities.push(random.score(0.74, 0.3, 0.3, 1));
       const fatherName = fullName(father, random.pick(MALE_FIRST_NAMES), family);
       const guardianIds = [ids.guardian.next()];
-      guardians.push({ id: guardianIds[0], name_ar: fatherName.ar, name_en: fatherName.en, phone: mobileNumber(random) });
+      guardians.push({
+        id: guardianIds[0],
+        name_ar: fatherName.ar,
+        name_en: fatherName.en,
+        phone: mobileNumber(random),
+      });
       links.push({ student_id: studentId, guardian_id: guardianIds[0], relation: 'father' });
       if (random.chance(0.5)) {
         const mother = randomPerson(random, 'F');
@@ -172,7 +281,15 @@ async function enrolStudents(writer: BulkWriter, random: Random, classes: ClassP
       for (const guardianId of guardianIds) {
         if (!random.chance(0.7)) continue;
         const deviceId = ids.device.next();
-        devices.push({ id: deviceId, guardian_id: guardianId, application_id: DEMO_APPLICATION_ID, device_id: `device-${deviceId}`, push_token: hexToken(random, 64), platform: random.chance(0.6) ? 'android' : 'ios', enabled: 1 });
+        devices.push({
+          id: deviceId,
+          guardian_id: guardianId,
+          application_id: DEMO_APPLICATION_ID,
+          device_id: `device-${deviceId}`,
+          push_token: hexToken(random, 64),
+          platform: random.chance(0.6) ? 'android' : 'ios',
+          enabled: 1,
+        });
       }
     }
     await writer.insert('students', students);
@@ -187,19 +304,50 @@ async function enrolStudents(writer: BulkWriter, random: Random, classes: ClassP
   return { students: ids.student.count, marks: ids.mark.count, attendance: ids.attendance.count };
 }
 
-type Ids = Record<'student' | 'guardian' | 'device' | 'assessment' | 'mark' | 'attendance' | 'note' | 'classNote', Counter>;
+type Ids = Record<
+  'student' | 'guardian' | 'device' | 'assessment' | 'mark' | 'attendance' | 'note' | 'classNote',
+  Counter
+>;
 
-async function writeMarks(writer: BulkWriter, random: Random, plan: ClassPlan, records: Row<'student_records'>[], abilities: number[], terms: TermWithDays[], ids: Ids) {
+async function writeMarks(
+  writer: BulkWriter,
+  random: Random,
+  plan: ClassPlan,
+  records: Row<'student_records'>[],
+  abilities: number[],
+  terms: TermWithDays[],
+  ids: Ids,
+) {
   const assessments: Row<'assessments'>[] = [];
   const marks: Row<'marks'>[] = [];
   for (const term of terms) {
     for (const subjectId of plan.subjectIds) {
       ASSESSMENTS.forEach(([nameAr, nameEn, maxScore], order) => {
         const assessmentId = ids.assessment.next();
-        const day = term.days[Math.min(term.days.length - 1, Math.floor(((order + 1) * term.days.length) / (ASSESSMENTS.length + 1)) + subjectId)];
-        assessments.push({ id: assessmentId, class_id: plan.id, subject_id: subjectId, term_id: term.id, name_ar: nameAr, name_en: nameEn, held_on: day, max_score: maxScore });
+        const day =
+          term.days[
+            Math.min(
+              term.days.length - 1,
+              Math.floor(((order + 1) * term.days.length) / (ASSESSMENTS.length + 1)) + subjectId,
+            )
+          ];
+        assessments.push({
+          id: assessmentId,
+          class_id: plan.id,
+          subject_id: subjectId,
+          term_id: term.id,
+          name_ar: nameAr,
+          name_en: nameEn,
+          held_on: day,
+          max_score: maxScore,
+        });
         records.forEach((record, seat) => {
-          marks.push({ id: ids.mark.next(), assessment_id: assessmentId, student_record_id: record.id as number, score: random.score(abilities[seat] * maxScore, maxScore * 0.25, 0, maxScore) });
+          marks.push({
+            id: ids.mark.next(),
+            assessment_id: assessmentId,
+            student_record_id: record.id as number,
+            score: random.score(abilities[seat] * maxScore, maxScore * 0.25, 0, maxScore),
+          });
         });
       });
     }
@@ -208,7 +356,14 @@ async function writeMarks(writer: BulkWriter, random: Random, plan: ClassPlan, r
   await writer.insert('marks', marks);
 }
 
-async function writeAttendanceAndNotes(writer: BulkWriter, random: Random, plan: ClassPlan, records: Row<'student_records'>[], terms: TermWithDays[], ids: Ids) {
+async function writeAttendanceAndNotes(
+  writer: BulkWriter,
+  random: Random,
+  plan: ClassPlan,
+  records: Row<'student_records'>[],
+  terms: TermWithDays[],
+  ids: Ids,
+) {
   const attendance: Row<'attendance'>[] = [];
   const notes: Row<'student_notes'>[] = [];
   const teachers = [...plan.teacherBySubject.values()];
@@ -231,10 +386,24 @@ async function writeAttendanceAndNotes(writer: BulkWriter, random: Random, plan:
       });
     });
     for (let count = random.int(0, 4); count > 0; count -= 1) {
-      notes.push({ id: ids.note.next(), student_id: record.student_id as number, note_type_id: random.int(1, NOTE_TYPES.length), teacher_id: random.pick(teachers), written_on: random.pick(allDays), text: random.pick(NOTE_SENTENCES_AR) });
+      notes.push({
+        id: ids.note.next(),
+        student_id: record.student_id as number,
+        note_type_id: random.int(1, NOTE_TYPES.length),
+        teacher_id: random.pick(teachers),
+        written_on: random.pick(allDays),
+        text: random.pick(NOTE_SENTENCES_AR),
+      });
     }
   }
-  const classNotes: Row<'class_notes'>[] = CLASS_NOTES.map(([title, text], index) => ({ id: ids.classNote.next(), class_id: plan.id, teacher_id: teachers[index % teachers.length], posted_on: allDays[Math.floor(((index + 1) * allDays.length) / (CLASS_NOTES.length + 1))], title, text }));
+  const classNotes: Row<'class_notes'>[] = CLASS_NOTES.map(([title, text], index) => ({
+    id: ids.classNote.next(),
+    class_id: plan.id,
+    teacher_id: teachers[index % teachers.length],
+    posted_on: allDays[Math.floor(((index + 1) * allDays.length) / (CLASS_NOTES.length + 1))],
+    title,
+    text,
+  }));
   await writer.insert('attendance', attendance);
   await writer.insert('student_notes', notes);
   await writer.insert('class_notes', classNotes);
@@ -245,17 +414,38 @@ async function writeAttendanceAndNotes(writer: BulkWriter, random: Random, plan:
  * one subject a day, 08:00 to 10:00, in its own room. An exam's timetable is then one class's,
  * what a student's family looks up, and its size does not grow with the school.
  */
-async function planExams(writer: BulkWriter, classes: ClassPlan[], terms: Array<{ id: number; days: string[]; nameAr: string; nameEn: string }>) {
+async function planExams(
+  writer: BulkWriter,
+  classes: ClassPlan[],
+  terms: Array<{ id: number; days: string[]; nameAr: string; nameEn: string }>,
+) {
   const exams: Row<'exams'>[] = [];
   const slots: Row<'exam_slots'>[] = [];
   for (const term of terms) {
-    for (const [kindAr, kindEn, startFraction] of [['اختبارات منتصف', 'Midterm exams', 0.45], ['الاختبارات النهائية', 'Final exams', 0.85]] as const) {
+    for (const [kindAr, kindEn, startFraction] of [
+      ['اختبارات منتصف', 'Midterm exams', 0.45],
+      ['الاختبارات النهائية', 'Final exams', 0.85],
+    ] as const) {
       const firstDay = Math.floor(term.days.length * startFraction);
       for (const plan of classes) {
         const examId = exams.length + 1;
-        exams.push({ id: examId, term_id: term.id, name_ar: `${kindAr} ${term.nameAr} - ${plan.nameAr}`, name_en: `${kindEn}, ${term.nameEn.toLowerCase()}, ${plan.nameEn}` });
+        exams.push({
+          id: examId,
+          term_id: term.id,
+          name_ar: `${kindAr} ${term.nameAr} - ${plan.nameAr}`,
+          name_en: `${kindEn}, ${term.nameEn.toLowerCase()}, ${plan.nameEn}`,
+        });
         plan.subjectIds.forEach((subjectId, order) => {
-          slots.push({ id: slots.length + 1, exam_id: examId, class_id: plan.id, subject_id: subjectId, held_on: term.days[Math.min(term.days.length - 1, firstDay + order)], starts_at: '08:00', ends_at: '10:00', room: `${100 + plan.grade * 10 + (plan.id % 10)}` });
+          slots.push({
+            id: slots.length + 1,
+            exam_id: examId,
+            class_id: plan.id,
+            subject_id: subjectId,
+            held_on: term.days[Math.min(term.days.length - 1, firstDay + order)],
+            starts_at: '08:00',
+            ends_at: '10:00',
+            room: `${100 + plan.grade * 10 + (plan.id % 10)}`,
+          });
         });
       }
     }

@@ -11,8 +11,16 @@ export function fullName(first: NamePair, father: NamePair, family: NamePair): B
   return { ar: `${first[0]} ${father[0]} ${family[0]}`, en: `${first[1]} ${father[1]} ${family[1]}` };
 }
 
-export function randomPerson(random: Random, gender: 'M' | 'F', family: NamePair = random.pick(FAMILY_NAMES)): BilingualName {
-  return fullName(random.pick(gender === 'M' ? MALE_FIRST_NAMES : FEMALE_FIRST_NAMES), random.pick(MALE_FIRST_NAMES), family);
+export function randomPerson(
+  random: Random,
+  gender: 'M' | 'F',
+  family: NamePair = random.pick(FAMILY_NAMES),
+): BilingualName {
+  return fullName(
+    random.pick(gender === 'M' ? MALE_FIRST_NAMES : FEMALE_FIRST_NAMES),
+    random.pick(MALE_FIRST_NAMES),
+    family,
+  );
 }
 
 /** A Saudi mobile number in E.164, the form the directory stores. */

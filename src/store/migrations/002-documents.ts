@@ -10,7 +10,9 @@ import type { Engine } from '../engine';
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('generated_documents')
-    .addColumn('id', 'integer', (column) => (engine === 'postgres' ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey()))
+    .addColumn('id', 'integer', (column) =>
+      engine === 'postgres' ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey(),
+    )
     .addColumn('kind', 'text', (column) => column.notNull())
     .addColumn('student_record_id', 'integer', (column) => column.notNull().references('student_records.id'))
     .addColumn('term_id', 'integer', (column) => column.notNull().references('terms.id'))

@@ -10,7 +10,9 @@ import type { Engine } from '../engine';
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('outbox_messages')
-    .addColumn('id', 'integer', (column) => (engine === 'postgres' ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey()))
+    .addColumn('id', 'integer', (column) =>
+      engine === 'postgres' ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey(),
+    )
     .addColumn('reference', 'text', (column) => column.notNull())
     .addColumn('channel', 'text', (column) => column.notNull())
     .addColumn('recipient', 'text', (column) => column.notNull())
@@ -26,15 +28,24 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('created_at', 'text', (column) => column.notNull())
     .addColumn('finished_at', 'text')
     .execute();
-  await db.schema.createIndex('outbox_messages_due').on('outbox_messages').columns(['state', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('outbox_messages_due')
+    .on('outbox_messages')
+    .columns(['state', 'next_attempt_at'])
+    .execute();
 
   // AuthCode looks every number up in the school directory.
-  for (const table of ['guardians', 'students', 'teachers']) await db.schema.createIndex(`${table}_phone`).on(table).column('phone').execute();
+  for (const table of ['guardians', 'students', 'teachers'])
+    await db.schema.createIndex(`${table}_phone`).on(table).column('phone').execute();
 
   await db.schema
     .createTable('rate_limit_events')
     .addColumn('bucket', 'text', (column) => column.notNull())
     .addColumn('occurred_at', 'text', (column) => column.notNull())
     .execute();
-  await db.schema.createIndex('rate_limit_events_bucket').on('rate_limit_events').columns(['bucket', 'occurred_at']).execute();
+  await db.schema
+    .createIndex('rate_limit_events_bucket')
+    .on('rate_limit_events')
+    .columns(['bucket', 'occurred_at'])
+    .execute();
 }

@@ -7,14 +7,26 @@ import type { Database } from '../schema';
  * first one, the first.
  */
 export async function currentAcademicYearId(db: Kysely<Database>, today: string): Promise<number | undefined> {
-  const started = await db.selectFrom('academic_years').select('id').where('starts_on', '<=', today).orderBy('starts_on', 'desc').limit(1).executeTakeFirst();
+  const started = await db
+    .selectFrom('academic_years')
+    .select('id')
+    .where('starts_on', '<=', today)
+    .orderBy('starts_on', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   if (started) return started.id;
   const first = await db.selectFrom('academic_years').select('id').orderBy('starts_on').limit(1).executeTakeFirst();
   return first?.id;
 }
 
 export async function currentTermId(db: Kysely<Database>, today: string): Promise<number | undefined> {
-  const started = await db.selectFrom('terms').select('id').where('starts_on', '<=', today).orderBy('starts_on', 'desc').limit(1).executeTakeFirst();
+  const started = await db
+    .selectFrom('terms')
+    .select('id')
+    .where('starts_on', '<=', today)
+    .orderBy('starts_on', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   if (started) return started.id;
   const first = await db.selectFrom('terms').select('id').orderBy('starts_on').limit(1).executeTakeFirst();
   return first?.id;

@@ -7,17 +7,28 @@ import { currentAcademicYearId } from './calendar';
 /** Queries about a class or a teacher's classes: attendance audit, announcements, groups. */
 
 /** Rows as the database sends them in JSON, one array of values each, in the order selected. */
-type EntryRow = [id: number, occurredOn: string, recordId: number, kind: string, absenceTypeId: number | null, minutesLate: number | null, note: string | null];
+type EntryRow = [
+  id: number,
+  occurredOn: string,
+  recordId: number,
+  kind: string,
+  absenceTypeId: number | null,
+  minutesLate: number | null,
+  note: string | null,
+];
 type StudentRow = [recordId: number, studentId: number, nameAr: string, nameEn: string];
 type AbsenceTypeRow = [id: number, nameAr: string, nameEn: string];
 
 /** Every row of a select as one JSON array of arrays: SQLite's spelling, or PostgreSQL's. */
 function jsonRows(engine: Engine, fields: RawBuilder<unknown>): RawBuilder<unknown> {
-  return engine === 'postgres' ? sql`coalesce(json_agg(json_build_array(${fields})), '[]'::json)` : sql`json_group_array(json_array(${fields}))`;
+  return engine === 'postgres'
+    ? sql`coalesce(json_agg(json_build_array(${fields})), '[]'::json)`
+    : sql`json_group_array(json_array(${fields}))`;
 }
 
 /** SQLite hands over JSON as text; PostgreSQL's driver has parsed it already. */
-const parsed = <Row>(value: string | Row[]): Row[] => (typeof value === 'string' ? (JSON.parse(value) as Row[]) : value);
+const parsed = <Row>(value: string | Row[]): Row[] =>
+  typeof value === 'string' ? (JSON.parse(value) as Row[]) : value;
 
 /**
  * Every absence and lateness recorded for the class's students, by date, student, then entry.
@@ -28,36 +39,50 @@ const parsed = <Row>(value: string | Row[]): Row[] => (typeof value === 'string'
  * and V8 parses the same values from JSON in a third of that. The names are joined here, not
  * repeated on every row by the database, and the order is made here too, where it is cheap.
  */
-export async function classAttendance(db: Kysely<Database>, engine: Engine, classId: number): Promise<AttendanceRecord[]> {
+export async function classAttendance(
+  db: Kysely<Database>,
+  engine: Engine,
+  classId: number,
+): Promise<AttendanceRecord[]> {
   const entryFields = sql`entry.id, entry.occurred_on, entry.student_record_id, entry.kind, entry.absence_type_id, entry.minutes_late, entry.note`;
   const studentFields = sql`record.id, student.id, student.name_ar, student.name_en`;
-  const { rows } = await sql<{ entries: string | EntryRow[]; students: string | StudentRow[]; absenceTypes: string | AbsenceTypeRow[] }>`select
+  const { rows } = await sql<{
+    entries: string | EntryRow[];
+    students: string | StudentRow[];
+    absenceTypes: string | AbsenceTypeRow[];
+  }>`select
     (select ${jsonRows(engine, entryFields)} from attendance as entry inner join student_records as record on record.id = entry.student_record_id where record.class_id = ${classId}) as entries,
     (select ${jsonRows(engine, studentFields)} from student_records as record inner join students as student on student.id = record.student_id where record.class_id = ${classId}) as students,
     (select ${jsonRows(engine, sql`id, name_ar, name_en`)} from absence_types) as "absenceTypes"`.execute(db);
   const studentOfRecord = new Map(parsed(rows[0].students).map((student) => [student[0], student]));
   const absenceType = new Map(parsed(rows[0].absenceTypes).map((type) => [type[0], type]));
-  const records = parsed(rows[0].entries).map(([attendanceId, occurredOn, recordId, kind, absenceTypeId, minutesLate, note]): AttendanceRecord => {
-    const student = studentOfRecord.get(recordId);
-    if (!student) throw new Error(`attendance ${attendanceId} belongs to no student of class ${classId}`);
-    const type = absenceTypeId === null ? undefined : absenceType.get(absenceTypeId);
-    return {
-      attendanceId,
-      occurredOn,
-      studentId: student[1],
-      studentRecId: recordId,
-      studentNameAr: student[2],
-      studentNameEn: student[3],
-      kind,
-      absenceTypeId,
-      absenceTypeNameAr: type ? type[1] : null,
-      absenceTypeNameEn: type ? type[2] : null,
-      minutesLate,
-      note,
-    };
-  });
-  return records.sort(
-    (one, other) => (one.occurredOn < other.occurredOn ? -1 : one.occurredOn > other.occurredOn ? 1 : one.studentId - other.studentId || one.attendanceId - other.attendanceId),
+  const records = parsed(rows[0].entries).map(
+    ([attendanceId, occurredOn, recordId, kind, absenceTypeId, minutesLate, note]): AttendanceRecord => {
+      const student = studentOfRecord.get(recordId);
+      if (!student) throw new Error(`attendance ${attendanceId} belongs to no student of class ${classId}`);
+      const type = absenceTypeId === null ? undefined : absenceType.get(absenceTypeId);
+      return {
+        attendanceId,
+        occurredOn,
+        studentId: student[1],
+        studentRecId: recordId,
+        studentNameAr: student[2],
+        studentNameEn: student[3],
+        kind,
+        absenceTypeId,
+        absenceTypeNameAr: type ? type[1] : null,
+        absenceTypeNameEn: type ? type[2] : null,
+        minutesLate,
+        note,
+      };
+    },
+  );
+  return records.sort((one, other) =>
+    one.occurredOn < other.occurredOn
+      ? -1
+      : one.occurredOn > other.occurredOn
+        ? 1
+        : one.studentId - other.studentId || one.attendanceId - other.attendanceId,
   );
 }
 

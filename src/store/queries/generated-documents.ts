@@ -14,10 +14,24 @@ export interface StoredDocument {
 
 export type NewDocument = Omit<Insertable<GeneratedDocumentTable>, 'id'>;
 
-const STORED_DOCUMENT = ['file_name as fileName', 'content_type as contentType', 'size', 'content', 'content_hash as contentHash', 'issued_on as issuedOn'] as const;
+const STORED_DOCUMENT = [
+  'file_name as fileName',
+  'content_type as contentType',
+  'size',
+  'content',
+  'content_hash as contentHash',
+  'issued_on as issuedOn',
+] as const;
 
-export async function findDocument(db: Kysely<Database>, inputFingerprint: string): Promise<StoredDocument | undefined> {
-  return db.selectFrom('generated_documents').select(STORED_DOCUMENT).where('input_fingerprint', '=', inputFingerprint).executeTakeFirst();
+export async function findDocument(
+  db: Kysely<Database>,
+  inputFingerprint: string,
+): Promise<StoredDocument | undefined> {
+  return db
+    .selectFrom('generated_documents')
+    .select(STORED_DOCUMENT)
+    .where('input_fingerprint', '=', inputFingerprint)
+    .executeTakeFirst();
 }
 
 /**

@@ -54,7 +54,11 @@ export interface ReportSubject {
 }
 
 /** The student's enrolment in the academic year of the term. */
-export async function studentRecordForTerm(db: Kysely<Database>, studentId: number, termId: number): Promise<number | undefined> {
+export async function studentRecordForTerm(
+  db: Kysely<Database>,
+  studentId: number,
+  termId: number,
+): Promise<number | undefined> {
   const record = await db
     .selectFrom('student_records as record')
     .innerJoin('terms as term', 'term.academic_year_id', 'record.academic_year_id')
@@ -66,7 +70,10 @@ export async function studentRecordForTerm(db: Kysely<Database>, studentId: numb
 }
 
 /** The content of the report; undefined unless the record is in that class and the term of its year. */
-export async function reportContent(db: Kysely<Database>, { studentRecordId: recordId, classId, termId }: ReportSubject): Promise<ReportContent | undefined> {
+export async function reportContent(
+  db: Kysely<Database>,
+  { studentRecordId: recordId, classId, termId }: ReportSubject,
+): Promise<ReportContent | undefined> {
   const header = await db
     .selectFrom('student_records as record')
     .innerJoin('students as student', 'student.id', 'record.student_id')
@@ -91,9 +98,20 @@ export async function reportContent(db: Kysely<Database>, { studentRecordId: rec
     .where('term.id', '=', termId)
     .executeTakeFirst();
   if (!header) return undefined;
-  const term = { termId, nameAr: header.termNameAr, nameEn: header.termNameEn, startsOn: header.startsOn, endsOn: header.endsOn };
+  const term = {
+    termId,
+    nameAr: header.termNameAr,
+    nameEn: header.termNameEn,
+    startsOn: header.startsOn,
+    endsOn: header.endsOn,
+  };
   const [school, subjects, absencesByType, lateness, notesByType] = await Promise.all([
-    db.selectFrom('schools').select(['name_ar as nameAr', 'name_en as nameEn']).orderBy('id').limit(1).executeTakeFirst(),
+    db
+      .selectFrom('schools')
+      .select(['name_ar as nameAr', 'name_en as nameEn'])
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst(),
     subjectMarks(db, recordId, header.classId, termId),
     absenceCounts(db, recordId, term),
     latenessTotals(db, recordId, term),
@@ -101,7 +119,12 @@ export async function reportContent(db: Kysely<Database>, { studentRecordId: rec
   ]);
   return {
     school: school ?? { nameAr: '', nameEn: '' },
-    student: { studentId: header.studentId, studentRecordId: recordId, nameAr: header.studentNameAr, nameEn: header.studentNameEn },
+    student: {
+      studentId: header.studentId,
+      studentRecordId: recordId,
+      nameAr: header.studentNameAr,
+      nameEn: header.studentNameEn,
+    },
     class: { classId: header.classId, nameAr: header.classNameAr, nameEn: header.classNameEn },
     term,
     academicYear: header.academicYear,
@@ -121,7 +144,12 @@ interface TermDates {
  * The class's subjects (taught, or assessed this term) with every assessment of the term and the
  * student's mark in it, so that a missing mark shows as missing rather than vanishing.
  */
-async function subjectMarks(db: Kysely<Database>, recordId: number, classId: number, termId: number): Promise<SubjectMarks[]> {
+async function subjectMarks(
+  db: Kysely<Database>,
+  recordId: number,
+  classId: number,
+  termId: number,
+): Promise<SubjectMarks[]> {
   const [taught, assessments] = await Promise.all([
     db
       .selectFrom('teacher_assignments as assignment')
@@ -132,7 +160,9 @@ async function subjectMarks(db: Kysely<Database>, recordId: number, classId: num
     db
       .selectFrom('assessments as assessment')
       .innerJoin('subjects as subject', 'subject.id', 'assessment.subject_id')
-      .leftJoin('marks as mark', (join) => join.onRef('mark.assessment_id', '=', 'assessment.id').on('mark.student_record_id', '=', recordId))
+      .leftJoin('marks as mark', (join) =>
+        join.onRef('mark.assessment_id', '=', 'assessment.id').on('mark.student_record_id', '=', recordId),
+      )
       .select([
         'subject.id as subjectId',
         'subject.name_ar as subjectNameAr',
@@ -150,10 +180,18 @@ async function subjectMarks(db: Kysely<Database>, recordId: number, classId: num
       .orderBy('assessment.id')
       .execute(),
   ]);
-  const subjects = new Map<number, { subjectId: number; nameAr: string; nameEn: string; assessments: AssessmentMark[] }>();
+  const subjects = new Map<
+    number,
+    { subjectId: number; nameAr: string; nameEn: string; assessments: AssessmentMark[] }
+  >();
   for (const subject of taught) subjects.set(subject.subjectId, { ...subject, assessments: [] });
   for (const row of assessments) {
-    const subject = subjects.get(row.subjectId) ?? { subjectId: row.subjectId, nameAr: row.subjectNameAr, nameEn: row.subjectNameEn, assessments: [] };
+    const subject = subjects.get(row.subjectId) ?? {
+      subjectId: row.subjectId,
+      nameAr: row.subjectNameAr,
+      nameEn: row.subjectNameEn,
+      assessments: [],
+    };
     subjects.set(row.subjectId, subject);
     subject.assessments.push({
       assessmentId: row.assessmentId,
@@ -171,7 +209,12 @@ async function absenceCounts(db: Kysely<Database>, recordId: number, term: TermD
   const rows = await db
     .selectFrom('attendance as entry')
     .innerJoin('absence_types as type', 'type.id', 'entry.absence_type_id')
-    .select((eb) => ['type.id as typeId', 'type.name_ar as nameAr', 'type.name_en as nameEn', eb.fn.countAll<number>().as('count')])
+    .select((eb) => [
+      'type.id as typeId',
+      'type.name_ar as nameAr',
+      'type.name_en as nameEn',
+      eb.fn.countAll<number>().as('count'),
+    ])
     .where('entry.student_record_id', '=', recordId)
     .where('entry.kind', '=', 'absence')
     .where('entry.occurred_on', '>=', term.startsOn)
@@ -182,7 +225,11 @@ async function absenceCounts(db: Kysely<Database>, recordId: number, term: TermD
   return rows.map((row) => ({ ...row, count: Number(row.count) }));
 }
 
-async function latenessTotals(db: Kysely<Database>, recordId: number, term: TermDates): Promise<{ count: number; minutes: number }> {
+async function latenessTotals(
+  db: Kysely<Database>,
+  recordId: number,
+  term: TermDates,
+): Promise<{ count: number; minutes: number }> {
   const row = await db
     .selectFrom('attendance')
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number | null>('minutes_late').as('minutes')])
@@ -199,7 +246,13 @@ async function noteCounts(db: Kysely<Database>, studentId: number, term: TermDat
   const rows = await db
     .selectFrom('student_notes as note')
     .innerJoin('note_types as type', 'type.id', 'note.note_type_id')
-    .select((eb) => ['type.id as typeId', 'type.name_ar as nameAr', 'type.name_en as nameEn', 'type.is_positive as isPositive', eb.fn.countAll<number>().as('count')])
+    .select((eb) => [
+      'type.id as typeId',
+      'type.name_ar as nameAr',
+      'type.name_en as nameEn',
+      'type.is_positive as isPositive',
+      eb.fn.countAll<number>().as('count'),
+    ])
     .where('note.student_id', '=', studentId)
     .where('note.written_on', '>=', term.startsOn)
     .where('note.written_on', '<=', term.endsOn)

@@ -8,7 +8,14 @@ export async function examTimetable(db: Kysely<Database>, examId: number): Promi
   const exam = await db
     .selectFrom('exams as exam')
     .innerJoin('terms as term', 'term.id', 'exam.term_id')
-    .select(['exam.id as examId', 'exam.name_ar as nameAr', 'exam.name_en as nameEn', 'term.id as termId', 'term.name_ar as termNameAr', 'term.name_en as termNameEn'])
+    .select([
+      'exam.id as examId',
+      'exam.name_ar as nameAr',
+      'exam.name_en as nameEn',
+      'term.id as termId',
+      'term.name_ar as termNameAr',
+      'term.name_en as termNameEn',
+    ])
     .where('exam.id', '=', examId)
     .executeTakeFirst();
   if (!exam) return undefined;
@@ -38,6 +45,10 @@ export async function examTimetable(db: Kysely<Database>, examId: number): Promi
 }
 
 export async function noteTypes(db: Kysely<Database>): Promise<NoteType[]> {
-  const rows = await db.selectFrom('note_types').select(['id as noteTypeId', 'name_ar as nameAr', 'name_en as nameEn', 'is_positive as isPositive']).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('note_types')
+    .select(['id as noteTypeId', 'name_ar as nameAr', 'name_en as nameEn', 'is_positive as isPositive'])
+    .orderBy('id')
+    .execute();
   return rows.map((row) => ({ ...row, isPositive: row.isPositive === 1 }));
 }

@@ -35,16 +35,34 @@ export async function studentInfoByRecordId(db: Kysely<Database>, recordId: numb
 }
 
 /** The student's enrolment in the current year, or else the latest one. */
-export async function studentInfoByStudentId(db: Kysely<Database>, studentId: number, today: string): Promise<StudentInfo | undefined> {
+export async function studentInfoByStudentId(
+  db: Kysely<Database>,
+  studentId: number,
+  today: string,
+): Promise<StudentInfo | undefined> {
   const yearId = await currentAcademicYearId(db, today);
-  const current = yearId === undefined ? undefined : await studentInfoQuery(db).where('student.id', '=', studentId).where('record.academic_year_id', '=', yearId).executeTakeFirst();
-  return current ?? studentInfoQuery(db).where('student.id', '=', studentId).orderBy('year.starts_on', 'desc').executeTakeFirst();
+  const current =
+    yearId === undefined
+      ? undefined
+      : await studentInfoQuery(db)
+          .where('student.id', '=', studentId)
+          .where('record.academic_year_id', '=', yearId)
+          .executeTakeFirst();
+  return (
+    current ??
+    studentInfoQuery(db).where('student.id', '=', studentId).orderBy('year.starts_on', 'desc').executeTakeFirst()
+  );
 }
 
 async function currentClassId(db: Kysely<Database>, studentId: number, today: string): Promise<number | undefined> {
   const yearId = await currentAcademicYearId(db, today);
   if (yearId === undefined) return undefined;
-  const record = await db.selectFrom('student_records').select('class_id').where('student_id', '=', studentId).where('academic_year_id', '=', yearId).executeTakeFirst();
+  const record = await db
+    .selectFrom('student_records')
+    .select('class_id')
+    .where('student_id', '=', studentId)
+    .where('academic_year_id', '=', yearId)
+    .executeTakeFirst();
   return record?.class_id;
 }
 
@@ -74,7 +92,12 @@ export async function studentSubjects(db: Kysely<Database>, studentId: number, t
 }
 
 /** The student's marks in a subject over the current academic year, in date order. */
-export async function studentMarks(db: Kysely<Database>, studentId: number, subjectId: number, today: string): Promise<Mark[]> {
+export async function studentMarks(
+  db: Kysely<Database>,
+  studentId: number,
+  subjectId: number,
+  today: string,
+): Promise<Mark[]> {
   const yearId = await currentAcademicYearId(db, today);
   if (yearId === undefined) return [];
   const rows = await db

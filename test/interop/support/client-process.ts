@@ -28,7 +28,9 @@ export function runCommand(command: string, args: readonly string[], options: Pr
     execFile(command, args, { ...options, timeout: 100_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) {
         const status = error.killed ? `killed by ${error.signal}` : `exit ${error.code}`;
-        reject(new Error(`${command} ${args.join(' ')} failed (${status})\n--- stdout\n${stdout}\n--- stderr\n${stderr}`));
+        reject(
+          new Error(`${command} ${args.join(' ')} failed (${status})\n--- stdout\n${stdout}\n--- stderr\n${stderr}`),
+        );
       } else {
         resolve(stdout);
       }
@@ -37,8 +39,15 @@ export function runCommand(command: string, args: readonly string[], options: Pr
 }
 
 /** Runs a client program and parses the JSON line it printed for each call. */
-export async function runClient<Call = ClientCall>(command: string, args: readonly string[], options: ProgramOptions = {}): Promise<Call[]> {
-  const output = await runCommand(command, args, { ...options, env: { ...(options.env ?? process.env), ...SAMPLE_ENVIRONMENT } });
+export async function runClient<Call = ClientCall>(
+  command: string,
+  args: readonly string[],
+  options: ProgramOptions = {},
+): Promise<Call[]> {
+  const output = await runCommand(command, args, {
+    ...options,
+    env: { ...(options.env ?? process.env), ...SAMPLE_ENVIRONMENT },
+  });
   return output
     .split('\n')
     .filter((line) => line.trim() !== '')

@@ -19,14 +19,18 @@ export function testClientStack(runClientStack: (baseUrl: string) => Promise<Cli
 
   test.each(VERSIONS)('calls all 18 operations on the 16 endpoints over SOAP %s, none failing', (version) => {
     const ofVersion = calls.filter((call) => call.version === version);
-    expect(ofVersion.filter((call) => !call.ok).map((call) => `${call.endpoint} ${call.operation}: ${call.error}`)).toEqual([]);
+    expect(
+      ofVersion.filter((call) => !call.ok).map((call) => `${call.endpoint} ${call.operation}: ${call.error}`),
+    ).toEqual([]);
     expect(operationKeys(ofVersion)).toEqual(operationKeys(SPEC_OPERATIONS));
     expect(ofVersion).toHaveLength(18);
     expect(new Set(ofVersion.map((call) => call.endpoint)).size).toBe(16);
   });
 
   test.each(VERSIONS)('gets "Hello World" from HelloWorld over SOAP %s', (version) => {
-    expect(calls.find((call) => call.version === version && call.operation === 'HelloWorld')?.result).toBe('Hello World');
+    expect(calls.find((call) => call.version === version && call.operation === 'HelloWorld')?.result).toBe(
+      'Hello World',
+    );
   });
 
   testWireVersions(() => running.proxy.requests, operationKeys(SPEC_OPERATIONS));

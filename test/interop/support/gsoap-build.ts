@@ -17,13 +17,37 @@ export type GsoapClientSourceWriter = (directory: string, version: SoapVersion) 
  * source, compiled against libgsoap++ with the flags the library was built with (they change the
  * layout of struct soap). Returns the program.
  */
-async function buildForVersion(header: string, directory: string, version: SoapVersion, writeSource: GsoapClientSourceWriter): Promise<string> {
+async function buildForVersion(
+  header: string,
+  directory: string,
+  version: SoapVersion,
+  writeSource: GsoapClientSourceWriter,
+): Promise<string> {
   await mkdir(directory);
-  await runCommand('soapcpp2', ['-j', '-C', SOAPCPP2_VERSION_OPTION[version], '-x', '-w', '-L', `-I${GSOAP_IMPORTS}`, `-d${directory}`, header]);
+  await runCommand('soapcpp2', [
+    '-j',
+    '-C',
+    SOAPCPP2_VERSION_OPTION[version],
+    '-x',
+    '-w',
+    '-L',
+    `-I${GSOAP_IMPORTS}`,
+    `-d${directory}`,
+    header,
+  ]);
   const source = await writeSource(directory, version);
   const libraryFlags = (await runCommand('pkg-config', ['--cflags', '--libs', 'gsoap++'])).trim().split(/\s+/);
   const program = join(directory, 'interop-client');
-  await runCommand('g++', ['-O0', '-w', `-I${directory}`, `-I${CLIENT_HEADERS}`, source, '-o', program, ...libraryFlags]);
+  await runCommand('g++', [
+    '-O0',
+    '-w',
+    `-I${directory}`,
+    `-I${CLIENT_HEADERS}`,
+    source,
+    '-o',
+    program,
+    ...libraryFlags,
+  ]);
   return program;
 }
 
@@ -32,9 +56,16 @@ async function buildForVersion(header: string, directory: string, version: SoapV
  * ... so their names do not clash), then a SOAP 1.1 and a SOAP 1.2 build side by side in
  * `directory`, one per core. Returns the two programs, the SOAP 1.1 one first.
  */
-export async function buildGsoapClients(directory: string, baseUrl: string, endpoints: readonly string[], writeSource: GsoapClientSourceWriter): Promise<string[]> {
+export async function buildGsoapClients(
+  directory: string,
+  baseUrl: string,
+  endpoints: readonly string[],
+  writeSource: GsoapClientSourceWriter,
+): Promise<string[]> {
   const header = join(directory, 'svc.h');
   const wsdlUrls = endpoints.map((endpoint) => `${baseUrl}${endpoint}?WSDL`);
   await runCommand('wsdl2h', ['-Nsvc', '-o', header, ...wsdlUrls], { cwd: directory });
-  return Promise.all(VERSIONS.map((version) => buildForVersion(header, join(directory, `soap${version}`), version, writeSource)));
+  return Promise.all(
+    VERSIONS.map((version) => buildForVersion(header, join(directory, `soap${version}`), version, writeSource)),
+  );
 }

@@ -45,11 +45,15 @@ export async function startRecordingProxy(serviceUrl: string): Promise<Recording
     incoming.on('end', () => {
       const body = Buffer.concat(chunks);
       const path = incoming.url ?? '/';
-      if (incoming.method === 'POST') requests.push(describeRequest(new URL(path, serviceUrl).pathname, incoming.headers, body.toString('utf8')));
-      const forwarded = request({ hostname: service.hostname, port: service.port, method: incoming.method, path, headers: incoming.headers }, (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      });
+      if (incoming.method === 'POST')
+        requests.push(describeRequest(new URL(path, serviceUrl).pathname, incoming.headers, body.toString('utf8')));
+      const forwarded = request(
+        { hostname: service.hostname, port: service.port, method: incoming.method, path, headers: incoming.headers },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
       forwarded.on('error', (error) => outgoing.destroy(error));
       forwarded.end(body);
     });

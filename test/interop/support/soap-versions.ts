@@ -12,12 +12,18 @@ const MEDIA_TYPE: Record<SoapVersion, string> = { '1.1': 'text/xml', '1.2': 'app
  * version's calls were sent in that version's envelope with its Content-Type, and nothing else
  * was posted. `expectedOperationKeys` are the calls each version must have made (operationKeys).
  */
-export function testWireVersions(recordedRequests: () => readonly RecordedRequest[], expectedOperationKeys: readonly string[]): void {
-  test.each(VERSIONS)('really sends the SOAP %s calls as that version: envelope namespace and Content-Type', (version) => {
-    const sent = recordedRequests().filter((request) => request.envelopeNamespace === ENVELOPE_NAMESPACE[version]);
-    expect(sent.filter((request) => request.mediaType !== MEDIA_TYPE[version])).toEqual([]);
-    expect(operationKeys(sent)).toEqual(expectedOperationKeys);
-  });
+export function testWireVersions(
+  recordedRequests: () => readonly RecordedRequest[],
+  expectedOperationKeys: readonly string[],
+): void {
+  test.each(VERSIONS)(
+    'really sends the SOAP %s calls as that version: envelope namespace and Content-Type',
+    (version) => {
+      const sent = recordedRequests().filter((request) => request.envelopeNamespace === ENVELOPE_NAMESPACE[version]);
+      expect(sent.filter((request) => request.mediaType !== MEDIA_TYPE[version])).toEqual([]);
+      expect(operationKeys(sent)).toEqual(expectedOperationKeys);
+    },
+  );
 
   test('posts nothing but SOAP 1.1 and SOAP 1.2 envelopes', () => {
     const known = Object.values(ENVELOPE_NAMESPACE);

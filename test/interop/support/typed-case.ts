@@ -41,7 +41,8 @@ const changesUnderNormalisation = (text: string) => text.normalize('NFD') !== te
 export async function typedCaseFromStore(db: Kysely<Database>, today: string): Promise<TypedCase> {
   const unknownStudent = await db.selectFrom('students').select('id').where('id', '=', UNKNOWN_ID).executeTakeFirst();
   const unknownSubject = await db.selectFrom('subjects').select('id').where('id', '=', UNKNOWN_ID).executeTakeFirst();
-  if (unknownStudent !== undefined || unknownSubject !== undefined) throw new Error(`the demo school has a student or subject ${UNKNOWN_ID}`);
+  if (unknownStudent !== undefined || unknownSubject !== undefined)
+    throw new Error(`the demo school has a student or subject ${UNKNOWN_ID}`);
   const students = await db.selectFrom('students').select(['id', 'name_ar']).orderBy('id').execute();
   for (const { id } of students.filter((student) => changesUnderNormalisation(student.name_ar))) {
     const info = await studentInfoByStudentId(db, id, today);
@@ -54,8 +55,17 @@ export async function typedCaseFromStore(db: Kysely<Database>, today: string): P
         studentId: String(id),
         subjectId: String(subjectId),
         unknownId: String(UNKNOWN_ID),
-        student: { StudentId: info.studentId, NameAr: info.nameAr, NameEn: info.nameEn, ClassNameAr: info.classNameAr, BirthDate: info.birthDate },
-        marks: { count: marks.length, first: { AssessmentNameAr: first.assessmentNameAr, Score: first.score, MaxScore: first.maxScore } },
+        student: {
+          StudentId: info.studentId,
+          NameAr: info.nameAr,
+          NameEn: info.nameEn,
+          ClassNameAr: info.classNameAr,
+          BirthDate: info.birthDate,
+        },
+        marks: {
+          count: marks.length,
+          first: { AssessmentNameAr: first.assessmentNameAr, Score: first.score, MaxScore: first.maxScore },
+        },
       };
     }
   }

@@ -59,12 +59,26 @@ export function testTypedClientStack(runClientStack: (run: TypedClientRun) => Pr
     const { context } = running.service;
     expected = await typedCaseFromStore(context.store.db, context.now().toISOString().slice(0, 10));
     const callArguments = [expected.studentId, expected.subjectId, expected.unknownId];
-    calls = await runClientStack({ baseUrl: running.proxy.url, callArguments, environment: { ...process.env, LC_ALL: 'C' } });
+    calls = await runClientStack({
+      baseUrl: running.proxy.url,
+      callArguments,
+      environment: { ...process.env, LC_ALL: 'C' },
+    });
   });
 
   /** Compares the whole line, so that a failed call shows its error and a missing one shows as undefined. */
-  function expectCall(version: SoapVersion, operation: string, callArguments: string[], result: TypedClientCall['result']): void {
-    const line = calls.find((call) => call.version === version && call.operation === operation && JSON.stringify(call.arguments) === JSON.stringify(callArguments));
+  function expectCall(
+    version: SoapVersion,
+    operation: string,
+    callArguments: string[],
+    result: TypedClientCall['result'],
+  ): void {
+    const line = calls.find(
+      (call) =>
+        call.version === version &&
+        call.operation === operation &&
+        JSON.stringify(call.arguments) === JSON.stringify(callArguments),
+    );
     expect(line).toEqual({ version, operation, arguments: callArguments, ok: true, result });
   }
 
@@ -72,14 +86,20 @@ export function testTypedClientStack(runClientStack: (run: TypedClientRun) => Pr
     expectCall(version, 'GetStudentInfoById', [expected.studentId], expected.student);
   });
 
-  test.each(VERSIONS)("decodes the student's marks in a subject: count, first assessment's Arabic name, score and maximum, over SOAP %s", (version) => {
-    expectCall(version, 'GetStudentsMarks2', [expected.studentId, expected.subjectId], expected.marks);
-  });
+  test.each(VERSIONS)(
+    "decodes the student's marks in a subject: count, first assessment's Arabic name, score and maximum, over SOAP %s",
+    (version) => {
+      expectCall(version, 'GetStudentsMarks2', [expected.studentId, expected.subjectId], expected.marks);
+    },
+  );
 
-  test.each(VERSIONS)('decodes empty results without error: no student for an unknown id, no marks for an unknown subject, over SOAP %s', (version) => {
-    expectCall(version, 'GetStudentInfoById', [expected.unknownId], null);
-    expectCall(version, 'GetStudentsMarks2', [expected.studentId, expected.unknownId], EMPTY_MARKS);
-  });
+  test.each(VERSIONS)(
+    'decodes empty results without error: no student for an unknown id, no marks for an unknown subject, over SOAP %s',
+    (version) => {
+      expectCall(version, 'GetStudentInfoById', [expected.unknownId], null);
+      expectCall(version, 'GetStudentsMarks2', [expected.studentId, expected.unknownId], EMPTY_MARKS);
+    },
+  );
 
   testWireVersions(() => running.proxy.requests, operationKeys(WIRE_CALLS));
 }
