@@ -14,14 +14,14 @@
  * nothing accumulates. Run under node --expose-gc (the npm script does) for the heap figures.
  */
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '../src/config';
+import { loadConfig } from '../src/config/service-config';
 import { payloadSealer } from '../src/delivery/payload-sealer';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { RawParameters, type OperationContext } from '../src/operations/operation';
+import type { OperationContext } from '../src/operations/operation';
 import { generateReport } from '../src/operations/reports';
 import { loadDemoSchool } from '../src/store/demo/load-demo-school';
 import { openStore } from '../src/store/open-store';
@@ -76,16 +76,13 @@ async function main(): Promise<void> {
     await loadDemoSchool(store, { students, seed: Number(values.seed), startYear });
     const now = new Date(`${startYear}-11-22T08:00:00Z`);
     const context: OperationContext = {
-      callerAddress: 'benchmark',
-      federationCredential: undefined,
-      config: loadConfig({ DATA_DIR: directory, LOG_LEVEL: 'silent' }),
-      db: store.db,
-      engine: store.engine,
+      call: { address: 'benchmark', requestBaseUrl: 'http://localhost', federationCredential: undefined },
+      store,
+      notifications: loadConfig({ DATA_DIR: directory, LOG_LEVEL: 'silent' }).notifications,
       now,
       today: `${startYear}-11-22`,
       outboxChanged: () => undefined,
       sealer: payloadSealer(randomBytes(32)),
-      ownSchoolUrl: () => 'http://localhost',
       endpointPathOf: () => '/',
     };
     // Report cards queue no messages and call no school: the context's notification parts are inert.
@@ -109,14 +106,9 @@ async function main(): Promise<void> {
     let bytes = 0;
     for (let index = 0; index < reports; index += 1) {
       const studentId = (index % students) + 1;
-      const parameters = new RawParameters(
-        new Map<string, string | number | null>([
-          ['studentId', studentId],
-          ['studentClass', String(classes.get(studentId))],
-        ]),
-      );
+      const parameters = { studentId, studentClass: String(classes.get(studentId)) };
       const started = performance.now();
-      const document = (await generateReport.handle(parameters, context)) as { size: number } | undefined;
+      const document = await generateReport.handle(parameters, context);
       const elapsed = performance.now() - started;
       if (!document) throw new Error(`no report card for student ${studentId}`);
       (index < students ? rendered : stored).push(elapsed);

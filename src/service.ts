@@ -1,19 +1,16 @@
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import type { Config } from './config';
-import { loadCatalog } from './contract/catalog';
-import { log, setLogLevel } from './log';
-import { bindHandlers } from './operations/registry';
-import { createHttpServer } from './server';
-import type { ServiceContext } from './service-context';
+import type { Config } from './config/service-config';
+import { type Catalog, loadCatalog } from './contract/catalog';
+import { WSDL_DIRECTORY } from './contract/wsdl-directory';
+import { loadOutboxKey, payloadSealer } from './delivery/payload-sealer';
+import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker';
+import { log, setLogLevel } from './lib/log';
+import { bindHandlers, type Handlers } from './operations/registry';
+import { CallPipeline } from './pipeline/call-pipeline';
+import { createHttpServer } from './server/http-server';
 import { academicYearStartOf } from './store/demo/calendar';
 import { loadDemoSchool, storeIsEmpty } from './store/demo/load-demo-school';
 import { openStore, type Store } from './store/open-store';
-import { loadOutboxKey, payloadSealer } from './delivery/payload-sealer';
-import { startDeliveryWorker, type DeliveryWorker } from './delivery/worker';
-
-/** The folder of the hand-authored WSDL files, beside src/ (and beside dist/ when compiled). */
-export const WSDL_DIRECTORY = join(__dirname, __dirname.includes(`${join('dist', 'src')}`) ? '../../wsdl' : '../wsdl');
 
 /** The size of the demo school a new embedded store gets on first start. */
 export const FIRST_START_DEMO_STUDENTS = 500;
@@ -21,7 +18,11 @@ export const FIRST_START_DEMO_SEED = 1;
 
 export interface RunningService {
   readonly url: string;
-  readonly context: ServiceContext;
+  readonly catalog: Catalog;
+  readonly handlers: Handlers;
+  readonly store: Store;
+  /** The clock "current" year and term follow. */
+  readonly clock: () => Date;
   close(): Promise<void>;
 }
 
@@ -41,31 +42,46 @@ async function fillNewEmbeddedStore(store: Store, config: Config, now: Date): Pr
   log.info('new store filled with a demo school (DEMO_DATA=off prevents this)', { ...summary });
 }
 
+/** The endpoint path of every operation, for handlers that forward a call to a partner school. */
+function endpointPaths(catalog: Catalog): (operationName: string) => string {
+  const paths = new Map<string, string>();
+  for (const endpoint of catalog.endpoints) {
+    for (const operation of endpoint.operations) if (!paths.has(operation.name)) paths.set(operation.name, endpoint.path);
+  }
+  return (operationName) => {
+    const path = paths.get(operationName);
+    if (path === undefined) throw new Error(`no endpoint serves ${operationName}`);
+    return path;
+  };
+}
+
 /** Opens the store, loads the catalog, binds the handlers and listens; resolves once the port is open. */
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   setLogLevel(config.logLevel);
-  const now = options.now ?? (() => new Date());
+  const clock = options.now ?? (() => new Date());
   const catalog = await loadCatalog(WSDL_DIRECTORY);
-  const handlerFor = bindHandlers(catalog);
+  const handlers = bindHandlers(catalog);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
-  await fillNewEmbeddedStore(store, config, now());
+  await fillNewEmbeddedStore(store, config, clock());
   const sealer = payloadSealer(loadOutboxKey(config.delivery.outboxKey, config.dataDirectory));
   const worker: DeliveryWorker | undefined =
-    config.delivery.worker === 'in-process' ? startDeliveryWorker(store, config.delivery, sealer, { now }) : undefined;
-  const context: ServiceContext = {
-    config,
-    catalog,
-    handlerFor,
+    config.delivery.worker === 'in-process'
+      ? startDeliveryWorker(store, config.delivery, sealer, { now: clock })
+      : undefined;
+  const services = {
     store,
-    now,
-    outboxChanged: worker ? () => worker.wake() : () => undefined,
+    notifications: config.notifications,
     sealer,
+    outboxChanged: worker ? () => worker.wake() : () => undefined,
+    endpointPathOf: endpointPaths(catalog),
+    clock,
   };
+  const pipeline = new CallPipeline(handlers, services, config);
   const stopWorkerAndStore = async () => {
     await worker?.stop();
     await store.close();
   };
-  const server = createHttpServer(context);
+  const server = createHttpServer({ config, catalog, pipeline });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -79,7 +95,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const urlHost = host === '0.0.0.0' || host === '[::]' ? 'localhost' : host;
   return {
     url: `http://${urlHost}:${address.port}`,
-    context,
+    catalog,
+    handlers,
+    store,
+    clock,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => {

@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import { log } from './log';
+import { log } from './lib/log';
 
 /**
  * WORKERS=n: n processes serve the one port, node:cluster handing each new connection to the next

@@ -24,6 +24,8 @@ export interface Parameter {
 export interface ResultElement {
   readonly name: string;
   readonly type: TypeRef;
+  /** minOccurs="0": a response may leave the result out (an empty answer). */
+  readonly optional: boolean;
 }
 
 export interface Operation {
@@ -56,6 +58,7 @@ export class CatalogError extends Error {}
 interface SchemaNode {
   $name?: string;
   $type?: string;
+  $minOccurs?: string;
   $maxOccurs?: string;
   $nillable?: string;
   children?: SchemaNode[];
@@ -121,6 +124,7 @@ function typeRefOf(
       kind: 'array',
       name: local,
       itemElement: String(elements[0].$name),
+      itemNillable: elements[0].$nillable === 'true',
       item: typeRefOf(elements[0].$type, complexTypes, where, resolved),
     };
     resolved.set(local, array);
@@ -131,6 +135,7 @@ function typeRefOf(
     property: propertyNameOf(String(element.$name)),
     type: typeRefOf(element.$type, complexTypes, `${where} ${local}.${element.$name}`, resolved),
     nillable: element.$nillable === 'true',
+    optional: element.$minOccurs === '0',
   }));
   const record: TypeRef = { kind: 'record', name: local, fields };
   resolved.set(local, record);
@@ -183,6 +188,7 @@ function readEndpoint(model: WsdlModel, fileName: string): EndpointReading {
     const result = results[0] && {
       name: String(results[0].$name),
       type: typeRefOf(results[0].$type, schema.complexTypes, `${where} result`),
+      optional: results[0].$minOccurs === '0',
     };
     return { name: operationName, parameters, result };
   });
@@ -215,6 +221,29 @@ function combine(
   return { name, path: `/${name}.asmx`, operations, wsdlText: { documented: documented.text, typed: typed.text } };
 }
 
+/**
+ * Handlers, typed results and the SOAP binding's cached response frames are keyed by operation
+ * name alone, so two endpoints may share a name only if they declare the same operation under it:
+ * the same parameters and the same result in both profiles. Anything else is refused at start.
+ */
+function checkSharedOperationNames(endpoints: readonly Endpoint[]): void {
+  const first = new Map<string, { endpoint: Endpoint; signature: string }>();
+  for (const endpoint of endpoints) {
+    for (const operation of endpoint.operations) {
+      const signature = JSON.stringify([operation.parameters, operation.results]);
+      const earlier = first.get(operation.name);
+      if (!earlier) {
+        first.set(operation.name, { endpoint, signature });
+      } else if (earlier.signature !== signature) {
+        throw new CatalogError(
+          `${earlier.endpoint.name}.wsdl and ${endpoint.name}.wsdl both declare ${operation.name}, ` +
+            'with different parameters or results; an operation name must mean one operation',
+        );
+      }
+    }
+  }
+}
+
 export async function loadCatalog(wsdlDirectory: string): Promise<Catalog> {
   const fileNames = (await readdir(wsdlDirectory)).filter((file) => file.endsWith('.wsdl')).sort();
   if (fileNames.length === 0) throw new CatalogError(`no .wsdl files in ${wsdlDirectory}`);
@@ -227,6 +256,7 @@ export async function loadCatalog(wsdlDirectory: string): Promise<Catalog> {
       ),
     ),
   );
+  checkSharedOperationNames(endpoints);
   const byPath = new Map(endpoints.map((endpoint) => [endpoint.path, endpoint]));
   return {
     endpoints,

@@ -8,7 +8,14 @@ export type PrimitiveName = 'string' | 'int' | 'double' | 'boolean' | 'date' | '
 export type TypeRef =
   | { readonly kind: 'primitive'; readonly name: PrimitiveName }
   | { readonly kind: 'record'; readonly name: string; readonly fields: readonly Field[] }
-  | { readonly kind: 'array'; readonly name: string; readonly itemElement: string; readonly item: TypeRef };
+  | {
+      readonly kind: 'array';
+      readonly name: string;
+      readonly itemElement: string;
+      /** Whether an item may be null (xsi:nil); ASMX declares the items of its arrays nillable. */
+      readonly itemNillable: boolean;
+      readonly item: TypeRef;
+    };
 
 export interface Field {
   /** The element name on the wire (StudentId). */
@@ -18,6 +25,8 @@ export interface Field {
   readonly type: TypeRef;
   /** Declared nillable: a null is written as xsi:nil rather than left out. */
   readonly nillable: boolean;
+  /** Declared minOccurs="0": a null is left out. */
+  readonly optional: boolean;
 }
 
 /** The wire name of a value of this type when it stands alone (HTTP GET/POST body element). */

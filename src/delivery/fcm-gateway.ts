@@ -1,6 +1,6 @@
 import type { PushContent } from './outbox';
 import { exchange, errorText, type Gateway, type GatewayOutcome } from './gateway';
-import type { BoundedResponse } from '../wire/bounded-fetch';
+import type { BoundedResponse } from '../lib/bounded-fetch';
 
 /**
  * Push through the FCM HTTP v1 API: POST {"message": {token, notification: {title, body}, data}}

@@ -1,5 +1,5 @@
-import type { ClaimedMessage } from './claim';
-import { boundedFetch, FetchFailure, type BoundedResponse } from '../wire/bounded-fetch';
+import type { ClaimedMessage } from '../store/queries/outbox';
+import { boundedFetch, FetchFailure, type BoundedResponse } from '../lib/bounded-fetch';
 import { parseRetryAfter } from './backoff';
 
 /** What a gateway made of one message; the worker records it. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../store/schema';
+import { insertOutboxRows } from '../store/queries/outbox';
+import type { Session } from '../store/session';
 import type { PayloadSealer } from './payload-sealer';
 
 /**
@@ -19,12 +19,7 @@ export interface PushContent {
 }
 
 export type NewMessage =
-  | {
-      readonly channel: 'sms';
-      readonly recipient: string;
-      readonly content: SmsContent;
-      readonly idempotencyKey?: string;
-    }
+  | { readonly channel: 'sms'; readonly recipient: string; readonly content: SmsContent; readonly idempotencyKey?: string }
   | {
       readonly channel: 'push';
       readonly recipient: string;
@@ -39,11 +34,11 @@ export function newDeliveryReference(): string {
 }
 
 /**
- * Queues the messages; one whose idempotency key is already in the outbox is skipped. Returns
- * how many were newly queued.
+ * Queues the messages, their content sealed; one whose idempotency key is already in the outbox
+ * is skipped. Returns how many were newly queued.
  */
 export async function enqueueMessages(
-  db: Kysely<Database> | Transaction<Database>,
+  session: Session,
   messages: readonly NewMessage[],
   reference: string,
   now: Date,
@@ -51,27 +46,19 @@ export async function enqueueMessages(
 ): Promise<number> {
   if (messages.length === 0) return 0;
   const at = now.toISOString();
-  const rows = messages.map((message) => ({
-    reference,
-    channel: message.channel,
-    recipient: message.recipient,
-    device_id: message.channel === 'push' ? message.deviceId : null,
-    payload: sealer.seal(JSON.stringify(message.content)),
-    idempotency_key: message.idempotencyKey ?? null,
-    state: 'queued' as const,
-    attempts: 0,
-    next_attempt_at: at,
-    created_at: at,
-  }));
-  let queued = 0;
-  // Bounded batches keep each statement under both engines' limits on bound parameters.
-  for (let start = 0; start < rows.length; start += 200) {
-    const result = await db
-      .insertInto('outbox_messages')
-      .values(rows.slice(start, start + 200))
-      .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
-      .executeTakeFirst();
-    queued += Number(result.numInsertedOrUpdatedRows ?? 0);
-  }
-  return queued;
+  return insertOutboxRows(
+    session,
+    messages.map((message) => ({
+      reference,
+      channel: message.channel,
+      recipient: message.recipient,
+      device_id: message.channel === 'push' ? message.deviceId : null,
+      payload: sealer.seal(JSON.stringify(message.content)),
+      idempotency_key: message.idempotencyKey ?? null,
+      state: 'queued' as const,
+      attempts: 0,
+      next_attempt_at: at,
+      created_at: at,
+    })),
+  );
 }

@@ -1,4 +1,4 @@
-import type { DeliveryConfig } from './delivery-config';
+import type { DeliveryConfig } from '../config/delivery-settings';
 import { exchange, type Gateway } from './gateway';
 import type { SmsContent } from './outbox';
 

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { log } from '../log';
+import { log } from '../lib/log';
 import type { Store } from '../store/open-store';
 import type { OutboxChannel } from '../store/schema';
-import { claimDueMessages, type ClaimedMessage } from './claim';
-import type { DeliveryConfig } from './delivery-config';
-import { deliveryCounts, formatCounts } from './delivery-counts';
+import type { DeliveryConfig } from '../config/delivery-settings';
+import { formatCounts } from './delivery-counts';
 import { fcmGateway } from './fcm-gateway';
 import type { Gateway, GatewayOutcome } from './gateway';
 import type { PayloadSealer } from './payload-sealer';
-import { pruneRateLimitEvents } from '../notifications/rate-limit';
+import { pruneExpiredRateLimitEvents } from '../notifications/rate-limit';
+import { type ClaimedMessage, claimDueMessages, outboxCounts } from '../store/queries/outbox';
 import { recordOutcome } from './record-outcome';
 import { smsGateway } from './sms-gateway';
 
@@ -32,6 +32,18 @@ function gatewaysFor(settings: DeliveryConfig, now: () => Date): Map<OutboxChann
   const smsUrl = settings.sms.url;
   if (smsUrl) gateways.set('sms', smsGateway({ ...settings.sms, url: smsUrl }, settings.gatewayTimeoutMs, now));
   return gateways;
+}
+
+/** Claims the next batch of due messages under a lease of `leaseMs` from now. */
+function claimDue(
+  store: Store,
+  owner: string,
+  channels: readonly OutboxChannel[],
+  now: Date,
+  settings: DeliveryConfig,
+): Promise<ClaimedMessage[]> {
+  const leaseUntil = new Date(now.getTime() + settings.leaseMs).toISOString();
+  return claimDueMessages(store, owner, channels, now.toISOString(), leaseUntil, settings.batch);
 }
 
 /** A phone number or token in a log line: enough to tell messages apart, not enough to use. */
@@ -90,7 +102,7 @@ export function startDeliveryWorker(
         error: `the payload cannot be opened (was OUTBOX_KEY changed?): ${error instanceof Error ? error.message : String(error)}`,
       };
     }
-    const state = await recordOutcome(store.db, owner, message, outcome, settings, now());
+    const state = await recordOutcome(store, owner, message, outcome, settings, now());
     const fields = {
       id: message.id,
       channel: message.channel,
@@ -110,8 +122,8 @@ export function startDeliveryWorker(
   async function housekeeping(): Promise<void> {
     if (Date.now() - lastCountsAt < (options.countsLogMs ?? 60_000)) return;
     lastCountsAt = Date.now();
-    await pruneRateLimitEvents(store.db, now());
-    const counts = formatCounts(await deliveryCounts(store.db));
+    await pruneExpiredRateLimitEvents(store, now());
+    const counts = formatCounts(await outboxCounts(store));
     if (counts !== lastCounts) log.info('outbox', { counts });
     lastCounts = counts;
   }
@@ -121,7 +133,7 @@ export function startDeliveryWorker(
       pendingWake = false;
       let claimed: ClaimedMessage[] = [];
       try {
-        claimed = await claimDueMessages(store, owner, channels, now(), settings.leaseMs, settings.batch);
+        claimed = await claimDue(store, owner, channels, now(), settings);
         await Promise.all(claimed.map(deliver));
         await housekeeping();
       } catch (error) {

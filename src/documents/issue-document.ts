@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { findDocument, storeDocument, type StoredDocument } from '../store/queries/generated-documents';
 import { reportContent, type ReportSubject } from '../store/queries/report-content';
-import type { Database } from '../store/schema';
+import type { Session } from '../store/session';
 import type { DocumentKind } from './document-kinds';
 
 /**
@@ -24,21 +23,21 @@ const LAYOUT_VERSION = 1;
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 export async function issueDocument(
-  db: Kysely<Database>,
+  session: Session,
   kind: DocumentKind,
   subject: ReportSubject,
   today: string,
 ): Promise<StoredDocument | undefined> {
-  const content = await reportContent(db, subject);
+  const content = await reportContent(session, subject);
   if (!content) return undefined;
   const inputFingerprint = sha256(JSON.stringify([LAYOUT_VERSION, kind, content]));
-  const stored = await findDocument(db, inputFingerprint);
+  const stored = await findDocument(session, inputFingerprint);
   if (stored) return stored;
   // Loaded on the first rendering, not at start: pdfkit, fontkit and the font take about 20 MB,
   // which a process that never renders (or only hands out stored documents) does without.
   const { renderReport } = await import('./render-report');
   const pdf = await renderReport(kind, content, today);
-  return storeDocument(db, {
+  return storeDocument(session, {
     kind,
     student_record_id: subject.studentRecordId,
     term_id: subject.termId,

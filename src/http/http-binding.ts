@@ -1,154 +1,115 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Endpoint, Operation } from '../contract/catalog';
-import { parseInt32 } from '../contract/int32';
-import { invokeOperation } from '../operations/invoke';
-import { operationContextFor, type ServiceContext } from '../service-context';
+import type { Endpoint } from '../contract/catalog';
+import type { Config } from '../config/service-config';
+import type { Call } from '../pipeline/call';
+import { CallError, type CallErrorKind } from '../pipeline/call-error';
+import type { Binding, CallPipeline } from '../pipeline/call-pipeline';
+import type { Exchange } from '../pipeline/exchange';
+import { decodeParameters, type ParameterProblem } from '../pipeline/parameters';
 import { decodeBody, parseContentType } from '../wire/content-type';
-import { readBody } from '../wire/read-body';
 import { send } from '../wire/send';
-import { handleJsonCall } from './json-binding';
 import { typedDocument } from './typed-document';
+
+/** What is known of an HTTP GET or POST call before it is decoded: /X.asmx/Op?query. */
+export interface HttpRequest {
+  readonly endpoint: Endpoint;
+  readonly operationName: string;
+  readonly query: string;
+}
 
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
 const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
-const JSON_MEDIA_TYPE = 'application/json';
 
-/** The ASMX text/plain error: the message and a CRLF, HTTP 500. */
-function sendError(response: ServerResponse, message: string, status = 500): void {
-  send(response, status, TEXT_PLAIN, `${message}\r\n`);
-}
+/** HTTP statuses of the errors that are not ASMX's plain 500. */
+const STATUS: Partial<Record<CallErrorKind, number>> = {
+  'too-large': 413,
+  compressed: 415,
+  'unsupported-media-type': 415,
+  malformed: 400,
+};
 
+/** .NET writes single quotes in these messages as HTML character references. */
 function escapeQuotesAsDotNet(text: string): string {
   return text.replace(/'/g, '&#39;');
+}
+
+/** ASMX's answer to a method name the endpoint does not have, or has with other letter case. */
+function unknownOperationMessage(endpoint: Endpoint, operationName: string): string {
+  const sameButCase = endpoint.operations.find(
+    (candidate) => candidate.name.toLowerCase() === operationName.toLowerCase(),
+  );
+  if (!sameButCase) return `${operationName} Web Service method name is not valid.`;
+  const message =
+    `Invalid method name '${operationName}',  method names are case sensitive.   ` +
+    `The method name '${sameButCase.name}' with the same name but different casing was found.`;
+  return `${escapeQuotesAsDotNet(message)}\r\nParameter name: methodName`;
+}
+
+function problemMessage(problem: ParameterProblem): string {
+  if (problem.kind === 'missing') return `Missing parameter: ${problem.parameter.name}.`;
+  return `Cannot convert ${problem.text} to System.Int32.\r\nParameter name: type ---> ${problem.reason}`;
 }
 
 /**
  * The HTTP GET and POST bindings: GET /X.asmx/Op?p=v and POST /X.asmx/Op with a form body.
  * Every parameter is required here, as in ASMX, and arrives as text; ints are parsed by .NET's
- * rules and reported with .NET's messages.
+ * rules and reported with .NET's messages. Errors are HTTP 500 text/plain, as ASMX writes them.
  */
-export class HttpBinding {
-  constructor(private readonly context: ServiceContext) {}
+export class HttpBinding implements Binding<HttpRequest> {
+  constructor(
+    private readonly config: Config,
+    private readonly pipeline: CallPipeline,
+  ) {}
 
-  async handle(
-    request: IncomingMessage,
-    response: ServerResponse,
-    endpoint: Endpoint,
-    operationName: string,
-    query: string,
-  ): Promise<void> {
+  handle(request: IncomingMessage, response: ServerResponse, state: HttpRequest): Promise<void> {
+    return this.pipeline.serve(this.pipeline.exchange(request, response), this, state);
+  }
+
+  async decode(exchange: Exchange, { endpoint, operationName, query }: HttpRequest): Promise<Call> {
     const operation = endpoint.operations.find((candidate) => candidate.name === operationName);
-    if (!operation) {
-      this.refuseOperationName(response, endpoint, operationName);
-      return;
-    }
-    if (request.method === 'POST' && parseContentType(request.headers['content-type']).mediaType === JSON_MEDIA_TYPE) {
-      await handleJsonCall(this.context, request, response, operation);
-      return;
-    }
-    const fields = await this.readFields(request, response, query);
-    if (!fields) return;
-    const values = new Map<string, string | number | null>();
-    for (const parameter of operation.parameters) {
-      const all = fields.getAll(parameter.name);
-      if (all.length === 0) {
-        sendError(response, `Missing parameter: ${parameter.name}.`);
-        return;
-      }
-      // ASMX reads fields through a NameValueCollection, which joins repeated fields with commas.
-      const text = all.join(',');
-      if (parameter.type === 'string') {
-        values.set(parameter.name, text);
-        continue;
-      }
-      const parsed = parseInt32(text);
-      if (!parsed.ok) {
-        sendError(response, `Cannot convert ${text} to System.Int32.\r\nParameter name: type ---> ${parsed.reason}`);
-        return;
-      }
-      values.set(parameter.name, parsed.value);
-    }
-    await this.invoke(request, response, operation, values);
+    if (!operation) throw new CallError('unknown-operation', unknownOperationMessage(endpoint, operationName));
+    const fields = await this.fields(exchange, query);
+    const decoded = decodeParameters(
+      operation,
+      (parameter) => {
+        const all = fields.getAll(parameter.name);
+        // ASMX reads fields through a NameValueCollection, which joins repeated fields with commas.
+        return all.length === 0 ? undefined : all.join(',');
+      },
+      'refuse',
+    );
+    if (!decoded.ok) throw new CallError('client', problemMessage(decoded.problem));
+    const binding = exchange.request.method === 'POST' ? 'http-post' : 'http-get';
+    return { operation, parameters: decoded.values, caller: exchange.caller(binding) };
   }
 
-  private refuseOperationName(response: ServerResponse, endpoint: Endpoint, operationName: string): void {
-    const sameButCase = endpoint.operations.find(
-      (candidate) => candidate.name.toLowerCase() === operationName.toLowerCase(),
-    );
-    if (!sameButCase) {
-      sendError(response, `${operationName} Web Service method name is not valid.`);
-      return;
-    }
-    sendError(
-      response,
-      `${escapeQuotesAsDotNet(
-        `Invalid method name '${operationName}',  method names are case sensitive.   The method name '${sameButCase.name}' with the same name but different casing was found.`,
-      )}\r\nParameter name: methodName`,
-    );
-  }
-
-  /** The request's fields: the query for GET, the form body for POST; undefined once refused. */
-  private async readFields(
-    request: IncomingMessage,
-    response: ServerResponse,
-    query: string,
-  ): Promise<URLSearchParams | undefined> {
+  /** The request's fields: the query for GET, the form body for POST. */
+  private async fields(exchange: Exchange, query: string): Promise<URLSearchParams> {
+    const { request } = exchange;
     if (request.method !== 'POST') return new URLSearchParams(query);
     const header = request.headers['content-type'] ?? '';
     const contentType = parseContentType(header);
-    if (contentType.mediaType !== FORM_MEDIA_TYPE) {
-      response.setHeader('Connection', 'close');
-      sendError(response, `Request format is invalid: ${header}.`);
-      return undefined;
-    }
-    const read = await readBody(request, this.context.config.maxBodyBytes);
-    if (read.kind === 'aborted') {
-      response.destroy();
-      return undefined;
-    }
-    if (read.kind !== 'body') {
-      response.setHeader('Connection', 'close');
-      if (read.kind === 'too-large')
-        sendError(
-          response,
-          `Maximum request length exceeded: the body is larger than ${this.context.config.maxBodyBytes} bytes.`,
-          413,
-        );
-      else
-        sendError(response, `Content-Encoding ${read.encoding} is not supported; send the request uncompressed.`, 415);
-      return undefined;
-    }
-    const text = decodeBody(read.body, contentType);
+    if (contentType.mediaType !== FORM_MEDIA_TYPE) throw new CallError('client', `Request format is invalid: ${header}.`);
+    const text = decodeBody(await exchange.body(), contentType);
     if (text === undefined) {
-      sendError(response, 'Request format is invalid: the body is not valid in its charset.', 400);
-      return undefined;
+      throw new CallError('malformed', 'Request format is invalid: the body is not valid in its charset.');
     }
     return new URLSearchParams(text);
   }
 
-  private async invoke(
-    request: IncomingMessage,
-    response: ServerResponse,
-    operation: Operation,
-    values: Map<string, string | number | null>,
-  ): Promise<void> {
-    const handler = this.context.handlerFor(operation.name);
-    const invocation = await invokeOperation(handler, values, operationContextFor(this.context, request));
-    if (!invocation.ok) {
-      sendError(response, invocation.error.message);
-      return;
-    }
-    const resultElement = operation.results[this.context.config.contract];
+  writeResult(exchange: Exchange, _state: HttpRequest, call: Call, result: unknown): void {
+    const { response } = exchange;
+    const resultElement = call.operation.results[this.config.contract];
     if (resultElement === undefined) {
       response.writeHead(200, { 'Content-Length': 0 });
       response.end();
       return;
     }
-    send(
-      response,
-      200,
-      'text/xml; charset=utf-8',
-      typedDocument(resultElement.type, invocation.result, this.context.config.serviceNamespace),
-    );
+    const document = typedDocument(resultElement.type, result, this.config.serviceNamespace);
+    send(response, 200, 'text/xml; charset=utf-8', document);
+  }
+
+  writeError(exchange: Exchange, _state: HttpRequest, error: CallError): void {
+    send(exchange.response, STATUS[error.kind] ?? 500, TEXT_PLAIN, `${error.message}\r\n`);
   }
 }

@@ -1,61 +1,32 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Operation } from '../contract/catalog';
-import { parseInt32 } from '../contract/int32';
-import { invokeOperation } from '../operations/invoke';
-import { operationContextFor, type ServiceContext } from '../service-context';
-import { readBody } from '../wire/read-body';
+import type { Call } from '../pipeline/call';
+import { CallError, type CallErrorKind } from '../pipeline/call-error';
+import type { Binding, CallPipeline } from '../pipeline/call-pipeline';
+import type { Exchange } from '../pipeline/exchange';
+import { decodeParameters, type ParameterProblem } from '../pipeline/parameters';
 import { send } from '../wire/send';
 import { toJsonValue } from '../wire/typed-json';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/**
- * The JSON binding of ASP.NET script services: POST /X.asmx/Op with a JSON object of parameters
- * answers {"d": result} with the typed result, in either profile. Errors are HTTP 500 with a JSON
- * object carrying Message and ExceptionType; never a stack trace.
- */
-export function sendJsonError(response: ServerResponse, message: string, exceptionType: string, status = 500): void {
-  response.setHeader('jsonerror', 'true');
-  send(response, status, JSON_CONTENT_TYPE, JSON.stringify({ Message: message, ExceptionType: exceptionType }));
-}
+const STATUS: Partial<Record<CallErrorKind, number>> = { 'too-large': 413, compressed: 415 };
 
-type Decoded =
-  | { ok: true; values: Map<string, string | number | null> }
-  | { ok: false; message: string; exceptionType: string };
+/** The .NET exception each kind of error is reported as, unless the error names its own. */
+const EXCEPTION_TYPE: Partial<Record<CallErrorKind, string>> = {
+  'too-large': 'System.Web.HttpException',
+  compressed: 'System.Web.HttpException',
+  'unsupported-media-type': 'System.Web.HttpException',
+  client: 'System.ArgumentException',
+  malformed: 'System.ArgumentException',
+};
 
-/** Parameters from the JSON object by the catalog's names: strings as text, ints as .NET reads them. */
-function decodeParameters(operation: Operation, fields: Record<string, unknown>): Decoded {
-  const values = new Map<string, string | number | null>();
-  for (const parameter of operation.parameters) {
-    if (!Object.hasOwn(fields, parameter.name)) {
-      return {
-        ok: false,
-        message: `Invalid web service call, missing value for parameter: '${parameter.name}'.`,
-        exceptionType: 'System.InvalidOperationException',
-      };
-    }
-    const value = fields[parameter.name];
-    if (value !== null && typeof value === 'object') {
-      return {
-        ok: false,
-        message: `Cannot convert the value of parameter '${parameter.name}' to ${parameter.type === 'int' ? 'System.Int32' : 'System.String'}.`,
-        exceptionType: 'System.InvalidOperationException',
-      };
-    }
-    if (parameter.type === 'string') {
-      values.set(parameter.name, value === null ? null : String(value));
-      continue;
-    }
-    const parsed = value === null ? undefined : parseInt32(String(value));
-    if (!parsed?.ok)
-      return {
-        ok: false,
-        message: `${String(value)} is not a valid value for Int32.`,
-        exceptionType: 'System.FormatException',
-      };
-    values.set(parameter.name, parsed.value);
+function problemError(problem: ParameterProblem): CallError {
+  if (problem.kind === 'missing') {
+    const message = `Invalid web service call, missing value for parameter: '${problem.parameter.name}'.`;
+    return new CallError('client', message, 'System.InvalidOperationException');
   }
-  return { ok: true, values };
+  return new CallError('client', `${problem.text} is not a valid value for Int32.`, 'System.FormatException');
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | undefined {
@@ -70,59 +41,52 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
-export async function handleJsonCall(
-  context: ServiceContext,
-  request: IncomingMessage,
-  response: ServerResponse,
-  operation: Operation,
-): Promise<void> {
-  const read = await readBody(request, context.config.maxBodyBytes);
-  if (read.kind === 'aborted') {
-    response.destroy();
-    return;
+/**
+ * The JSON binding of ASP.NET script services: POST /X.asmx/Op with a JSON object of parameters
+ * answers {"d": result} with the typed result, in either profile. Errors are HTTP 500 (413, 415
+ * for refused bodies) with a JSON object carrying Message and ExceptionType; never a stack trace.
+ */
+export class JsonBinding implements Binding<Operation> {
+  constructor(private readonly pipeline: CallPipeline) {}
+
+  handle(request: IncomingMessage, response: ServerResponse, operation: Operation): Promise<void> {
+    return this.pipeline.serve(this.pipeline.exchange(request, response), this, operation);
   }
-  if (read.kind !== 'body') {
-    response.setHeader('Connection', 'close');
-    if (read.kind === 'too-large')
-      sendJsonError(
-        response,
-        `Maximum request length exceeded: the body is larger than ${context.config.maxBodyBytes} bytes.`,
-        'System.Web.HttpException',
-        413,
-      );
-    else
-      sendJsonError(
-        response,
-        `Content-Encoding ${read.encoding} is not supported; send the request uncompressed.`,
-        'System.Web.HttpException',
-        415,
-      );
-    return;
-  }
-  const fields = parseJsonObject(read.body.toString('utf8'));
-  if (!fields) {
-    sendJsonError(response, 'Invalid JSON: the body must be a JSON object of parameters.', 'System.ArgumentException');
-    return;
-  }
-  const decoded = decodeParameters(operation, fields);
-  if (!decoded.ok) {
-    sendJsonError(response, decoded.message, decoded.exceptionType);
-    return;
-  }
-  const invocation = await invokeOperation(
-    context.handlerFor(operation.name),
-    decoded.values,
-    operationContextFor(context, request),
-  );
-  if (!invocation.ok) {
-    sendJsonError(
-      response,
-      invocation.error.message,
-      invocation.error.kind === 'client' ? 'System.ArgumentException' : 'System.InvalidOperationException',
+
+  async decode(exchange: Exchange, operation: Operation): Promise<Call> {
+    const fields = parseJsonObject((await exchange.body()).toString('utf8'));
+    if (!fields) {
+      throw new CallError('client', 'Invalid JSON: the body must be a JSON object of parameters.', 'System.ArgumentException');
+    }
+    const decoded = decodeParameters(
+      operation,
+      (parameter) => {
+        if (!Object.hasOwn(fields, parameter.name)) return undefined;
+        const value = fields[parameter.name];
+        if (value !== null && typeof value === 'object') {
+          const type = parameter.type === 'int' ? 'System.Int32' : 'System.String';
+          const message = `Cannot convert the value of parameter '${parameter.name}' to ${type}.`;
+          throw new CallError('client', message, 'System.InvalidOperationException');
+        }
+        return value === null ? null : String(value);
+      },
+      'refuse',
     );
-    return;
+    if (!decoded.ok) throw problemError(decoded.problem);
+    return { operation, parameters: decoded.values, caller: exchange.caller('json') };
   }
-  const resultElement = operation.results.typed;
-  const value = resultElement ? toJsonValue(resultElement.type, invocation.result) : null;
-  send(response, 200, JSON_CONTENT_TYPE, JSON.stringify({ d: value }));
+
+  writeResult(exchange: Exchange, operation: Operation, _call: Call, result: unknown): void {
+    const resultElement = operation.results.typed;
+    const value = resultElement ? toJsonValue(resultElement.type, result) : null;
+    send(exchange.response, 200, JSON_CONTENT_TYPE, JSON.stringify({ d: value }));
+  }
+
+  writeError(exchange: Exchange, _operation: Operation, error: CallError): void {
+    const { response } = exchange;
+    const exceptionType = error.exceptionType ?? EXCEPTION_TYPE[error.kind] ?? 'System.InvalidOperationException';
+    response.setHeader('jsonerror', 'true');
+    const body = JSON.stringify({ Message: error.message, ExceptionType: exceptionType });
+    send(response, STATUS[error.kind] ?? 500, JSON_CONTENT_TYPE, body);
+  }
 }

@@ -1,6 +1,16 @@
-import { OperationError, type OperationContext } from '../operations/operation';
-import { FEDERATION_HEADER } from '../service-context';
-import { type BoundedResponse, boundedFetch, FetchFailure } from '../wire/bounded-fetch';
+import type { NotificationConfig } from '../config/notification-settings';
+import { type BoundedResponse, boundedFetch, FetchFailure } from '../lib/bounded-fetch';
+import { RuleViolation } from '../lib/rule-violation';
+
+/** The header a partner school's instance carries its shared secret in when it forwards a call. */
+export const FEDERATION_HEADER = 'x-school-federation';
+
+/** Where the operation is served: the partner's base URL and the operation's endpoint path (/X.asmx). */
+export interface PartnerOperation {
+  readonly partnerBaseUrl: string;
+  readonly endpointPath: string;
+  readonly operationName: string;
+}
 
 /**
  * Runs an operation at a partner school's own instance of this service, through its JSON binding
@@ -8,17 +18,16 @@ import { type BoundedResponse, boundedFetch, FetchFailure } from '../wire/bounde
  * cap on the answer. Returns the partner's result (the "d" of its answer).
  */
 export async function forwardToPartner(
-  context: OperationContext,
-  partnerBaseUrl: string,
-  operationName: string,
+  settings: NotificationConfig,
+  target: PartnerOperation,
   parameters: Record<string, string | number | null>,
 ): Promise<unknown> {
-  const { federationSecret, forwardTimeoutMs, forwardMaxResponseBytes } = context.config.notifications;
-  const url = `${partnerBaseUrl}${context.endpointPathOf(operationName)}/${operationName}`;
+  const { federationSecret, forwardTimeoutMs, forwardMaxResponseBytes } = settings;
+  const { partnerBaseUrl, endpointPath, operationName } = target;
   let answer: BoundedResponse;
   try {
     answer = await boundedFetch(
-      url,
+      `${partnerBaseUrl}${endpointPath}/${operationName}`,
       {
         method: 'POST',
         headers: { 'Content-Type': 'application/json; charset=utf-8', [FEDERATION_HEADER]: federationSecret ?? '' },
@@ -28,7 +37,7 @@ export async function forwardToPartner(
     );
   } catch (error) {
     const reason = error instanceof FetchFailure ? error.message : 'the call failed';
-    throw new OperationError('rule', `The partner school at ${partnerBaseUrl} could not be reached: ${reason}.`);
+    throw new RuleViolation(`The partner school at ${partnerBaseUrl} could not be reached: ${reason}.`);
   }
   let body: unknown;
   try {
@@ -39,5 +48,5 @@ export async function forwardToPartner(
   const fields = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   if (answer.status === 200 && 'd' in fields) return fields.d;
   const message = typeof fields.Message === 'string' ? fields.Message.slice(0, 300) : `HTTP ${answer.status}`;
-  throw new OperationError('rule', `The partner school at ${partnerBaseUrl} refused the call: ${message}`);
+  throw new RuleViolation(`The partner school at ${partnerBaseUrl} refused the call: ${message}`);
 }

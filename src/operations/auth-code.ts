@@ -1,8 +1,10 @@
 import { enqueueMessages, newDeliveryReference } from '../delivery/outbox';
+import { RuleViolation } from '../lib/rule-violation';
 import { normalisePhone } from '../notifications/phone-number';
 import { countAgainstLimits, HOUR_MS, MINUTE_MS } from '../notifications/rate-limit';
-import { isDirectoryPhone } from '../notifications/school-directory';
-import { defineOperation, OperationError } from './operation';
+import { isDirectoryPhone } from '../store/queries/directory';
+import { inTransaction } from '../store/session';
+import { defineOperation } from './operation';
 
 /**
  * Sends "verification code {code}" by SMS, but only to a number in the school directory; any
@@ -10,56 +12,41 @@ import { defineOperation, OperationError } from './operation';
  * is registered. The rate limits count every request for a number, registered or not, for the
  * same reason. The code itself is only ever in the sealed outbox payload.
  */
-export const authCode = defineOperation({
-  name: 'AuthCode',
-  decode: (raw) => ({ code: raw.string('code'), phone: raw.string('phone') }),
+export const authCode = defineOperation('AuthCode', {
+  decode: ({ code, phone }) => ({ code, phone }),
   run: async ({ code, phone }, context) => {
-    const settings = context.config.notifications;
-    if (code === null || !/^[0-9]{4,8}$/.test(code))
-      throw new OperationError('rule', 'code must be 4 to 8 digits (0-9).');
+    const settings = context.notifications;
+    if (code === null || !/^[0-9]{4,8}$/.test(code)) throw new RuleViolation('code must be 4 to 8 digits (0-9).');
     const number = phone === null ? undefined : normalisePhone(phone, settings.defaultCountryCode);
-    if (!number)
-      throw new OperationError(
-        'rule',
+    if (!number) {
+      throw new RuleViolation(
         'phone is not a phone number: give it in international form (+9665…) or national form (05…).',
       );
+    }
+    const callerKey = `auth-code:caller:${context.call.address}`;
     const reference = newDeliveryReference();
-    const outcome = await context.db.transaction().execute(async (transaction) => {
+    const outcome = await inTransaction(context.store, async (transaction) => {
       const exceeded = await countAgainstLimits(
         transaction,
-        context.engine,
         [
           { key: `auth-code:phone:${number}`, limit: settings.authCodePerPhonePerMinute, windowMs: MINUTE_MS },
           { key: `auth-code:phone:${number}`, limit: settings.authCodePerPhonePerHour, windowMs: HOUR_MS },
-          {
-            key: `auth-code:caller:${context.callerAddress}`,
-            limit: settings.authCodePerCallerPerHour,
-            windowMs: HOUR_MS,
-          },
+          { key: callerKey, limit: settings.authCodePerCallerPerHour, windowMs: HOUR_MS },
         ],
         context.now,
       );
-      if (exceeded) return exceeded.key.startsWith('auth-code:caller:') ? 'caller-limit' : 'phone-limit';
+      if (exceeded) return exceeded.key === callerKey ? 'caller-limit' : 'phone-limit';
       if (!(await isDirectoryPhone(transaction, number))) return 'dropped';
-      await enqueueMessages(
-        transaction,
-        [{ channel: 'sms', recipient: number, content: { text: `verification code ${code}` } }],
-        reference,
-        context.now,
-        context.sealer,
-      );
+      const message = { channel: 'sms' as const, recipient: number, content: { text: `verification code ${code}` } };
+      await enqueueMessages(transaction, [message], reference, context.now, context.sealer);
       return 'queued';
     });
-    if (outcome === 'phone-limit')
-      throw new OperationError(
-        'rule',
-        'Too many authentication codes were requested for this phone number; try again later.',
-      );
-    if (outcome === 'caller-limit')
-      throw new OperationError(
-        'rule',
-        'Too many authentication codes were requested from this address; try again later.',
-      );
+    if (outcome === 'phone-limit') {
+      throw new RuleViolation('Too many authentication codes were requested for this phone number; try again later.');
+    }
+    if (outcome === 'caller-limit') {
+      throw new RuleViolation('Too many authentication codes were requested from this address; try again later.');
+    }
     if (outcome === 'queued') context.outboxChanged();
     return reference;
   },

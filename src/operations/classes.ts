@@ -1,15 +1,14 @@
 import { classAttendance, classGeneralNotes } from '../store/queries/classes';
+import { identifier } from './identifier';
 import { defineOperation } from './operation';
 
 /** Class-wide queries: the attendance audit and the general notes. */
-export const getAllAuditsByClassId = defineOperation({
-  name: 'GetAllAuditsByClassId',
-  decode: (raw) => ({ classId: raw.identifier('classId') }),
-  run: ({ classId }, { db, engine }) => (classId === undefined ? [] : classAttendance(db, engine, classId)),
+export const getAllAuditsByClassId = defineOperation('GetAllAuditsByClassId', {
+  decode: ({ classId }) => ({ classId: identifier(classId) }),
+  run: ({ classId }, { store }) => (classId === undefined ? [] : classAttendance(store, classId)),
 });
 
-export const getStudentsGnote = defineOperation({
-  name: 'GetStudentsGnote',
-  decode: (raw) => ({ classId: raw.identifier('ClassID') }),
-  run: ({ classId }, { db }) => (classId === undefined ? [] : classGeneralNotes(db, classId)),
+export const getStudentsGnote = defineOperation('GetStudentsGnote', {
+  decode: ({ ClassID }) => ({ classId: identifier(ClassID) }),
+  run: ({ classId }, { store }) => (classId === undefined ? [] : classGeneralNotes(store, classId)),
 });

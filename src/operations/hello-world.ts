@@ -1,7 +1,6 @@
 import { defineOperation } from './operation';
 
-export const helloWorld = defineOperation({
-  name: 'HelloWorld',
+export const helloWorld = defineOperation('HelloWorld', {
   decode: () => ({}),
   run: () => 'Hello World',
 });

@@ -1,4 +1,5 @@
 import type { Catalog } from '../contract/catalog';
+import type { OperationName } from '../contract/operation-types';
 import { authCode } from './auth-code';
 import { getAllAuditsByClassId, getStudentsGnote } from './classes';
 import { helloWorld } from './hello-world';
@@ -15,46 +16,50 @@ import {
 } from './students';
 import { getTeacherGroupsById, getTeacherSubjectsById } from './teachers';
 
-const handlers: readonly OperationHandler[] = [
-  authCode,
-  helloWorld,
-  generateReport,
-  getBookPdfByTerm,
-  getStudentInfoByRecId,
-  getStudentInfoById,
-  getStudentSubjectsById,
-  getTeacherSubjectsById,
-  getStudentsMarks2,
-  getAllAuditsByClassId,
-  getStudentsGnote,
-  getTeacherGroupsById,
-  getStudentNoteById,
-  getExamTableByExamId,
-  getStudentsNoteType,
-  pushNotificationToGateway,
-  sendMarkNotes,
-  getNameAbsenceType,
-];
+/** Every operation's handler, by name: the type makes a missing or mismatched handler a compile error. */
+export type Handlers = { readonly [Name in OperationName]: OperationHandler<Name> };
 
-export type HandlerLookup = (operationName: string) => OperationHandler;
+const HANDLERS: Handlers = {
+  AuthCode: authCode,
+  HelloWorld: helloWorld,
+  GenerateReport: generateReport,
+  GetBookPdfByTerm: getBookPdfByTerm,
+  GetStudentInfoByRecId: getStudentInfoByRecId,
+  GetStudentInfoById: getStudentInfoById,
+  GetStudentSubjectsByID: getStudentSubjectsById,
+  GetTeacherSubjectsByID: getTeacherSubjectsById,
+  GetStudentsMarks2: getStudentsMarks2,
+  GetAllAuditsByClassId: getAllAuditsByClassId,
+  GetStudentsGnote: getStudentsGnote,
+  GetTeacherGrpupsByID: getTeacherGroupsById,
+  GetStudentNoteByID: getStudentNoteById,
+  GetExamTableByExamId: getExamTableByExamId,
+  GetStudentsNoteType: getStudentsNoteType,
+  PushNotificationToGateway: pushNotificationToGateway,
+  SendMarkNotes: sendMarkNotes,
+  GetNameAbsenceType: getNameAbsenceType,
+};
 
 /**
- * Pairs every catalog operation with its handler and refuses to start when either side has one
- * the other lacks, so a WSDL edit without a handler (or the reverse) fails at start, not per call.
+ * The handlers, checked against the catalog read at start: the generated types already tie each
+ * handler to its operation, and this refuses to start when the WSDL files declare an operation the
+ * types do not know (they were not generated again) or the reverse.
  */
-export function bindHandlers(catalog: Catalog): HandlerLookup {
-  const byName = new Map(handlers.map((handler) => [handler.name, handler]));
-  const catalogNames = new Set(catalog.operations.map((operation) => operation.name));
-  const missing = [...catalogNames].filter((name) => !byName.has(name));
-  const extra = [...byName.keys()].filter((name) => !catalogNames.has(name));
+export function bindHandlers(catalog: Catalog): Handlers {
+  const known = new Set<string>(Object.keys(HANDLERS));
+  const declared = new Set(catalog.operations.map((operation) => operation.name));
+  const missing = [...declared].filter((name) => !known.has(name));
+  const extra = [...known].filter((name) => !declared.has(name));
   if (missing.length || extra.length) {
     throw new Error(
-      `operation handlers do not match the WSDL: missing ${missing.join(', ') || 'none'}; not in WSDL ${extra.join(', ') || 'none'}`,
+      `operation handlers do not match the WSDL: missing ${missing.join(', ') || 'none'}; ` +
+        `not in WSDL ${extra.join(', ') || 'none'} (run npm run contract:types after a WSDL change)`,
     );
   }
-  return (operationName) => {
-    const handler = byName.get(operationName);
-    if (!handler) throw new Error(`no handler for ${operationName}`);
-    return handler;
-  };
+  return HANDLERS;
+}
+
+/** Whether a catalog operation's name is one of the contract's, which bindHandlers made sure of at start. */
+export function isOperationName(name: string): name is OperationName {
+  return Object.hasOwn(HANDLERS, name);
 }

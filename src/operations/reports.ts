@@ -1,6 +1,7 @@
 import { issueDocument } from '../documents/issue-document';
 import { currentTermId } from '../store/queries/calendar';
 import { studentRecordForTerm } from '../store/queries/report-content';
+import { identifier } from './identifier';
 import { defineOperation } from './operation';
 
 /**
@@ -8,28 +9,25 @@ import { defineOperation } from './operation';
  * size, bytes); the documented profile does not show it, but the document is issued and stored all
  * the same. A student, record, class or term that does not fit together gives an empty result.
  */
-export const generateReport = defineOperation({
-  name: 'GenerateReport',
-  decode: (raw) => ({ studentId: raw.int('studentId'), classId: raw.identifier('studentClass') }),
-  run: async ({ studentId, classId }, { db, today }) => {
-    const termId = await currentTermId(db, today);
+export const generateReport = defineOperation('GenerateReport', {
+  decode: ({ studentId, studentClass }) => ({ studentId, classId: identifier(studentClass) }),
+  run: async ({ studentId, classId }, { store, today }) => {
+    const termId = await currentTermId(store, today);
     if (classId === undefined || termId === undefined) return undefined;
-    const studentRecordId = await studentRecordForTerm(db, studentId, termId);
-    return studentRecordId === undefined
-      ? undefined
-      : issueDocument(db, 'report-card', { studentRecordId, classId, termId }, today);
+    const studentRecordId = await studentRecordForTerm(store, studentId, termId);
+    if (studentRecordId === undefined) return undefined;
+    return issueDocument(store, 'report-card', { studentRecordId, classId, termId }, today);
   },
 });
 
-export const getBookPdfByTerm = defineOperation({
-  name: 'GetBookPdfByTerm',
-  decode: (raw) => ({
-    termId: raw.identifier('termId'),
-    studentRecordId: raw.identifier('srid'),
-    classId: raw.identifier('classId'),
+export const getBookPdfByTerm = defineOperation('GetBookPdfByTerm', {
+  decode: ({ termId, srid, classId }) => ({
+    termId: identifier(termId),
+    studentRecordId: identifier(srid),
+    classId: identifier(classId),
   }),
-  run: ({ termId, studentRecordId, classId }, { db, today }) =>
+  run: ({ termId, studentRecordId, classId }, { store, today }) =>
     termId === undefined || studentRecordId === undefined || classId === undefined
       ? undefined
-      : issueDocument(db, 'term-book', { studentRecordId, classId, termId }, today),
+      : issueDocument(store, 'term-book', { studentRecordId, classId, termId }, today),
 });

@@ -1,15 +1,14 @@
 import { examTimetable, noteTypes } from '../store/queries/school-lists';
+import { identifier } from './identifier';
 import { defineOperation } from './operation';
 
 /** School-wide lookups: an exam's timetable and the note types. */
-export const getExamTableByExamId = defineOperation({
-  name: 'GetExamTableByExamId',
-  decode: (raw) => ({ examId: raw.identifier('ExamId') }),
-  run: ({ examId }, { db }) => (examId === undefined ? undefined : examTimetable(db, examId)),
+export const getExamTableByExamId = defineOperation('GetExamTableByExamId', {
+  decode: ({ ExamId }) => ({ examId: identifier(ExamId) }),
+  run: ({ examId }, { store }) => (examId === undefined ? undefined : examTimetable(store, examId)),
 });
 
-export const getStudentsNoteType = defineOperation({
-  name: 'GetStudentsNoteType',
+export const getStudentsNoteType = defineOperation('GetStudentsNoteType', {
   decode: () => ({}),
-  run: (_parameters, { db }) => noteTypes(db),
+  run: (_decoded, { store }) => noteTypes(store),
 });

@@ -5,38 +5,33 @@ import {
   studentNotes,
   studentSubjects,
 } from '../store/queries/students';
+import { identifier } from './identifier';
 import { defineOperation } from './operation';
 
 /** Queries about one student. An identifier the store does not know gives an empty result. */
-export const getStudentInfoByRecId = defineOperation({
-  name: 'GetStudentInfoByRecId',
-  decode: (raw) => ({ studentRecordId: raw.identifier('StudentRecId') }),
-  run: ({ studentRecordId }, { db }) =>
-    studentRecordId === undefined ? undefined : studentInfoByRecordId(db, studentRecordId),
+export const getStudentInfoByRecId = defineOperation('GetStudentInfoByRecId', {
+  decode: ({ StudentRecId }) => ({ recordId: identifier(StudentRecId) }),
+  run: ({ recordId }, { store }) => (recordId === undefined ? undefined : studentInfoByRecordId(store, recordId)),
 });
 
-export const getStudentInfoById = defineOperation({
-  name: 'GetStudentInfoById',
-  decode: (raw) => ({ studentId: raw.identifier('StudentId') }),
-  run: ({ studentId }, { db, today }) =>
-    studentId === undefined ? undefined : studentInfoByStudentId(db, studentId, today),
+export const getStudentInfoById = defineOperation('GetStudentInfoById', {
+  decode: ({ StudentId }) => ({ studentId: identifier(StudentId) }),
+  run: ({ studentId }, { store, today }) =>
+    studentId === undefined ? undefined : studentInfoByStudentId(store, studentId, today),
 });
 
-export const getStudentSubjectsById = defineOperation({
-  name: 'GetStudentSubjectsByID',
-  decode: (raw) => ({ studentId: raw.identifier('STDid') }),
-  run: ({ studentId }, { db, today }) => (studentId === undefined ? [] : studentSubjects(db, studentId, today)),
+export const getStudentSubjectsById = defineOperation('GetStudentSubjectsByID', {
+  decode: ({ STDid }) => ({ studentId: identifier(STDid) }),
+  run: ({ studentId }, { store, today }) => (studentId === undefined ? [] : studentSubjects(store, studentId, today)),
 });
 
-export const getStudentsMarks2 = defineOperation({
-  name: 'GetStudentsMarks2',
-  decode: (raw) => ({ studentId: raw.identifier('StudnetID'), subjectId: raw.identifier('SubjectID') }),
-  run: ({ studentId, subjectId }, { db, today }) =>
-    studentId === undefined || subjectId === undefined ? [] : studentMarks(db, studentId, subjectId, today),
+export const getStudentsMarks2 = defineOperation('GetStudentsMarks2', {
+  decode: ({ StudnetID, SubjectID }) => ({ studentId: identifier(StudnetID), subjectId: identifier(SubjectID) }),
+  run: ({ studentId, subjectId }, { store, today }) =>
+    studentId === undefined || subjectId === undefined ? [] : studentMarks(store, studentId, subjectId, today),
 });
 
-export const getStudentNoteById = defineOperation({
-  name: 'GetStudentNoteByID',
-  decode: (raw) => ({ studentId: raw.identifier('STDid') }),
-  run: ({ studentId }, { db }) => (studentId === undefined ? [] : studentNotes(db, studentId)),
+export const getStudentNoteById = defineOperation('GetStudentNoteByID', {
+  decode: ({ STDid }) => ({ studentId: identifier(STDid) }),
+  run: ({ studentId }, { store }) => (studentId === undefined ? [] : studentNotes(store, studentId)),
 });

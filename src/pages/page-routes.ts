@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Endpoint } from '../contract/catalog';
-import type { ServiceContext } from '../service-context';
+import type { Catalog, Endpoint } from '../contract/catalog';
+import type { Config } from '../config/service-config';
 import { baseUrlFor } from '../wire/base-url';
 import { send } from '../wire/send';
 import { methodNotFoundPage, operationHelpPage, serviceHelpPage } from './help-pages';
@@ -13,22 +13,25 @@ const HTML = 'text/html; charset=utf-8';
 export class PageRoutes {
   private readonly descriptions = new Map<Endpoint, ServiceDescription>();
 
-  constructor(private readonly context: ServiceContext) {
-    for (const endpoint of context.catalog.endpoints) {
+  constructor(
+    catalog: Catalog,
+    private readonly config: Config,
+  ) {
+    for (const endpoint of catalog.endpoints) {
       this.descriptions.set(
         endpoint,
         new ServiceDescription(
-          endpoint.wsdlText[context.config.contract],
+          endpoint.wsdlText[config.contract],
           endpoint.path,
-          context.config.serviceNamespace,
+          config.serviceNamespace,
         ),
       );
     }
   }
 
   handle(request: IncomingMessage, response: ServerResponse, endpoint: Endpoint, query: string): void {
-    const { config } = this.context;
-    const baseUrl = baseUrlFor(request, config.publicBaseUrl, `localhost:${config.port}`);
+    const { config } = this;
+    const baseUrl = baseUrlFor(request.headers.host, config);
     const fields = new URLSearchParams(query);
     const keys = new Set([...fields.keys()].map((key) => key.toLowerCase()));
     const namespace = config.serviceNamespace;

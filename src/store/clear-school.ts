@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { Database } from './schema';
+import type { Session } from './session';
 
 /** Tables in an order that deletes children before their parents. */
 const TABLES_CHILDREN_FIRST: ReadonlyArray<keyof Database> = [
@@ -31,7 +31,8 @@ const TABLES_CHILDREN_FIRST: ReadonlyArray<keyof Database> = [
 ];
 
 /** Deletes every row of the school's data in one transaction, keeping the schema. */
-export async function clearSchool(db: Kysely<Database>): Promise<void> {
+export async function clearSchool(session: Session): Promise<void> {
+  const { db } = session;
   await db.transaction().execute(async (transaction) => {
     for (const table of TABLES_CHILDREN_FIRST) await transaction.deleteFrom(table).execute();
   });

@@ -2,20 +2,19 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { enqueueMessages } from '../../src/delivery/outbox';
 import { payloadSealer } from '../../src/delivery/payload-sealer';
+import { cliArguments, ROOT } from '../support/cli';
 import { openTestStore } from '../support/stores';
 
-const ROOT = resolve(__dirname, '..', '..');
-
-test('npm run delivery-status prints the outbox counts by state', async () => {
+test('school-service delivery-status prints the outbox counts by state', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'school-status-'));
   try {
     const store = await openTestStore({ DATA_DIR: folder });
     const sealer = payloadSealer(randomBytes(32));
     await enqueueMessages(
-      store.db,
+      store,
       [1, 2, 3].map((index) => ({
         channel: 'sms' as const,
         recipient: `+96650000000${index}`,
@@ -29,7 +28,7 @@ test('npm run delivery-status prints the outbox counts by state', async () => {
     await store.db.updateTable('outbox_messages').set({ state: 'failed' }).where('id', '=', 2).execute();
     await store.close();
     const run = (...args: string[]) =>
-      execFileSync(process.execPath, ['--import', 'tsx', 'scripts/delivery-status.ts', ...args], {
+      execFileSync(process.execPath, cliArguments('delivery-status', ...args), {
         cwd: ROOT,
         env: { ...process.env, DATA_DIR: folder, DATABASE_URL: '' },
         encoding: 'utf8',

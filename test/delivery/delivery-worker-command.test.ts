@@ -1,15 +1,14 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { enqueueMessages } from '../../src/delivery/outbox';
 import { loadOutboxKey, payloadSealer } from '../../src/delivery/payload-sealer';
+import { cliArguments, ROOT } from '../support/cli';
 import { startFakeGateway } from '../support/fake-gateway';
 import { openTestStore } from '../support/stores';
 
-const ROOT = resolve(__dirname, '..', '..');
-
-test('npm run delivery-worker delivers the outbox from a process of its own and stops on SIGTERM', async () => {
+test('school-service delivery-worker delivers the outbox from a process of its own and stops on SIGTERM', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'school-worker-'));
   const gateway = await startFakeGateway();
   try {
@@ -17,7 +16,7 @@ test('npm run delivery-worker delivers the outbox from a process of its own and 
     // The key file in the data folder is what the service and the worker command both use.
     const sealer = payloadSealer(loadOutboxKey(undefined, folder));
     await enqueueMessages(
-      store.db,
+      store,
       [1, 2].map((index) => ({
         channel: 'sms' as const,
         recipient: `+96650000000${index}`,
@@ -28,7 +27,7 @@ test('npm run delivery-worker delivers the outbox from a process of its own and 
       sealer,
     );
     await store.close();
-    const worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/delivery-worker.ts'], {
+    const worker = spawn(process.execPath, cliArguments('delivery-worker'), {
       cwd: ROOT,
       env: {
         ...process.env,

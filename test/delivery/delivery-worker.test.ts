@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '../../src/config';
-import type { DeliveryConfig } from '../../src/delivery/delivery-config';
+import { loadConfig } from '../../src/config/service-config';
+import type { DeliveryConfig } from '../../src/config/delivery-settings';
 import { enqueueMessages, type NewMessage } from '../../src/delivery/outbox';
 import { payloadSealer } from '../../src/delivery/payload-sealer';
 import { startDeliveryWorker, type DeliveryWorker } from '../../src/delivery/worker';
-import { setLogLevel } from '../../src/log';
+import { setLogLevel } from '../../src/lib/log';
 import type { Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
 import { startFakeGateway, type FakeGateway } from '../support/fake-gateway';
@@ -82,7 +82,7 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
 
   test('delivers a push in the FCM HTTP v1 shape with the bearer credential, then empties the payload', async () => {
     await enqueueMessages(
-      store.db,
+      store,
       [pushTo(device.push_token, device.id, 'الواجب: صفحة ٣٢ (page 32)')],
       'ref-1',
       new Date(),
@@ -112,7 +112,7 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
 
   test('delivers an SMS through the body template with the configured Authorization header', async () => {
     await enqueueMessages(
-      store.db,
+      store,
       [{ channel: 'sms', recipient: '+966500000001', content: { text: 'verification code 482913' } }],
       'ref-2',
       new Date(),
@@ -132,7 +132,7 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
 
   test('retries a 503 and a time-out with backoff, then records the message sent', async () => {
     push.answerNext({ status: 503, body: 'busy' }, 'hang');
-    await enqueueMessages(store.db, [pushTo(device.push_token, device.id, 'retry me')], 'ref-3', new Date(), sealer);
+    await enqueueMessages(store, [pushTo(device.push_token, device.id, 'retry me')], 'ref-3', new Date(), sealer);
     start(settingsFor(push, sms));
     await push.waitForRequests(3);
     const sent = await eventually(
@@ -149,7 +149,7 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
 
   test('waits at least as long as a 429 Retry-After says before trying again', async () => {
     push.answerNext({ status: 429, headers: { 'Retry-After': '1' }, body: 'slow down' });
-    await enqueueMessages(store.db, [pushTo(device.push_token, device.id, 'patience')], 'ref-4', new Date(), sealer);
+    await enqueueMessages(store, [pushTo(device.push_token, device.id, 'patience')], 'ref-4', new Date(), sealer);
     start(settingsFor(push, sms));
     const first = Date.now();
     await push.waitForRequests(1);
@@ -168,7 +168,7 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
 
   test('marks a message failed with its last error after the maximum attempts', async () => {
     push.setDefault({ status: 503, body: 'gateway down for maintenance' });
-    await enqueueMessages(store.db, [pushTo(device.push_token, device.id, 'never')], 'ref-5', new Date(), sealer);
+    await enqueueMessages(store, [pushTo(device.push_token, device.id, 'never')], 'ref-5', new Date(), sealer);
     start(settingsFor(push, sms));
     const failed = await eventually(
       () => message(1),
@@ -186,7 +186,7 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', details: [{ errorCode: 'UNREGISTERED' }] } }),
     });
-    await enqueueMessages(store.db, [pushTo(device.push_token, device.id, 'gone')], 'ref-6', new Date(), sealer);
+    await enqueueMessages(store, [pushTo(device.push_token, device.id, 'gone')], 'ref-6', new Date(), sealer);
     start(settingsFor(push, sms));
     const failed = await eventually(
       () => message(1),
@@ -203,7 +203,7 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
 
   test('keeps messages of a channel without a gateway queued', async () => {
     await enqueueMessages(
-      store.db,
+      store,
       [{ channel: 'sms', recipient: '+966500000002', content: { text: 'verification code 1234' } }],
       'ref-7',
       new Date(),
@@ -216,14 +216,14 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
 
   test('queues a message with an idempotency key once', async () => {
     const first = await enqueueMessages(
-      store.db,
+      store,
       [pushTo(device.push_token, device.id, 'once', 'key-1')],
       'ref-8',
       new Date(),
       sealer,
     );
     const again = await enqueueMessages(
-      store.db,
+      store,
       [pushTo(device.push_token, device.id, 'once', 'key-1'), pushTo(device.push_token, device.id, 'other', 'key-2')],
       'ref-9',
       new Date(),
@@ -237,7 +237,7 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
     const messages = Array.from({ length: 150 }, (_, index) =>
       pushTo(device.push_token, device.id, `message ${index}`),
     );
-    await enqueueMessages(store.db, messages, 'ref-many', new Date(), sealer);
+    await enqueueMessages(store, messages, 'ref-many', new Date(), sealer);
     const settings = settingsFor(push, sms, { DELIVERY_BATCH: '7' });
     // The third worker opens the store anew, as a second service process would.
     const other = await openTestStore(storeSettings);

@@ -37,7 +37,7 @@ describeWithTools(PDF_TOOLS)('issued documents', () => {
     afterAll(() => store.close());
 
     const issue = async (kind: 'report-card' | 'term-book', report: ReportSubject, today = TODAY) => {
-      const document = await issueDocument(store.db, kind, report, today);
+      const document = await issueDocument(store, kind, report, today);
       if (!document) throw new Error('no document issued');
       return document;
     };
@@ -260,17 +260,17 @@ describeWithTools(PDF_TOOLS)('issued documents', () => {
         })
         .execute();
       expect(
-        await issueDocument(store.db, 'term-book', { ...subject, classId: subject.classId + 1 }, TODAY),
+        await issueDocument(store, 'term-book', { ...subject, classId: subject.classId + 1 }, TODAY),
       ).toBeUndefined();
       expect(
-        await issueDocument(store.db, 'term-book', { ...subject, studentRecordId: 999_999 }, TODAY),
+        await issueDocument(store, 'term-book', { ...subject, studentRecordId: 999_999 }, TODAY),
       ).toBeUndefined();
-      expect(await issueDocument(store.db, 'term-book', { ...subject, termId: 4 }, TODAY)).toBeUndefined();
+      expect(await issueDocument(store, 'term-book', { ...subject, termId: 4 }, TODAY)).toBeUndefined();
     });
 
     test('clearing the school (demo-data --replace) removes its documents with it', async () => {
       expect(await storedCount()).toBeGreaterThan(0);
-      await clearSchool(store.db);
+      await clearSchool(store);
       expect(await store.db.selectFrom('generated_documents').select('id').execute()).toEqual([]);
     });
   });

@@ -1,9 +1,10 @@
-import { countAgainstLimits, pruneRateLimitEvents } from '../../src/notifications/rate-limit';
+import { countAgainstLimits, pruneExpiredRateLimitEvents } from '../../src/notifications/rate-limit';
 import type { Store } from '../../src/store/open-store';
+import { inTransaction } from '../../src/store/session';
 import { describeEachEngine } from '../support/engines';
 import { openTestStore } from '../support/stores';
 
-describeEachEngine('Rate limits in the store', ({ engine, freshStoreSettings }) => {
+describeEachEngine('Rate limits in the store', ({ freshStoreSettings }) => {
   let store: Store;
   beforeAll(async () => {
     store = await openTestStore(freshStoreSettings());
@@ -11,9 +12,7 @@ describeEachEngine('Rate limits in the store', ({ engine, freshStoreSettings }) 
   afterAll(() => store.close());
 
   const take = (key: string, limit: number, at: Date) =>
-    store.db
-      .transaction()
-      .execute((transaction) => countAgainstLimits(transaction, engine, [{ key, limit, windowMs: 60_000 }], at));
+    inTransaction(store, (transaction) => countAgainstLimits(transaction, [{ key, limit, windowMs: 60_000 }], at));
 
   test('count every request in the window, refused ones too, and forget those outside it', async () => {
     const start = new Date('2026-11-22T10:00:00Z');
@@ -49,7 +48,7 @@ describeEachEngine('Rate limits in the store', ({ engine, freshStoreSettings }) 
         { bucket: 'recent', occurred_at: '2026-11-22T09:30:00.000Z' },
       ])
       .execute();
-    await pruneRateLimitEvents(store.db, new Date('2026-11-22T10:00:00Z'));
+    await pruneExpiredRateLimitEvents(store, new Date('2026-11-22T10:00:00Z'));
     expect(
       (await store.db.selectFrom('rate_limit_events').select('bucket').execute()).map((row) => row.bucket),
     ).toEqual(['recent']);

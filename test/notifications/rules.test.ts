@@ -1,7 +1,7 @@
 import { parseRetryAfter, retryDelayMs } from '../../src/delivery/backoff';
 import { payloadSealer } from '../../src/delivery/payload-sealer';
 import { normalisePhone } from '../../src/notifications/phone-number';
-import { normaliseBaseUrl } from '../../src/notifications/school-address';
+import { normaliseBaseUrl } from '../../src/lib/school-address';
 
 describe('phone numbers to E.164', () => {
   test.each([

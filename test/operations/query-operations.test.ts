@@ -288,7 +288,7 @@ describeEachEngine('query operations', (engine) => {
     const school = await openTestSchool(settings);
     await school.close();
     service = await startTestService({ ...settings, CONTRACT: 'typed', DEMO_DATA: 'off' }, { now: () => TEST_TODAY });
-    db = service.context.store.db;
+    db = service.store.db;
   });
   afterAll(() => service.close());
 

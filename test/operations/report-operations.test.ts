@@ -56,7 +56,7 @@ describeWithTools(PDF_TOOLS)('report operations', () => {
       // Two services on one store: the typed profile and the documented one.
       typed = await startTestService({ ...settings, CONTRACT: 'typed', DEMO_DATA: 'off' }, { now: () => TEST_TODAY });
       documented = await startTestService({ ...settings, DEMO_DATA: 'off' }, { now: () => TEST_TODAY });
-      db = typed.context.store.db;
+      db = typed.store.db;
     });
     afterAll(async () => {
       await typed.close();

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningService } from '../../src/service';
-import { WSDL_DIRECTORY } from '../../src/service';
+import { WSDL_DIRECTORY } from '../../src/contract/wsdl-directory';
 import { startTestService } from '../support/service';
 import { get, NS, post, soap11 } from '../support/soap';
 import { TEST_TODAY } from '../support/stores';

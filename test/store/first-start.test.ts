@@ -9,7 +9,7 @@ import { startTestService } from '../support/service';
 async function studentCount(settings: Record<string, string>): Promise<number> {
   const service = await startTestService(settings);
   try {
-    const row = await service.context.store.db
+    const row = await service.store.db
       .selectFrom('students')
       .select((eb) => eb.fn.countAll().as('count'))
       .executeTakeFirstOrThrow();

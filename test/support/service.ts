@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/service-config';
 import { startService, type RunningService, type StartOptions } from '../../src/service';
 
 /**
@@ -28,8 +28,7 @@ export async function startTestService(
     throw error;
   }
   return {
-    url: service.url,
-    context: service.context,
+    ...service,
     close: async () => {
       await service.close();
       removeOwnDirectory();

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/service-config';
 import { loadDemoSchool } from '../../src/store/demo/load-demo-school';
 import { openStore, type Store } from '../../src/store/open-store';
 

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/config/service-config';
 
 describe('settings', () => {
   test('defaults', () => {

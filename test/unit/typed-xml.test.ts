@@ -13,6 +13,7 @@ const field = (element: string, type: TypeRef, nillable = false): Field => ({
   property: element.charAt(0).toLowerCase() + element.slice(1),
   type,
   nillable,
+  optional: true,
 });
 
 const NOTE: TypeRef = {
@@ -26,7 +27,7 @@ const NOTE: TypeRef = {
     field('Scan', BYTES),
   ],
 };
-const NOTES: TypeRef = { kind: 'array', name: 'ArrayOfNote', itemElement: 'Note', item: NOTE };
+const NOTES: TypeRef = { kind: 'array', name: 'ArrayOfNote', itemElement: 'Note', itemNillable: true, item: NOTE };
 
 function xml(type: TypeRef, value: unknown, layout: XmlLayout, nillable = false): string {
   const out = new Utf8Writer(8);

@@ -1,5 +1,5 @@
 import { loadCatalog } from '../../src/contract/catalog';
-import { WSDL_DIRECTORY } from '../../src/service';
+import { WSDL_DIRECTORY } from '../../src/contract/wsdl-directory';
 import { SPEC_OPERATIONS } from '../support/spec-table';
 
 describe('the catalog read from wsdl/', () => {
@@ -43,7 +43,7 @@ describe('the catalog read from wsdl/', () => {
     const catalog = await loadCatalog(WSDL_DIRECTORY);
     const withResult = catalog.operations.filter((operation) => operation.results.documented);
     expect(withResult.map((operation) => [operation.name, operation.results.documented])).toEqual([
-      ['HelloWorld', { name: 'HelloWorldResult', type: { kind: 'primitive', name: 'string' } }],
+      ['HelloWorld', { name: 'HelloWorldResult', type: { kind: 'primitive', name: 'string' }, optional: true }],
     ]);
   });
 

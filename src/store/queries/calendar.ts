@@ -1,12 +1,12 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema';
+import type { Session } from '../session';
 
 /**
  * "Current" as the product defines it: the academic year and term in force on a given day
  * according to the store. Between terms (or years) the one that ended last counts; before the
  * first one, the first.
  */
-export async function currentAcademicYearId(db: Kysely<Database>, today: string): Promise<number | undefined> {
+export async function currentAcademicYearId(session: Session, today: string): Promise<number | undefined> {
+  const { db } = session;
   const started = await db
     .selectFrom('academic_years')
     .select('id')
@@ -19,7 +19,8 @@ export async function currentAcademicYearId(db: Kysely<Database>, today: string)
   return first?.id;
 }
 
-export async function currentTermId(db: Kysely<Database>, today: string): Promise<number | undefined> {
+export async function currentTermId(session: Session, today: string): Promise<number | undefined> {
+  const { db } = session;
   const started = await db
     .selectFrom('terms')
     .select('id')

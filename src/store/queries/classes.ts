@@ -1,7 +1,7 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Engine } from '../engine';
-import type { AttendanceRecord, GeneralNote, TeacherGroup } from '../records';
-import type { Database } from '../schema';
+import type { AttendanceRecord, GeneralNote, TeacherGroup } from '../../contract/operation-types';
+import type { Session } from '../session';
 import { currentAcademicYearId } from './calendar';
 
 /** Queries about a class or a teacher's classes: attendance audit, announcements, groups. */
@@ -39,11 +39,7 @@ const parsed = <Row>(value: string | Row[]): Row[] =>
  * and V8 parses the same values from JSON in a third of that. The names are joined here, not
  * repeated on every row by the database, and the order is made here too, where it is cheap.
  */
-export async function classAttendance(
-  db: Kysely<Database>,
-  engine: Engine,
-  classId: number,
-): Promise<AttendanceRecord[]> {
+export async function classAttendance({ db, engine }: Session, classId: number): Promise<AttendanceRecord[]> {
   const entryFields = sql`entry.id, entry.occurred_on, entry.student_record_id, entry.kind, entry.absence_type_id, entry.minutes_late, entry.note`;
   const studentFields = sql`record.id, student.id, student.name_ar, student.name_en`;
   const { rows } = await sql<{
@@ -87,7 +83,8 @@ export async function classAttendance(
 }
 
 /** The class's announcements, newest first. */
-export async function classGeneralNotes(db: Kysely<Database>, classId: number): Promise<GeneralNote[]> {
+export async function classGeneralNotes(session: Session, classId: number): Promise<GeneralNote[]> {
+  const { db } = session;
   return db
     .selectFrom('class_notes as note')
     .innerJoin('teachers as teacher', 'teacher.id', 'note.teacher_id')
@@ -107,8 +104,9 @@ export async function classGeneralNotes(db: Kysely<Database>, classId: number): 
 }
 
 /** The class and subject pairs a teacher teaches this year, with the number of active students. */
-export async function teacherGroups(db: Kysely<Database>, teacherId: number, today: string): Promise<TeacherGroup[]> {
-  const yearId = await currentAcademicYearId(db, today);
+export async function teacherGroups(session: Session, teacherId: number, today: string): Promise<TeacherGroup[]> {
+  const { db } = session;
+  const yearId = await currentAcademicYearId(session, today);
   if (yearId === undefined) return [];
   const rows = await db
     .selectFrom('teacher_assignments as assignment')

@@ -1,5 +1,6 @@
-import type { Insertable, Kysely } from 'kysely';
-import type { Database, GeneratedDocumentTable } from '../schema';
+import type { Insertable,} from 'kysely';
+import type { GeneratedDocumentTable } from '../schema';
+import type { Session } from '../session';
 
 /** Issued documents, found by the fingerprint of their inputs. */
 
@@ -24,9 +25,10 @@ const STORED_DOCUMENT = [
 ] as const;
 
 export async function findDocument(
-  db: Kysely<Database>,
+  session: Session,
   inputFingerprint: string,
 ): Promise<StoredDocument | undefined> {
+  const { db } = session;
   return db
     .selectFrom('generated_documents')
     .select(STORED_DOCUMENT)
@@ -39,14 +41,14 @@ export async function findDocument(
  * stored. When two requests render the same document at once (two processes sharing
  * PostgreSQL), the first to commit wins and both answer with its file.
  */
-export async function storeDocument(db: Kysely<Database>, document: NewDocument): Promise<StoredDocument> {
-  const inserted = await db
+export async function storeDocument(session: Session, document: NewDocument): Promise<StoredDocument> {
+  const inserted = await session.db
     .insertInto('generated_documents')
     .values(document)
     .onConflict((conflict) => conflict.column('input_fingerprint').doNothing())
     .returning(STORED_DOCUMENT)
     .executeTakeFirst();
-  const stored = inserted ?? (await findDocument(db, document.input_fingerprint));
+  const stored = inserted ?? (await findDocument(session, document.input_fingerprint));
   if (!stored) throw new Error('a stored document vanished before it could be read back');
   return stored;
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema';
+import type { Session } from '../session';
 
 /**
  * Everything a report card or term book shows about one enrolment in one term, read from the
@@ -55,10 +56,11 @@ export interface ReportSubject {
 
 /** The student's enrolment in the academic year of the term. */
 export async function studentRecordForTerm(
-  db: Kysely<Database>,
+  session: Session,
   studentId: number,
   termId: number,
 ): Promise<number | undefined> {
+  const { db } = session;
   const record = await db
     .selectFrom('student_records as record')
     .innerJoin('terms as term', 'term.academic_year_id', 'record.academic_year_id')
@@ -71,9 +73,10 @@ export async function studentRecordForTerm(
 
 /** The content of the report; undefined unless the record is in that class and the term of its year. */
 export async function reportContent(
-  db: Kysely<Database>,
+  session: Session,
   { studentRecordId: recordId, classId, termId }: ReportSubject,
 ): Promise<ReportContent | undefined> {
+  const { db } = session;
   const header = await db
     .selectFrom('student_records as record')
     .innerJoin('students as student', 'student.id', 'record.student_id')

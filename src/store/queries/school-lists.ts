@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely';
-import type { ExamTimetable, NoteType } from '../records';
-import type { Database } from '../schema';
+import type { ExamTimetable, NoteType } from '../../contract/operation-types';
+import type { Session } from '../session';
 
 /** School-wide lists: an exam's timetable and the note types. */
 
-export async function examTimetable(db: Kysely<Database>, examId: number): Promise<ExamTimetable | undefined> {
+export async function examTimetable(session: Session, examId: number): Promise<ExamTimetable | undefined> {
+  const { db } = session;
   const exam = await db
     .selectFrom('exams as exam')
     .innerJoin('terms as term', 'term.id', 'exam.term_id')
@@ -44,11 +44,18 @@ export async function examTimetable(db: Kysely<Database>, examId: number): Promi
   return { ...exam, slots };
 }
 
-export async function noteTypes(db: Kysely<Database>): Promise<NoteType[]> {
+export async function noteTypes(session: Session): Promise<NoteType[]> {
+  const { db } = session;
   const rows = await db
     .selectFrom('note_types')
     .select(['id as noteTypeId', 'name_ar as nameAr', 'name_en as nameEn', 'is_positive as isPositive'])
     .orderBy('id')
     .execute();
   return rows.map((row) => ({ ...row, isPositive: row.isPositive === 1 }));
+}
+
+/** The Arabic name of an absence type, if there is one with that id. */
+export async function absenceTypeName({ db }: Session, absenceTypeId: number): Promise<string | undefined> {
+  const row = await db.selectFrom('absence_types').select('name_ar').where('id', '=', absenceTypeId).executeTakeFirst();
+  return row?.name_ar;
 }

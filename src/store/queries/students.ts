@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Mark, StudentInfo, StudentNote, SubjectInfo } from '../records';
+import type { Mark, StudentInfo, StudentNote, SubjectInfo } from '../../contract/operation-types';
 import type { Database } from '../schema';
+import type { Session } from '../session';
 import { currentAcademicYearId } from './calendar';
 
 /** Queries about one student: enrolment, subjects, marks and notes. */
@@ -30,17 +31,19 @@ function studentInfoQuery(db: Kysely<Database>) {
     ]);
 }
 
-export async function studentInfoByRecordId(db: Kysely<Database>, recordId: number): Promise<StudentInfo | undefined> {
+export async function studentInfoByRecordId(session: Session, recordId: number): Promise<StudentInfo | undefined> {
+  const { db } = session;
   return studentInfoQuery(db).where('record.id', '=', recordId).executeTakeFirst();
 }
 
 /** The student's enrolment in the current year, or else the latest one. */
 export async function studentInfoByStudentId(
-  db: Kysely<Database>,
+  session: Session,
   studentId: number,
   today: string,
 ): Promise<StudentInfo | undefined> {
-  const yearId = await currentAcademicYearId(db, today);
+  const { db } = session;
+  const yearId = await currentAcademicYearId(session, today);
   const current =
     yearId === undefined
       ? undefined
@@ -54,10 +57,10 @@ export async function studentInfoByStudentId(
   );
 }
 
-async function currentClassId(db: Kysely<Database>, studentId: number, today: string): Promise<number | undefined> {
-  const yearId = await currentAcademicYearId(db, today);
+async function currentClassId(session: Session, studentId: number, today: string): Promise<number | undefined> {
+  const yearId = await currentAcademicYearId(session, today);
   if (yearId === undefined) return undefined;
-  const record = await db
+  const record = await session.db
     .selectFrom('student_records')
     .select('class_id')
     .where('student_id', '=', studentId)
@@ -67,7 +70,8 @@ async function currentClassId(db: Kysely<Database>, studentId: number, today: st
 }
 
 /** Subjects taught in a class with their teachers, optionally only one teacher's. */
-export async function classSubjects(db: Kysely<Database>, classId: number, teacherId?: number): Promise<SubjectInfo[]> {
+export async function classSubjects(session: Session, classId: number, teacherId?: number): Promise<SubjectInfo[]> {
+  const { db } = session;
   let query = db
     .selectFrom('teacher_assignments as assignment')
     .innerJoin('subjects as subject', 'subject.id', 'assignment.subject_id')
@@ -86,19 +90,20 @@ export async function classSubjects(db: Kysely<Database>, classId: number, teach
   return query.orderBy('subject.id').orderBy('teacher.id').execute();
 }
 
-export async function studentSubjects(db: Kysely<Database>, studentId: number, today: string): Promise<SubjectInfo[]> {
-  const classId = await currentClassId(db, studentId, today);
-  return classId === undefined ? [] : classSubjects(db, classId);
+export async function studentSubjects(session: Session, studentId: number, today: string): Promise<SubjectInfo[]> {
+  const classId = await currentClassId(session, studentId, today);
+  return classId === undefined ? [] : classSubjects(session, classId);
 }
 
 /** The student's marks in a subject over the current academic year, in date order. */
 export async function studentMarks(
-  db: Kysely<Database>,
+  session: Session,
   studentId: number,
   subjectId: number,
   today: string,
 ): Promise<Mark[]> {
-  const yearId = await currentAcademicYearId(db, today);
+  const { db } = session;
+  const yearId = await currentAcademicYearId(session, today);
   if (yearId === undefined) return [];
   const rows = await db
     .selectFrom('marks as mark')
@@ -126,7 +131,8 @@ export async function studentMarks(
 }
 
 /** Notes about the student, newest first. */
-export async function studentNotes(db: Kysely<Database>, studentId: number): Promise<StudentNote[]> {
+export async function studentNotes(session: Session, studentId: number): Promise<StudentNote[]> {
+  const { db } = session;
   const rows = await db
     .selectFrom('student_notes as note')
     .innerJoin('note_types as type', 'type.id', 'note.note_type_id')

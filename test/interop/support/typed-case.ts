@@ -1,20 +1,19 @@
-import type { Kysely } from 'kysely';
 import { studentInfoByStudentId, studentMarks, studentSubjects } from '../../../src/store/queries/students';
-import type { Database } from '../../../src/store/schema';
+import type { Session } from '../../../src/store/session';
 
 /** The fields a typed client reports of the StudentInfo it decoded. */
 export interface StudentFields {
   StudentId: number;
-  NameAr: string;
-  NameEn: string;
-  ClassNameAr: string;
+  NameAr: string | null;
+  NameEn: string | null;
+  ClassNameAr: string | null;
   BirthDate: string;
 }
 
 /** What a typed client reports of the ArrayOfMark it decoded: how many marks, and the first one. */
 export interface MarksSummary {
   count: number;
-  first: { AssessmentNameAr: string; Score: number; MaxScore: number } | null;
+  first: { AssessmentNameAr: string | null; Score: number; MaxScore: number } | null;
 }
 
 /** The arguments of the typed calls, as the clients send them (text), and what they must decode. */
@@ -38,17 +37,17 @@ const changesUnderNormalisation = (text: string) => text.normalize('NFD') !== te
  * normalised text or truncated a double fails the comparison; and reads what the typed operations
  * answer for them, with the queries the operations use.
  */
-export async function typedCaseFromStore(db: Kysely<Database>, today: string): Promise<TypedCase> {
-  const unknownStudent = await db.selectFrom('students').select('id').where('id', '=', UNKNOWN_ID).executeTakeFirst();
-  const unknownSubject = await db.selectFrom('subjects').select('id').where('id', '=', UNKNOWN_ID).executeTakeFirst();
+export async function typedCaseFromStore(store: Session, today: string): Promise<TypedCase> {
+  const unknownStudent = await store.db.selectFrom('students').select('id').where('id', '=', UNKNOWN_ID).executeTakeFirst();
+  const unknownSubject = await store.db.selectFrom('subjects').select('id').where('id', '=', UNKNOWN_ID).executeTakeFirst();
   if (unknownStudent !== undefined || unknownSubject !== undefined)
     throw new Error(`the demo school has a student or subject ${UNKNOWN_ID}`);
-  const students = await db.selectFrom('students').select(['id', 'name_ar']).orderBy('id').execute();
+  const students = await store.db.selectFrom('students').select(['id', 'name_ar']).orderBy('id').execute();
   for (const { id } of students.filter((student) => changesUnderNormalisation(student.name_ar))) {
-    const info = await studentInfoByStudentId(db, id, today);
+    const info = await studentInfoByStudentId(store, id, today);
     if (info === undefined) continue;
-    for (const { subjectId } of await studentSubjects(db, id, today)) {
-      const marks = await studentMarks(db, id, subjectId, today);
+    for (const { subjectId } of await studentSubjects(store, id, today)) {
+      const marks = await studentMarks(store, id, subjectId, today);
       if (marks.length === 0 || Number.isInteger(marks[0].score)) continue;
       const [first] = marks;
       return {

@@ -56,8 +56,8 @@ export function testTypedClientStack(runClientStack: (run: TypedClientRun) => Pr
   let calls: TypedClientCall[] = [];
 
   beforeAll(async () => {
-    const { context } = running.service;
-    expected = await typedCaseFromStore(context.store.db, context.now().toISOString().slice(0, 10));
+    const { store, clock } = running.service;
+    expected = await typedCaseFromStore(store, clock().toISOString().slice(0, 10));
     const callArguments = [expected.studentId, expected.subjectId, expected.unknownId];
     calls = await runClientStack({
       baseUrl: running.proxy.url,

@@ -1,4 +1,4 @@
-import { ConfigError, readAbsoluteUrl, readInteger, type Environment } from '../setting-readers';
+import { ConfigError, readAbsoluteUrl, readInteger, type Environment } from './readers';
 
 /** Where and how accepted SMS and push messages are delivered. */
 export interface DeliveryConfig {

@@ -1,26 +1,21 @@
+import { loadConfig } from '../config/service-config';
+import { loadOutboxKey, payloadSealer } from '../delivery/payload-sealer';
+import { startDeliveryWorker } from '../delivery/worker';
+import { log, setLogLevel } from '../lib/log';
+import { openStore } from '../store/open-store';
+
 /**
  * Runs only the delivery worker against the configured store, for deployments that deliver from
  * a process of its own (start the service with DELIVERY_WORKER=off). Several may run at once
  * against one PostgreSQL store: they never send the same message at the same time. Stops
  * cleanly on SIGTERM or SIGINT, after the sends in flight are recorded.
- *
- *   npm run delivery-worker
  */
-import { ConfigError, loadConfig } from '../src/config';
-import { loadOutboxKey, payloadSealer } from '../src/delivery/payload-sealer';
-import { startDeliveryWorker } from '../src/delivery/worker';
-import { log, setLogLevel } from '../src/log';
-import { openStore } from '../src/store/open-store';
-
-async function main(): Promise<void> {
+export async function deliveryWorker(): Promise<void> {
   const config = loadConfig();
   setLogLevel(config.logLevel);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
-  const worker = startDeliveryWorker(
-    store,
-    config.delivery,
-    payloadSealer(loadOutboxKey(config.delivery.outboxKey, config.dataDirectory)),
-  );
+  const sealer = payloadSealer(loadOutboxKey(config.delivery.outboxKey, config.dataDirectory));
+  const worker = startDeliveryWorker(store, config.delivery, sealer);
   log.info('delivery worker running', { store: store.location });
   const stop = (signal: string) => {
     log.info('delivery worker stopping', { signal });
@@ -32,8 +27,3 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
 }
-
-main().catch((error: unknown) => {
-  process.stderr.write(`delivery-worker: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(error instanceof ConfigError ? 2 : 1);
-});

@@ -1,5 +1,5 @@
-import { ConfigError, readInteger, type Environment } from '../setting-readers';
-import { normaliseBaseUrl } from './school-address';
+import { ConfigError, readInteger, type Environment } from './readers';
+import { normaliseBaseUrl } from '../lib/school-address';
 
 /** The rules of the notification operations and the school registry. */
 export interface NotificationConfig {

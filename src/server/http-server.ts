@@ -1,20 +1,20 @@
 import { createServer, type Server } from 'node:http';
-import { createApp, failRequest } from './app';
-import type { ServiceContext } from './service-context';
-import { SoapBinding } from './soap/soap-binding';
+import { createApp, failRequest } from './express-app';
+import { SoapBinding } from '../soap/soap-binding';
+import type { ServiceParts } from './service-parts';
 
 /**
  * The HTTP server: a SOAP call (POST to an .asmx path) goes straight to the SOAP binding on the
  * bare node:http request; everything else goes through the Express application.
  */
-export function createHttpServer(context: ServiceContext): Server {
-  const soap = new SoapBinding(context);
-  const app = createApp(context);
+export function createHttpServer(parts: ServiceParts): Server {
+  const soap = new SoapBinding(parts.catalog, parts.config, parts.pipeline);
+  const app = createApp(parts);
   const server = createServer((request, response) => {
     if (request.method === 'POST') {
       const url = request.url ?? '';
       const queryStart = url.indexOf('?');
-      const endpoint = context.catalog.endpointByPath(queryStart === -1 ? url : url.slice(0, queryStart));
+      const endpoint = parts.catalog.endpointByPath(queryStart === -1 ? url : url.slice(0, queryStart));
       if (endpoint) {
         soap.handle(request, response, endpoint).catch((error: unknown) => failRequest(response, error, request));
         return;

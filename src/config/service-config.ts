@@ -1,10 +1,10 @@
-import { PROFILES, type Profile } from './contract/profile';
-import { readDeliveryConfig, type DeliveryConfig } from './delivery/delivery-config';
-import { LOG_LEVELS, type LogLevel } from './log';
-import { readNotificationConfig, type NotificationConfig } from './notifications/notification-config';
-import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './setting-readers';
+import { PROFILES, type Profile } from '../contract/profile';
+import { readDeliveryConfig, type DeliveryConfig } from './delivery-settings';
+import { LOG_LEVELS, type LogLevel } from '../lib/log';
+import { readNotificationConfig, type NotificationConfig } from './notification-settings';
+import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './readers';
 
-export { ConfigError } from './setting-readers';
+export { ConfigError } from './readers';
 
 /**
  * Every setting of the service, read from the environment once at start and validated, so that a

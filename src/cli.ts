@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { ConfigError } from './config/readers';
+import { demoData } from './cli/demo-data';
+import { deliveryStatus } from './cli/delivery-status';
+import { deliveryWorker } from './cli/delivery-worker';
+import { serve } from './cli/serve';
+import { UsageError } from './cli/usage-error';
+import { serviceVersion } from './lib/package-info';
+
+/**
+ * school-service: the operator's command. Every subcommand reads the same settings as the service
+ * (DATA_DIR or DATABASE_URL, ...) from the environment. Exit codes: 0 done, 1 failed, 2 wrong
+ * usage or settings.
+ */
+
+function positiveInteger(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new InvalidArgumentError('a positive whole number is needed.');
+  return Number(text);
+}
+
+const program = new Command('school-service')
+  .description('The school-information web service and its operator commands.')
+  .version(serviceVersion())
+  .exitOverride()
+  .showHelpAfterError();
+
+program
+  .command('serve')
+  .description('start the service (as npm start does); settings come from the environment')
+  .action(serve);
+
+program
+  .command('demo-data')
+  .description('fill the configured store with a demo school')
+  .option('--students <count>', 'how many students', positiveInteger, 500)
+  .option('--seed <number>', 'the random seed: the same seed and year give the same school', positiveInteger, 1)
+  .option('--year <year>', 'the year the first academic year starts in (default: the current one)', positiveInteger)
+  .option('--replace', 'delete the school already in the store first', false)
+  .action((options: { students: number; seed: number; year?: number; replace: boolean }) =>
+    demoData({ ...options, year: options.year }),
+  );
+
+program
+  .command('delivery-status')
+  .description('count the outbox messages by state')
+  .option('--json', 'print the counts as JSON', false)
+  .action(deliveryStatus);
+
+program
+  .command('delivery-worker')
+  .description('deliver the outbox from this process (start the service with DELIVERY_WORKER=off)')
+  .action(deliveryWorker);
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
+  const usage = error instanceof ConfigError || error instanceof UsageError;
+  process.stderr.write(`school-service: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(usage ? 2 : 1);
+});

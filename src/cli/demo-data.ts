@@ -1,0 +1,50 @@
+import { loadConfig } from '../config/service-config';
+import { clearSchool } from '../store/clear-school';
+import { academicYearStartOf } from '../store/demo/calendar';
+import { loadDemoSchool, storeIsEmpty } from '../store/demo/load-demo-school';
+import { progressBar } from '../store/demo/progress-bar';
+import { openStore } from '../store/open-store';
+import { UsageError } from './usage-error';
+
+export interface DemoDataOptions {
+  readonly students: number;
+  readonly seed: number;
+  readonly year: number | undefined;
+  readonly replace: boolean;
+}
+
+/**
+ * Fills the configured store (DATA_DIR or DATABASE_URL) with a demo school. The same seed and
+ * year give the same school. A store that already holds a school is left alone unless `replace`,
+ * which deletes the school's data first.
+ */
+export async function demoData(options: DemoDataOptions): Promise<void> {
+  const config = loadConfig();
+  const startYear = options.year ?? academicYearStartOf(new Date());
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
+  try {
+    if (!(await storeIsEmpty(store))) {
+      if (!options.replace) {
+        throw new UsageError(
+          `the store at ${store.location} already holds a school; pass --replace to delete it and load the demo school`,
+        );
+      }
+      await clearSchool(store);
+    }
+    const started = Date.now();
+    const summary = await loadDemoSchool(store, {
+      students: options.students,
+      seed: options.seed,
+      startYear,
+      onProgress: progressBar(process.stderr, 'students'),
+    });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    process.stdout.write(
+      `Loaded a demo school into ${store.location} in ${seconds} s: ${summary.students} students, ` +
+        `${summary.classes} classes, ${summary.teachers} teachers, ${summary.marks} marks, ` +
+        `${summary.attendance} attendance records (seed ${options.seed}, year ${startYear}/${startYear + 1}).\n`,
+    );
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,67 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FEDERATION_HEADER } from '../notifications/forward-call';
+import { baseUrlFor, type PublicAddress } from '../wire/base-url';
+import { readBody } from '../wire/read-body';
+import type { BindingName, Caller } from './call';
+import { CallError, ClientGone } from './call-error';
+
+/**
+ * One request and its response as a call passes through the pipeline. The body is read only
+ * through `body()`, within the size limit, so that every binding refuses an oversized or
+ * compressed body alike; the exchange remembers whether it was read to the end.
+ */
+export class Exchange {
+  private bodyRead = false;
+
+  constructor(
+    readonly request: IncomingMessage,
+    readonly response: ServerResponse,
+    private readonly maxBodyBytes: number,
+    private readonly address: PublicAddress,
+  ) {}
+
+  /** The caller as every binding describes it: its address, the headers that matter, the binding. */
+  caller(binding: BindingName): Caller {
+    const { headers, socket } = this.request;
+    const federation = headers[FEDERATION_HEADER];
+    return {
+      binding,
+      address: socket.remoteAddress ?? '',
+      requestBaseUrl: baseUrlFor(headers.host, this.address),
+      federationCredential: Array.isArray(federation) ? federation[0] : federation,
+    };
+  }
+
+  /** The whole body; throws a CallError (too-large, compressed) or ClientGone instead. */
+  async body(): Promise<Buffer> {
+    const read = await readBody(this.request, this.maxBodyBytes);
+    switch (read.kind) {
+      case 'body':
+        this.bodyRead = true;
+        return read.body;
+      case 'too-large':
+        throw new CallError(
+          'too-large',
+          `Maximum request length exceeded: the body is larger than ${this.maxBodyBytes} bytes.`,
+        );
+      case 'compressed':
+        throw new CallError(
+          'compressed',
+          `Content-Encoding ${read.encoding} is not supported; send the request uncompressed.`,
+        );
+      case 'aborted':
+        throw new ClientGone();
+    }
+  }
+
+  /**
+   * Whether the request announced a body that was not read to its end. Its unread rest cannot be
+   * taken for the next request on the connection, and Node would otherwise read and discard all
+   * of it, however large, so the connection is closed after the answer.
+   */
+  get bodyLeftUnread(): boolean {
+    if (this.bodyRead) return false;
+    const { headers } = this.request;
+    return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+  }
+}

@@ -1,0 +1,80 @@
+import type { Session } from '../session';
+
+/** The school's people and devices as the notification operations look them up. */
+
+/** Whether a phone number (E.164) belongs to someone in the school: a guardian, a student or a teacher. */
+export async function isDirectoryPhone({ db }: Session, phone: string): Promise<boolean> {
+  const found = await db
+    .selectFrom('guardians')
+    .select('id')
+    .where('phone', '=', phone)
+    .unionAll(db.selectFrom('students').select('id').where('phone', '=', phone))
+    .unionAll(db.selectFrom('teachers').select('id').where('phone', '=', phone))
+    .limit(1)
+    .executeTakeFirst();
+  return found !== undefined;
+}
+
+export interface PushDevice {
+  readonly id: number;
+  readonly pushToken: string;
+}
+
+/** The enabled device registered under deviceId for the application, if any. */
+export async function enabledDevice(
+  { db }: Session,
+  applicationId: string,
+  deviceId: string,
+): Promise<PushDevice | undefined> {
+  return db
+    .selectFrom('devices')
+    .select(['id', 'push_token as pushToken'])
+    .where('application_id', '=', applicationId)
+    .where('device_id', '=', deviceId)
+    .where('enabled', '=', 1)
+    .executeTakeFirst();
+}
+
+export interface MarkRecipient {
+  readonly markId: number;
+  readonly score: number;
+  readonly maxScore: number;
+  readonly subjectName: string;
+  readonly studentId: number;
+  readonly studentName: string;
+  readonly deviceId: number;
+  readonly token: string;
+}
+
+/** Each mark of the assessment in the class with each enabled device of the student's guardians. */
+export async function markRecipients(
+  { db }: Session,
+  assessmentId: number,
+  classId: number,
+): Promise<MarkRecipient[]> {
+  return db
+    .selectFrom('marks as mark')
+    .innerJoin('assessments as assessment', 'assessment.id', 'mark.assessment_id')
+    .innerJoin('subjects as subject', 'subject.id', 'assessment.subject_id')
+    .innerJoin('student_records as record', 'record.id', 'mark.student_record_id')
+    .innerJoin('students as student', 'student.id', 'record.student_id')
+    .innerJoin('student_guardians as link', 'link.student_id', 'student.id')
+    .innerJoin('devices as device', 'device.guardian_id', 'link.guardian_id')
+    .select([
+      'mark.id as markId',
+      'mark.score as score',
+      'assessment.max_score as maxScore',
+      'subject.name_ar as subjectName',
+      'student.id as studentId',
+      'student.name_ar as studentName',
+      'device.id as deviceId',
+      'device.push_token as token',
+    ])
+    .where('assessment.id', '=', assessmentId)
+    .where('assessment.class_id', '=', classId)
+    .where('record.class_id', '=', classId)
+    .where('device.enabled', '=', 1)
+    .orderBy('mark.id')
+    .orderBy('device.id')
+    .execute();
+}

@@ -1,0 +1,92 @@
+import { type Insertable, sql, type Updateable } from 'kysely';
+import { OUTBOX_STATES, type OutboxChannel, type OutboxMessageTable, type OutboxState } from '../schema';
+import type { Session } from '../session';
+
+/** The outbox's statements: accepting messages, claiming due ones under a lease, recording outcomes, counting. */
+
+export type NewOutboxRow = Omit<Insertable<OutboxMessageTable>, 'id'>;
+
+/** Rows per statement, under both engines' limits on bound parameters. */
+const INSERT_BATCH = 200;
+
+/** Inserts the rows; one whose idempotency key is already in the outbox is skipped. Returns how many were inserted. */
+export async function insertOutboxRows({ db }: Session, rows: readonly NewOutboxRow[]): Promise<number> {
+  let inserted = 0;
+  for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+    const result = await db
+      .insertInto('outbox_messages')
+      .values(rows.slice(start, start + INSERT_BATCH))
+      .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
+      .executeTakeFirst();
+    inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+  return inserted;
+}
+
+export type ClaimedMessage = Pick<OutboxMessageTable, 'channel' | 'recipient' | 'device_id' | 'payload' | 'attempts'> & {
+  id: number;
+};
+
+/**
+ * Claims up to `limit` due messages for one owner until `leaseUntil`, in one statement, so that
+ * two workers never hold the same message: on PostgreSQL the candidate rows are locked with FOR
+ * UPDATE SKIP LOCKED, so concurrent claimers pass over each other's rows; on SQLite the single
+ * writer makes the UPDATE atomic. A message whose lease ran out (its worker died) is due again.
+ */
+export async function claimDueMessages(
+  { db, engine }: Session,
+  owner: string,
+  channels: readonly OutboxChannel[],
+  at: string,
+  leaseUntil: string,
+  limit: number,
+): Promise<ClaimedMessage[]> {
+  if (channels.length === 0) return [];
+  const lock = engine === 'postgres' ? sql`for update skip locked` : sql``;
+  const result = await sql<ClaimedMessage>`
+    update outbox_messages set lease_owner = ${owner}, lease_until = ${leaseUntil}
+    where id in (
+      select id from outbox_messages
+      where state in ('queued', 'retrying') and channel in (${sql.join([...channels])})
+        and next_attempt_at <= ${at} and (lease_until is null or lease_until < ${at})
+      order by next_attempt_at, id
+      limit ${limit}
+      ${lock}
+    )
+    returning id, channel, recipient, device_id, payload, attempts`.execute(db);
+  return result.rows;
+}
+
+export type OutboxChanges = Updateable<OutboxMessageTable>;
+
+/**
+ * Changes a message only while `owner` holds its lease, so a worker whose lease ran out cannot
+ * overwrite the outcome of the one that took the message over.
+ */
+export async function updateLeasedMessage(
+  { db }: Session,
+  owner: string,
+  id: number,
+  changes: OutboxChanges,
+): Promise<void> {
+  await db.updateTable('outbox_messages').set(changes).where('id', '=', id).where('lease_owner', '=', owner).execute();
+}
+
+/** Stops pushes to a device whose token the gateway reported gone. */
+export async function disableDevice({ db }: Session, deviceId: number): Promise<void> {
+  await db.updateTable('devices').set({ enabled: 0 }).where('id', '=', deviceId).execute();
+}
+
+export type OutboxCounts = Record<OutboxState, number>;
+
+/** How many outbox messages are in each state. */
+export async function outboxCounts({ db }: Session): Promise<OutboxCounts> {
+  const rows = await db
+    .selectFrom('outbox_messages')
+    .select(['state', db.fn.countAll<number>().as('count')])
+    .groupBy('state')
+    .execute();
+  const counts = Object.fromEntries(OUTBOX_STATES.map((state) => [state, 0])) as OutboxCounts;
+  for (const row of rows) counts[row.state] = Number(row.count);
+  return counts;
+}
