@@ -46,7 +46,8 @@ async function fillNewEmbeddedStore(store: Store, config: Config, now: Date): Pr
 function endpointPaths(catalog: Catalog): (operationName: string) => string {
   const paths = new Map<string, string>();
   for (const endpoint of catalog.endpoints) {
-    for (const operation of endpoint.operations) if (!paths.has(operation.name)) paths.set(operation.name, endpoint.path);
+    for (const operation of endpoint.operations)
+      if (!paths.has(operation.name)) paths.set(operation.name, endpoint.path);
   }
   return (operationName) => {
     const path = paths.get(operationName);

@@ -19,7 +19,12 @@ export interface PushContent {
 }
 
 export type NewMessage =
-  | { readonly channel: 'sms'; readonly recipient: string; readonly content: SmsContent; readonly idempotencyKey?: string }
+  | {
+      readonly channel: 'sms';
+      readonly recipient: string;
+      readonly content: SmsContent;
+      readonly idempotencyKey?: string;
+    }
   | {
       readonly channel: 'push';
       readonly recipient: string;

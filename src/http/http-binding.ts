@@ -89,7 +89,8 @@ export class HttpBinding implements Binding<HttpRequest> {
     if (request.method !== 'POST') return new URLSearchParams(query);
     const header = request.headers['content-type'] ?? '';
     const contentType = parseContentType(header);
-    if (contentType.mediaType !== FORM_MEDIA_TYPE) throw new CallError('client', `Request format is invalid: ${header}.`);
+    if (contentType.mediaType !== FORM_MEDIA_TYPE)
+      throw new CallError('client', `Request format is invalid: ${header}.`);
     const text = decodeBody(await exchange.body(), contentType);
     if (text === undefined) {
       throw new CallError('malformed', 'Request format is invalid: the body is not valid in its charset.');

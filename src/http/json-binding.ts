@@ -56,7 +56,11 @@ export class JsonBinding implements Binding<Operation> {
   async decode(exchange: Exchange, operation: Operation): Promise<Call> {
     const fields = parseJsonObject((await exchange.body()).toString('utf8'));
     if (!fields) {
-      throw new CallError('client', 'Invalid JSON: the body must be a JSON object of parameters.', 'System.ArgumentException');
+      throw new CallError(
+        'client',
+        'Invalid JSON: the body must be a JSON object of parameters.',
+        'System.ArgumentException',
+      );
     }
     const decoded = decodeParameters(
       operation,

@@ -31,7 +31,11 @@ function ownSchoolUrl(settings: NotificationConfig, call: SchoolCall): string {
  * anywhere else. A call a partner forwarded here must carry the shared secret and be for this
  * school (no second hop).
  */
-export function routeForSchool(baseUrlSchool: string | null, settings: NotificationConfig, call: SchoolCall): SchoolRoute {
+export function routeForSchool(
+  baseUrlSchool: string | null,
+  settings: NotificationConfig,
+  call: SchoolCall,
+): SchoolRoute {
   const { federationSecret, partnerSchools } = settings;
   const forwarded = call.federationCredential !== undefined;
   if (forwarded && (!federationSecret || !sameSecret(call.federationCredential ?? '', federationSecret))) {

@@ -40,7 +40,8 @@ export const pushNotificationToGateway = defineOperation('PushNotificationToGate
       await enqueueMessages(transaction, [message], reference, context.now, context.sealer);
       return 'queued';
     });
-    if (outcome === 'limited') throw new RuleViolation('Too many notifications from this sender; try again in a minute.');
+    if (outcome === 'limited')
+      throw new RuleViolation('Too many notifications from this sender; try again in a minute.');
     if (outcome === 'queued') context.outboxChanged();
     return reference;
   },
@@ -75,7 +76,14 @@ export const sendMarkNotes = defineOperation('SendMarkNotes', {
     }
     if (assessmentId === undefined || classId === undefined) return 0;
     const reference = newDeliveryReference();
-    const queued = await queueMarkNotifications(context.store, assessmentId, classId, reference, context.now, context.sealer);
+    const queued = await queueMarkNotifications(
+      context.store,
+      assessmentId,
+      classId,
+      reference,
+      context.now,
+      context.sealer,
+    );
     if (queued > 0) context.outboxChanged();
     return queued;
   },

@@ -20,11 +20,7 @@ export class PageRoutes {
     for (const endpoint of catalog.endpoints) {
       this.descriptions.set(
         endpoint,
-        new ServiceDescription(
-          endpoint.wsdlText[config.contract],
-          endpoint.path,
-          config.serviceNamespace,
-        ),
+        new ServiceDescription(endpoint.wsdlText[config.contract], endpoint.path, config.serviceNamespace),
       );
     }
   }

@@ -21,7 +21,9 @@ export interface Binding<State> {
   writeError(exchange: Exchange, state: State, error: CallError): void;
 }
 
-export type Invocation = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: CallError };
+export type Invocation =
+  | { readonly ok: true; readonly result: unknown }
+  | { readonly ok: false; readonly error: CallError };
 
 export interface PipelineSettings extends PublicAddress {
   readonly maxBodyBytes: number;
@@ -105,7 +107,10 @@ export class CallPipeline {
     if (error instanceof CallError) {
       callError = error;
     } else {
-      log.error('request failed', { url: exchange.request.url, error: error instanceof Error ? error.stack : String(error) });
+      log.error('request failed', {
+        url: exchange.request.url,
+        error: error instanceof Error ? error.stack : String(error),
+      });
       callError = new CallError('internal', INTERNAL_REASON);
     }
     if (exchange.bodyLeftUnread) response.setHeader('Connection', 'close');

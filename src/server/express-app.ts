@@ -44,7 +44,8 @@ export function createApp({ config, catalog, pipeline }: ServiceParts): express.
     } else {
       const operationName = decodeURIComponentSafe(match[2]);
       const operation = endpoint.operations.find((candidate) => candidate.name === operationName);
-      const json = request.method === 'POST' && parseContentType(request.headers['content-type']).mediaType === JSON_TYPE;
+      const json =
+        request.method === 'POST' && parseContentType(request.headers['content-type']).mediaType === JSON_TYPE;
       // An unknown method name is answered by the HTTP binding, in ASMX's text, whatever the body.
       work =
         operation && json

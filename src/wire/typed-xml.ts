@@ -81,7 +81,8 @@ export function writeTypedContent(
   const start = out.length;
   if (type.kind === 'array') {
     const tags = tagsOf(type.itemElement);
-    for (const item of value as readonly unknown[]) writeElement(out, tags, type.item, item, type.itemNillable, layout, depth + 1);
+    for (const item of value as readonly unknown[])
+      writeElement(out, tags, type.item, item, type.itemNillable, layout, depth + 1);
   } else if (layout.newline === undefined) {
     writeCompactFields(out, fieldsOf(type), value as Record<string, unknown>, depth);
   } else {

@@ -262,9 +262,7 @@ describeWithTools(PDF_TOOLS)('issued documents', () => {
       expect(
         await issueDocument(store, 'term-book', { ...subject, classId: subject.classId + 1 }, TODAY),
       ).toBeUndefined();
-      expect(
-        await issueDocument(store, 'term-book', { ...subject, studentRecordId: 999_999 }, TODAY),
-      ).toBeUndefined();
+      expect(await issueDocument(store, 'term-book', { ...subject, studentRecordId: 999_999 }, TODAY)).toBeUndefined();
       expect(await issueDocument(store, 'term-book', { ...subject, termId: 4 }, TODAY)).toBeUndefined();
     });
 

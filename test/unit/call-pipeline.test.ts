@@ -18,7 +18,12 @@ function pipelineRunning(run: (parameters: unknown, context: OperationContext) =
 const call: Call = {
   operation: { name: 'GenerateReport' } as Operation,
   parameters: { studentId: 7, studentClass: 'A1' },
-  caller: { binding: 'soap11', address: '127.0.0.1', requestBaseUrl: 'http://localhost', federationCredential: undefined },
+  caller: {
+    binding: 'soap11',
+    address: '127.0.0.1',
+    requestBaseUrl: 'http://localhost',
+    federationCredential: undefined,
+  },
 };
 
 describe('invoking an operation through the call pipeline', () => {

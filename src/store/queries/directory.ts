@@ -47,11 +47,7 @@ export interface MarkRecipient {
 }
 
 /** Each mark of the assessment in the class with each enabled device of the student's guardians. */
-export async function markRecipients(
-  { db }: Session,
-  assessmentId: number,
-  classId: number,
-): Promise<MarkRecipient[]> {
+export async function markRecipients({ db }: Session, assessmentId: number, classId: number): Promise<MarkRecipient[]> {
   return db
     .selectFrom('marks as mark')
     .innerJoin('assessments as assessment', 'assessment.id', 'mark.assessment_id')

@@ -1,4 +1,4 @@
-import type { Insertable,} from 'kysely';
+import type { Insertable } from 'kysely';
 import type { GeneratedDocumentTable } from '../schema';
 import type { Session } from '../session';
 
@@ -24,10 +24,7 @@ const STORED_DOCUMENT = [
   'issued_on as issuedOn',
 ] as const;
 
-export async function findDocument(
-  session: Session,
-  inputFingerprint: string,
-): Promise<StoredDocument | undefined> {
+export async function findDocument(session: Session, inputFingerprint: string): Promise<StoredDocument | undefined> {
   const { db } = session;
   return db
     .selectFrom('generated_documents')

@@ -23,7 +23,10 @@ export async function insertOutboxRows({ db }: Session, rows: readonly NewOutbox
   return inserted;
 }
 
-export type ClaimedMessage = Pick<OutboxMessageTable, 'channel' | 'recipient' | 'device_id' | 'payload' | 'attempts'> & {
+export type ClaimedMessage = Pick<
+  OutboxMessageTable,
+  'channel' | 'recipient' | 'device_id' | 'payload' | 'attempts'
+> & {
   id: number;
 };
 

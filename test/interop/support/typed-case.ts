@@ -38,8 +38,16 @@ const changesUnderNormalisation = (text: string) => text.normalize('NFD') !== te
  * answer for them, with the queries the operations use.
  */
 export async function typedCaseFromStore(store: Session, today: string): Promise<TypedCase> {
-  const unknownStudent = await store.db.selectFrom('students').select('id').where('id', '=', UNKNOWN_ID).executeTakeFirst();
-  const unknownSubject = await store.db.selectFrom('subjects').select('id').where('id', '=', UNKNOWN_ID).executeTakeFirst();
+  const unknownStudent = await store.db
+    .selectFrom('students')
+    .select('id')
+    .where('id', '=', UNKNOWN_ID)
+    .executeTakeFirst();
+  const unknownSubject = await store.db
+    .selectFrom('subjects')
+    .select('id')
+    .where('id', '=', UNKNOWN_ID)
+    .executeTakeFirst();
   if (unknownStudent !== undefined || unknownSubject !== undefined)
     throw new Error(`the demo school has a student or subject ${UNKNOWN_ID}`);
   const students = await store.db.selectFrom('students').select(['id', 'name_ar']).orderBy('id').execute();

@@ -1,0 +1,41 @@
+/**
+ * The checks of the code that the formatter and linter (Biome) do not make, run by `npm run lint`:
+ * lines at most 120 characters in every code file, and the layers and cycles of src/'s imports.
+ *
+ *   npm run lint
+ */
+import { readdirSync } from 'node:fs';
+import { extname, join, relative, resolve } from 'node:path';
+import { importCycles, layerViolations, readImportGraph } from './import-graph';
+import { CODE_EXTENSIONS, longLines, MAX_LINE_LENGTH } from './line-length';
+
+const ROOT = resolve(__dirname, '..', '..');
+const SKIPPED = new Set(['node_modules', 'dist', 'data', 'coverage', '.git']);
+
+function filesUnder(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    if (SKIPPED.has(entry.name)) return [];
+    const path = join(directory, entry.name);
+    return entry.isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+const codeFiles = ['src', 'test', 'scripts']
+  .flatMap((folder) => filesUnder(join(ROOT, folder)))
+  .filter((file) => CODE_EXTENSIONS.includes(extname(file)));
+const problems = codeFiles.flatMap((file) => longLines(file, relative(ROOT, file)));
+if (problems.length > 0) problems.unshift(`Lines longer than ${MAX_LINE_LENGTH} characters:`);
+
+const sourceRoot = join(ROOT, 'src');
+const graph = readImportGraph(
+  sourceRoot,
+  filesUnder(sourceRoot).filter((file) => file.endsWith('.ts')),
+);
+problems.push(...layerViolations(graph).map((problem) => `src/${problem}`));
+for (const cycle of importCycles(graph)) problems.push(`Import cycle among src/: ${cycle.join(', ')}`);
+
+if (problems.length > 0) {
+  process.stderr.write(`${problems.join('\n')}\n`);
+  process.exit(1);
+}
+process.stdout.write(`check-code: ${codeFiles.length} files, ${graph.size} modules in src/: layers kept, no cycles\n`);

@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { CONTRACT_TYPES_PATH, renderContractTypes } from '../../scripts/contract-types/render-types';
+import { loadCatalog } from '../../src/contract/catalog';
+import { WSDL_DIRECTORY } from '../../src/contract/wsdl-directory';
+import { ROOT } from '../support/cli';
+
+const FIXTURES = join(__dirname, 'fixtures');
+
+/** The type errors tsc reports for each fixture, compiled with the project's own options. */
+function typeErrorsOf(fixtures: readonly string[]): Map<string, string[]> {
+  const configFile = ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(configFile.config, ts.sys, ROOT);
+  const files = fixtures.map((name) => join(FIXTURES, name));
+  const program = ts.createProgram(files, { ...options, noEmit: true });
+  return new Map(
+    files.map((file, index) => [
+      fixtures[index],
+      ts
+        .getPreEmitDiagnostics(program, program.getSourceFile(file))
+        .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')),
+    ]),
+  );
+}
+
+describe('the contract types the code', () => {
+  test(`${CONTRACT_TYPES_PATH} is what npm run contract:types generates from wsdl/typed/ now`, async () => {
+    const generated = renderContractTypes(await loadCatalog(WSDL_DIRECTORY));
+    expect(readFileSync(join(ROOT, CONTRACT_TYPES_PATH), 'utf8')).toBe(generated);
+  });
+
+  test('a store record or a handler result whose field is renamed or misspelt does not compile', () => {
+    const errors = typeErrorsOf([
+      'store-query-correct.ts',
+      'store-query-renamed-field.ts',
+      'handler-misspelt-field.ts',
+    ]);
+    expect(errors.get('store-query-correct.ts')).toEqual([]);
+    expect(errors.get('store-query-renamed-field.ts')?.join('\n')).toMatch(/Property 'nameAr' is missing/);
+    expect(errors.get('handler-misspelt-field.ts')?.join('\n')).toMatch(
+      /'isPositiv' does not exist in type 'NoteType'/,
+    );
+  });
+});
