@@ -1,3 +1,6 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadCatalog } from '../../src/contract/catalog';
 import { WSDL_DIRECTORY } from '../../src/contract/wsdl-directory';
 import { SPEC_OPERATIONS } from '../support/spec-table';
@@ -51,5 +54,48 @@ describe('the catalog read from wsdl/', () => {
     const catalog = await loadCatalog(WSDL_DIRECTORY);
     expect(catalog.endpointByPath('/Scheduals.asmx')).toBeDefined();
     expect(catalog.endpointByPath('/scheduals.asmx')).toBeUndefined();
+  });
+});
+
+describe('an operation name on two endpoints', () => {
+  /**
+   * wsdl/ with one more endpoint, OtherInformation, a copy of GetStudentsInformation whose
+   * GetStudentInfoById takes its parameter under another name when `renameParameter` is set.
+   */
+  function wsdlWithCopiedEndpoint(renameParameter: boolean): string {
+    const directory = mkdtempSync(join(tmpdir(), 'school-wsdl-'));
+    cpSync(WSDL_DIRECTORY, directory, { recursive: true });
+    for (const profile of ['', 'typed']) {
+      const original = readFileSync(join(directory, profile, 'GetStudentsInformation.wsdl'), 'utf8');
+      let copy = original.replaceAll('GetStudentsInformation', 'OtherInformation');
+      if (renameParameter) copy = copy.replaceAll('name="StudentId" type="s:string"', 'name="Id" type="s:string"');
+      writeFileSync(join(directory, profile, 'OtherInformation.wsdl'), copy);
+    }
+    return directory;
+  }
+
+  test('is refused at start when the two declare it with different parameters', async () => {
+    const directory = wsdlWithCopiedEndpoint(true);
+    try {
+      await expect(loadCatalog(directory)).rejects.toThrow(
+        'GetStudentsInformation.wsdl and OtherInformation.wsdl both declare GetStudentInfoById, ' +
+          'with different parameters or results',
+      );
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  test('is accepted when both declare the same operation, which then has one handler', async () => {
+    const directory = wsdlWithCopiedEndpoint(false);
+    try {
+      const catalog = await loadCatalog(directory);
+      expect(catalog.endpointByPath('/OtherInformation.asmx')?.operations.map((operation) => operation.name)).toEqual([
+        'GetStudentInfoByRecId',
+        'GetStudentInfoById',
+      ]);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });
