@@ -15,12 +15,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../src/config/service-config';
-import { payloadSealer } from '../src/delivery/payload-sealer';
+import { payloadSealer } from '../src/lib/payload-sealer';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
+import { SCHOOL_SCOPE } from '../src/access/scope';
 import type { OperationContext } from '../src/operations/operation';
 import { generateReport } from '../src/operations/reports';
 import { loadDemoSchool } from '../src/store/demo/load-demo-school';
@@ -76,7 +77,14 @@ async function main(): Promise<void> {
     await loadDemoSchool(store, { students, seed: Number(values.seed), startYear });
     const now = new Date(`${startYear}-11-22T08:00:00Z`);
     const context: OperationContext = {
-      call: { address: 'benchmark', requestBaseUrl: 'http://localhost', federationCredential: undefined },
+      call: {
+        callerName: 'benchmark',
+        scope: SCHOOL_SCOPE,
+        address: 'benchmark',
+        requestBaseUrl: 'http://localhost',
+        federationCredential: undefined,
+      },
+      touched: () => undefined,
       store,
       notifications: loadConfig({ DATA_DIR: directory, LOG_LEVEL: 'silent' }).notifications,
       now,

@@ -2,7 +2,9 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from './config/service-config';
 import { type Catalog, loadCatalog } from './contract/catalog';
 import { WSDL_DIRECTORY } from './contract/wsdl-directory';
-import { loadOutboxKey, payloadSealer } from './delivery/payload-sealer';
+import { CallerRegistry } from './access/caller-registry';
+import { AuditTrail } from './audit/audit-trail';
+import { keyFor, loadOutboxKey, payloadSealer } from './lib/payload-sealer';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker';
 import { log, setLogLevel } from './lib/log';
 import { bindHandlers, type Handlers } from './operations/registry';
@@ -64,7 +66,15 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const handlers = bindHandlers(catalog);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
   await fillNewEmbeddedStore(store, config, clock());
-  const sealer = payloadSealer(loadOutboxKey(config.delivery.outboxKey, config.dataDirectory));
+  const serviceKey = loadOutboxKey(config.delivery.outboxKey, config.dataDirectory);
+  const sealer = payloadSealer(serviceKey);
+  const digestSealer = payloadSealer(keyFor(serviceKey, 'caller-digest-secrets'));
+  const callers = await CallerRegistry.open(store, config.access, digestSealer, clock);
+  const audit = new AuditTrail(
+    store,
+    { flushMs: config.access.auditFlushMs, retentionDays: config.access.auditRetentionDays },
+    clock,
+  );
   const worker: DeliveryWorker | undefined =
     config.delivery.worker === 'in-process'
       ? startDeliveryWorker(store, config.delivery, sealer, { now: clock })
@@ -77,8 +87,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
     endpointPathOf: endpointPaths(catalog),
     clock,
   };
-  const pipeline = new CallPipeline(handlers, services, config);
+  const settings = { ...config, trustedProxies: config.access.trustedProxies };
+  const pipeline = new CallPipeline({ handlers, services, settings, callers, audit });
   const stopWorkerAndStore = async () => {
+    callers.stop();
+    await audit.close();
     await worker?.stop();
     await store.close();
   };

@@ -1,5 +1,5 @@
 import { loadConfig } from '../config/service-config';
-import { loadOutboxKey, payloadSealer } from '../delivery/payload-sealer';
+import { loadOutboxKey, payloadSealer } from '../lib/payload-sealer';
 import { startDeliveryWorker } from '../delivery/worker';
 import { log, setLogLevel } from '../lib/log';
 import { openStore } from '../store/open-store';

@@ -1,5 +1,6 @@
 import { PROFILES, type Profile } from '../contract/profile';
 import { readDeliveryConfig, type DeliveryConfig } from './delivery-settings';
+import { type AccessSettings, readAccessSettings } from './access-settings';
 import { LOG_LEVELS, type LogLevel } from '../lib/log';
 import { readNotificationConfig, type NotificationConfig } from './notification-settings';
 import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './readers';
@@ -30,6 +31,8 @@ export interface Config {
   delivery: DeliveryConfig;
   /** Rate limits, the school registry and forwarding to partner schools. */
   notifications: NotificationConfig;
+  /** Who may call, from where, with what; the audit trail. */
+  access: AccessSettings;
   /** How many processes serve the port (node:cluster); 1 serves from this process alone. */
   workers: number;
 }
@@ -99,6 +102,7 @@ export function loadConfig(env: Environment = process.env): Config {
     contract: readContract(env),
     delivery: readDeliveryConfig(env),
     notifications: readNotificationConfig(env),
+    access: readAccessSettings(env),
     workers: readInteger(env, 'WORKERS', 1, 1, 64),
   };
 }

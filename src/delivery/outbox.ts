@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { insertOutboxRows } from '../store/queries/outbox';
 import type { Session } from '../store/session';
-import type { PayloadSealer } from './payload-sealer';
+import type { PayloadSealer } from '../lib/payload-sealer';
 
 /**
  * Accepting messages: they are written to the outbox in the caller's transaction, so a message is

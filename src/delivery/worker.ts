@@ -6,7 +6,7 @@ import type { DeliveryConfig } from '../config/delivery-settings';
 import { formatCounts } from './delivery-counts';
 import { fcmGateway } from './fcm-gateway';
 import type { Gateway, GatewayOutcome } from './gateway';
-import type { PayloadSealer } from './payload-sealer';
+import type { PayloadSealer } from '../lib/payload-sealer';
 import { pruneExpiredRateLimitEvents } from '../notifications/rate-limit';
 import { type ClaimedMessage, claimDueMessages, outboxCounts } from '../store/queries/outbox';
 import { recordOutcome } from './record-outcome';

@@ -26,6 +26,8 @@ const STATUS: Partial<Record<CallErrorKind, number>> = {
   compressed: 415,
   'unsupported-media-type': 415,
   malformed: 400,
+  unauthenticated: 401,
+  forbidden: 403,
 };
 
 /** .NET writes single quotes in these messages as HTML character references. */

@@ -10,7 +10,12 @@ import { toJsonValue } from '../wire/typed-json';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-const STATUS: Partial<Record<CallErrorKind, number>> = { 'too-large': 413, compressed: 415 };
+const STATUS: Partial<Record<CallErrorKind, number>> = {
+  'too-large': 413,
+  compressed: 415,
+  unauthenticated: 401,
+  forbidden: 403,
+};
 
 /** The .NET exception each kind of error is reported as, unless the error names its own. */
 const EXCEPTION_TYPE: Partial<Record<CallErrorKind, string>> = {
@@ -19,6 +24,8 @@ const EXCEPTION_TYPE: Partial<Record<CallErrorKind, string>> = {
   'unsupported-media-type': 'System.Web.HttpException',
   client: 'System.ArgumentException',
   malformed: 'System.ArgumentException',
+  unauthenticated: 'System.UnauthorizedAccessException',
+  forbidden: 'System.UnauthorizedAccessException',
 };
 
 function problemError(problem: ParameterProblem): CallError {

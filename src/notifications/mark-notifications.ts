@@ -1,5 +1,5 @@
 import { enqueueMessages, type NewMessage } from '../delivery/outbox';
-import type { PayloadSealer } from '../delivery/payload-sealer';
+import type { PayloadSealer } from '../lib/payload-sealer';
 import { markRecipients } from '../store/queries/directory';
 import { inTransaction, type Session } from '../store/session';
 

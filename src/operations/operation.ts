@@ -1,6 +1,7 @@
+import type { Scope } from '../access/scope';
 import type { NotificationConfig } from '../config/notification-settings';
 import type { OperationName, OperationTypes } from '../contract/operation-types';
-import type { PayloadSealer } from '../delivery/payload-sealer';
+import type { PayloadSealer } from '../lib/payload-sealer';
 import type { Session } from '../store/session';
 
 /**
@@ -14,6 +15,10 @@ export type ResultOf<Name extends OperationName> = OperationTypes[Name]['result'
 
 /** What a handler may know of the call itself, whatever binding it came through. */
 export interface CallFacts {
+  /** The caller's name ("local" for a caller on LOCAL_NETWORKS that presented nothing). */
+  readonly callerName: string;
+  /** What the caller may see: a record outside it answers as an unknown one does. */
+  readonly scope: Scope;
   /** The caller's network address (behind a trusted proxy, the client's). */
   readonly address: string;
   /** The base URL the call reached the service at: PUBLIC_BASE_URL, or http:// and the host the caller used. */
@@ -39,6 +44,8 @@ export interface OperationServices {
 /** What a handler runs with besides its parameters. */
 export interface OperationContext extends Omit<OperationServices, 'clock'> {
   readonly call: CallFacts;
+  /** Records that the call touched a student, teacher or class, for the audit trail. */
+  touched(kind: 'student' | 'teacher' | 'class', id: number): void;
   /** The service's clock at the start of the call. */
   readonly now: Date;
   /** Today as YYYY-MM-DD, from the service's clock: "current" year and term follow it. */

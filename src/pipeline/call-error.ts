@@ -17,6 +17,10 @@ export type CallErrorKind =
   | 'unknown-operation'
   /** The request was read but is not a valid call (a parameter that does not parse, a missing one). */
   | 'client'
+  /** The caller was not recognised, and credentials would let it in (HTTP 401 with a Basic challenge). */
+  | 'unauthenticated'
+  /** The caller may not call this operation (HTTP 403, or a Client fault on SOAP). */
+  | 'forbidden'
   /** A rule of the service refused the call (rate limits, codes, unregistered schools). */
   | 'rule'
   /** The service failed; the message is generic and the failure was logged. */

@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CallerRegistry, Identity, Recognition } from '../access/caller-registry';
+import { mayCall } from '../access/caller-registry';
+import { OPERATION_ACCESS } from '../access/operation-groups';
+import { NO_SCOPE } from '../access/scope';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { OperationName } from '../contract/operation-types';
 import { log } from '../lib/log';
+import type { NetworkList } from '../lib/networks';
 import { RuleViolation } from '../lib/rule-violation';
 import type { OperationContext, OperationServices } from '../operations/operation';
 import type { Handlers } from '../operations/registry';
@@ -8,6 +14,7 @@ import type { PublicAddress } from '../wire/base-url';
 import type { Call } from './call';
 import { CallError, ClientGone, INTERNAL_REASON } from './call-error';
 import { Exchange } from './exchange';
+import { collectTouched, noneTouched, type TouchedRecords } from './touched-records';
 
 /**
  * A way of calling the service (SOAP 1.1/1.2, HTTP GET/POST, JSON): it decodes a request into a
@@ -27,23 +34,35 @@ export type Invocation =
 
 export interface PipelineSettings extends PublicAddress {
   readonly maxBodyBytes: number;
+  readonly trustedProxies: NetworkList;
 }
+
+/** What the pipeline is made of: the handlers and what they use, who may call, the audit trail. */
+export interface PipelineParts {
+  readonly handlers: Handlers;
+  readonly services: OperationServices;
+  readonly settings: PipelineSettings;
+  readonly callers: CallerRegistry;
+  readonly audit: AuditTrail;
+}
+
+/** The challenge of a 401: .NET's clients send their credentials only once they are asked. */
+export const BASIC_CHALLENGE = 'Basic realm="school-service", charset="UTF-8"';
+const HOW_TO_LET_IN = 'The operator lets callers in with the command school-service callers add.';
 
 /**
  * The one path every call takes, whatever its binding: the body is read within the limits, the
- * binding decodes the call, the handler runs with what it needs of the call as plain data, and the
- * binding encodes the result or the error. Failures become CallErrors here, once: a rule's refusal
- * keeps its reason, anything unexpected is logged and answered with a generic one.
+ * binding decodes the call, the caller is recognised and what it may call checked, the handler
+ * runs with what it needs of the call as plain data, the call is audited, and the binding encodes
+ * the result or the error. Failures become CallErrors here, once: a rule's refusal keeps its
+ * reason, anything unexpected is logged and answered with a generic one.
  */
 export class CallPipeline {
-  constructor(
-    private readonly handlers: Handlers,
-    private readonly services: OperationServices,
-    private readonly settings: PipelineSettings,
-  ) {}
+  constructor(private readonly parts: PipelineParts) {}
 
   exchange(request: IncomingMessage, response: ServerResponse): Exchange {
-    return new Exchange(request, response, this.settings.maxBodyBytes, this.settings);
+    const { settings } = this.parts;
+    return new Exchange(request, response, settings.maxBodyBytes, settings, settings.trustedProxies);
   }
 
   async serve<State>(exchange: Exchange, binding: Binding<State>, state: State): Promise<void> {
@@ -66,24 +85,57 @@ export class CallPipeline {
     }
   }
 
-  /** Runs the call's handler; every failure comes back as a CallError. */
+  /** Recognises the caller, checks that it may call the operation, runs the handler and audits the call. */
   async invoke(call: Call): Promise<Invocation> {
     const name = call.operation.name as OperationName;
+    const recognition = await this.parts.callers.recognise(call.caller.address, call.caller.credentials);
+    const identity = recognition.kind === 'identified' ? recognition.identity : undefined;
+    if (!mayCall(identity, name)) return { ok: false, error: this.refusal(call, name, recognition) };
+    const touched = noneTouched();
+    const context = this.contextFor(call, identity, touched);
     // The parameters were decoded by the catalog from the same WSDL the handler's types were
     // generated from (a test keeps the two in step), so they have the shape the handler expects.
-    const handler = this.handlers[name] as { handle(parameters: unknown, context: OperationContext): unknown };
+    const handler = this.parts.handlers[name] as { handle(parameters: unknown, context: OperationContext): unknown };
+    let invocation: Invocation;
     try {
-      return { ok: true, result: await handler.handle(call.parameters, this.contextFor(call)) };
+      invocation = { ok: true, result: await handler.handle(call.parameters, context) };
     } catch (error) {
       if (error instanceof RuleViolation) return { ok: false, error: new CallError('rule', error.message) };
       log.error('operation failed', { operation: name, error: error instanceof Error ? error.stack : String(error) });
-      return { ok: false, error: new CallError('internal', INTERNAL_REASON) };
+      invocation = { ok: false, error: new CallError('internal', INTERNAL_REASON) };
     }
+    if (OPERATION_ACCESS[name].audited) this.audit(call, context, invocation, touched);
+    return invocation;
   }
 
-  private contextFor(call: Call): OperationContext {
-    const services = this.services;
+  /**
+   * Refuses a call the caller may not make, in the log with its address and never with a secret.
+   * Where credentials could let it in, the answer is a challenge (401); else a plain refusal.
+   */
+  private refusal(call: Call, name: OperationName, recognition: Recognition): CallError {
+    const { address, binding } = call.caller;
+    const caller = recognition.kind === 'identified' ? recognition.identity.name : undefined;
+    const reason =
+      recognition.kind === 'refused'
+        ? recognition.reason
+        : recognition.kind === 'anonymous'
+          ? 'no credentials'
+          : 'operation not granted';
+    log.warn('call refused', { address, operation: name, binding, caller, reason });
+    if (recognition.kind === 'refused') {
+      return new CallError('unauthenticated', `Access denied: the credentials were not accepted. ${HOW_TO_LET_IN}`);
+    }
+    if (recognition.kind === 'anonymous' && this.parts.callers.credentialCouldHelp(name)) {
+      return new CallError('unauthenticated', `Access denied: ${name} needs a caller's credentials. ${HOW_TO_LET_IN}`);
+    }
+    const who = caller === undefined ? address : `caller ${caller}`;
+    return new CallError('forbidden', `Access denied: ${who} may not call ${name}. ${HOW_TO_LET_IN}`);
+  }
+
+  private contextFor(call: Call, identity: Identity | undefined, touched: TouchedRecords): OperationContext {
+    const { services } = this.parts;
     const now = services.clock();
+    const { caller } = call;
     // Written out rather than spread: one object of one shape per call, cheap on the hot path.
     return {
       store: services.store,
@@ -91,10 +143,44 @@ export class CallPipeline {
       sealer: services.sealer,
       outboxChanged: services.outboxChanged,
       endpointPathOf: services.endpointPathOf,
-      call: call.caller,
+      call: {
+        callerName: identity?.name ?? 'anonymous',
+        scope: identity?.scope ?? NO_SCOPE,
+        address: caller.address,
+        requestBaseUrl: caller.requestBaseUrl,
+        federationCredential: caller.federationCredential,
+      },
+      touched: (kind, id) => touched[kind].add(id),
       now,
       today: now.toISOString().slice(0, 10),
     };
+  }
+
+  /**
+   * Records the call in the audit trail, with every student, teacher and class its result shows
+   * or its handler said it touched. A call a rule refused (a rate limit, say) is not recorded:
+   * a refused flood must not grow the store.
+   */
+  private audit(call: Call, context: OperationContext, invocation: Invocation, touched: TouchedRecords): void {
+    if (!invocation.ok && invocation.error.kind === 'rule') return;
+    const typed = call.operation.results.typed;
+    let outcome: 'ok' | 'empty' | 'failed' = 'failed';
+    if (invocation.ok) {
+      const { result } = invocation;
+      outcome = result === undefined || (Array.isArray(result) && result.length === 0) ? 'empty' : 'ok';
+      if (typed) collectTouched(typed.type, result, touched);
+    }
+    this.parts.audit.record({
+      at: context.now,
+      caller: context.call.callerName,
+      address: call.caller.address,
+      operation: call.operation.name,
+      binding: call.caller.binding,
+      outcome,
+      students: touched.student,
+      teachers: touched.teacher,
+      classes: touched.class,
+    });
   }
 
   private fail<State>(exchange: Exchange, binding: Binding<State>, state: State, error: unknown): void {
@@ -114,6 +200,7 @@ export class CallPipeline {
       callError = new CallError('internal', INTERNAL_REASON);
     }
     if (exchange.bodyLeftUnread) response.setHeader('Connection', 'close');
+    if (callError.kind === 'unauthenticated') response.setHeader('WWW-Authenticate', BASIC_CHALLENGE);
     binding.writeError(exchange, state, callError);
   }
 }

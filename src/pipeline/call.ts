@@ -1,12 +1,20 @@
+import type { Credentials, UNREADABLE } from '../access/credentials';
 import type { Operation } from '../contract/catalog';
-import type { CallFacts } from '../operations/operation';
 
 /** The ways a call reaches the service. */
 export type BindingName = 'soap11' | 'soap12' | 'http-get' | 'http-post' | 'json';
 
-/** Who is calling and how: what the pipeline and the handlers may know of the caller. */
-export interface Caller extends CallFacts {
+/** The caller as a binding describes it, before the pipeline recognises it. */
+export interface Caller {
   readonly binding: BindingName;
+  /** The client's address: the connection's, or behind a trusted proxy the one it forwarded. */
+  readonly address: string;
+  /** The base URL the call reached the service at: PUBLIC_BASE_URL, or http:// and the host the caller used. */
+  readonly requestBaseUrl: string;
+  /** The secret a partner school's instance sends with a call it forwards here; undefined for a direct call. */
+  readonly federationCredential: string | undefined;
+  /** What the caller presented to prove who it is, if anything. */
+  readonly credentials: Credentials | typeof UNREADABLE | undefined;
 }
 
 /** Parameter values by the catalog's names: strings (null when absent or nil) and ints. */

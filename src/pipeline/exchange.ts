@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Credentials, credentialsOfAuthorization, UNREADABLE } from '../access/credentials';
+import { clientAddress, type NetworkList } from '../lib/networks';
 import { FEDERATION_HEADER } from '../notifications/forward-call';
 import { baseUrlFor, type PublicAddress } from '../wire/base-url';
 import { readBody } from '../wire/read-body';
@@ -18,17 +20,34 @@ export class Exchange {
     readonly response: ServerResponse,
     private readonly maxBodyBytes: number,
     private readonly address: PublicAddress,
+    private readonly trustedProxies: NetworkList,
   ) {}
 
-  /** The caller as every binding describes it: its address, the headers that matter, the binding. */
-  caller(binding: BindingName): Caller {
-    const { headers, socket } = this.request;
+  /** The client's address, behind a trusted proxy the one it forwarded. */
+  get clientAddress(): string {
+    return clientAddress(
+      this.request.socket.remoteAddress ?? '',
+      this.request.headers['x-forwarded-for'],
+      this.trustedProxies,
+    );
+  }
+
+  /**
+   * The caller as every binding describes it: its address, the headers that matter, the binding.
+   * The Authorization header's credentials count on every binding, a bearer token on JSON only;
+   * a binding with credentials of its own (SOAP's WS-Security header) passes them instead.
+   */
+  caller(binding: BindingName, bindingCredentials?: Credentials): Caller {
+    const { headers } = this.request;
     const federation = headers[FEDERATION_HEADER];
+    let credentials = bindingCredentials ?? credentialsOfAuthorization(headers.authorization);
+    if (credentials !== UNREADABLE && credentials?.kind === 'bearer' && binding !== 'json') credentials = UNREADABLE;
     return {
       binding,
-      address: socket.remoteAddress ?? '',
+      address: this.clientAddress,
       requestBaseUrl: baseUrlFor(headers.host, this.address),
       federationCredential: Array.isArray(federation) ? federation[0] : federation,
+      credentials,
     };
   }
 

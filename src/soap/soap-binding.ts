@@ -102,7 +102,12 @@ export class SoapBinding implements Binding<SoapRequest> {
         send(response, 500, version.contentType, versionMismatchEnvelope(version, error.message));
         return;
       case 'unknown-operation':
+      case 'forbidden':
         fault(500, 'sender', error.message);
+        return;
+      case 'unauthenticated':
+        // The challenge header is the pipeline's; the 401 makes .NET's clients send their credentials.
+        fault(401, 'sender', error.message);
         return;
       case 'too-large':
         fault(413, 'sender', UNREADABLE + error.message);

@@ -3,6 +3,7 @@ import type { Engine } from './engine';
 import * as school from './migrations/001-school';
 import * as documents from './migrations/002-documents';
 import * as notifications from './migrations/003-notifications';
+import * as access from './migrations/004-access';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -12,6 +13,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['001-school', school.up],
   ['002-documents', documents.up],
   ['003-notifications', notifications.up],
+  ['004-access', access.up],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {

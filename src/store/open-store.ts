@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { Pool, types } from 'pg';
+import { log } from '../lib/log';
 import type { Engine } from './engine';
 import { migrateToLatest } from './migrate';
 import { withStatementCache } from './statement-cache';
@@ -55,6 +56,12 @@ function openSqlite(dataDirectory: string): Opened {
 
 function openPostgres(databaseUrl: string): Opened {
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+  // A connection the server drops (a restart, a failover) is logged, and the pool opens a new one
+  // for the next query; the query in flight on it fails on its own. An 'error' event nobody
+  // listens to would stop the process, and pg emits one for a client held between statements.
+  const lost = (error: Error) => log.warn('a PostgreSQL connection was lost', { error: error.message });
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
   const url = new URL(databaseUrl);
   url.password = '';
   return {

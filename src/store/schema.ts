@@ -238,6 +238,51 @@ export interface RateLimitEventTable {
   occurred_at: string;
 }
 
+/** A caller the operator let in: how it is recognised, what it may call, what it may see. */
+export interface CallerTable {
+  id: Generated<number>;
+  name: string;
+  /** JSON array of CIDR networks; empty when the caller is recognised by its secret alone. */
+  networks: string;
+  /** scrypt$N$r$p$salt$hash of the secret, or null when recognised by network alone. */
+  secret_hash: string | null;
+  /** The secret sealed with the service's key, only for callers that use WS-Security PasswordDigest. */
+  digest_secret: string | null;
+  /** JSON array of operation names and group names. */
+  operations: string;
+  /** school, teacher:ID, guardian:ID or student:ID. */
+  scope: string;
+  expires_at: string | null;
+  created_at: string;
+  changed_at: string;
+  revoked_at: string | null;
+}
+
+/** A WS-Security nonce seen within the replay window (SHA-256 of the caller's name and nonce). */
+export interface WsSecurityNonceTable {
+  nonce_hash: string;
+  seen_at: string;
+}
+
+/** One audited call. */
+export interface AuditEventTable {
+  id: string;
+  occurred_at: string;
+  caller: string;
+  address: string;
+  operation: string;
+  binding: string;
+  /** ok, empty, refused (a rule) or failed. */
+  outcome: string;
+}
+
+/** A student, teacher or class an audited call touched. */
+export interface AuditSubjectTable {
+  event_id: string;
+  kind: 'student' | 'teacher' | 'class';
+  subject_id: number;
+}
+
 export interface Database {
   schools: SchoolTable;
   academic_years: AcademicYearTable;
@@ -264,4 +309,8 @@ export interface Database {
   generated_documents: GeneratedDocumentTable;
   outbox_messages: OutboxMessageTable;
   rate_limit_events: RateLimitEventTable;
+  callers: CallerTable;
+  ws_security_nonces: WsSecurityNonceTable;
+  audit_events: AuditEventTable;
+  audit_subjects: AuditSubjectTable;
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { enqueueMessages } from '../../src/delivery/outbox';
-import { payloadSealer } from '../../src/delivery/payload-sealer';
+import { payloadSealer } from '../../src/lib/payload-sealer';
 import { cliArguments, ROOT } from '../support/cli';
 import { openTestStore } from '../support/stores';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { enqueueMessages } from '../../src/delivery/outbox';
-import { loadOutboxKey, payloadSealer } from '../../src/delivery/payload-sealer';
+import { loadOutboxKey, payloadSealer } from '../../src/lib/payload-sealer';
 import { cliArguments, ROOT } from '../support/cli';
 import { startFakeGateway } from '../support/fake-gateway';
 import { openTestStore } from '../support/stores';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/config/service-config';
 import type { DeliveryConfig } from '../../src/config/delivery-settings';
 import { enqueueMessages, type NewMessage } from '../../src/delivery/outbox';
-import { payloadSealer } from '../../src/delivery/payload-sealer';
+import { payloadSealer } from '../../src/lib/payload-sealer';
 import { startDeliveryWorker, type DeliveryWorker } from '../../src/delivery/worker';
 import { setLogLevel } from '../../src/lib/log';
 import type { Store } from '../../src/store/open-store';

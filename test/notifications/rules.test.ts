@@ -1,5 +1,5 @@
 import { parseRetryAfter, retryDelayMs } from '../../src/delivery/backoff';
-import { payloadSealer } from '../../src/delivery/payload-sealer';
+import { payloadSealer } from '../../src/lib/payload-sealer';
 import { normalisePhone } from '../../src/notifications/phone-number';
 import { normaliseBaseUrl } from '../../src/lib/school-address';
 

@@ -31,7 +31,6 @@ export function describeEachEngine(name: string, body: (engine: EngineUnderTest)
     beforeAll(async () => {
       cluster = await startTestPostgres();
     });
-    afterAll(() => cluster?.stop());
     body({
       engine: 'postgres',
       freshStoreSettings: () => {
@@ -40,5 +39,8 @@ export function describeEachEngine(name: string, body: (engine: EngineUnderTest)
         return { DATABASE_URL: createDatabase(cluster.url, `school_${databaseCounter}`) };
       },
     });
+    // Declared after the suite's own hooks, so that it runs after them: jest runs afterAll hooks
+    // in the order they are declared, and the suite's services must close before their server stops.
+    afterAll(() => cluster?.stop());
   });
 }

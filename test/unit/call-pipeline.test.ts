@@ -1,4 +1,9 @@
+import type { CallerRegistry } from '../../src/access/caller-registry';
+import { grantedOperations } from '../../src/access/operation-groups';
+import { SCHOOL_SCOPE } from '../../src/access/scope';
+import type { AuditTrail } from '../../src/audit/audit-trail';
 import type { Operation } from '../../src/contract/catalog';
+import { parseNetworks } from '../../src/lib/networks';
 import { setLogLevel } from '../../src/lib/log';
 import { RuleViolation } from '../../src/lib/rule-violation';
 import type { OperationContext, OperationServices } from '../../src/operations/operation';
@@ -12,17 +17,23 @@ beforeAll(() => setLogLevel('silent'));
 function pipelineRunning(run: (parameters: unknown, context: OperationContext) => unknown): CallPipeline {
   const handlers = { GenerateReport: { name: 'GenerateReport', handle: run } } as unknown as Handlers;
   const services = { clock: () => new Date('2026-11-22T09:00:00Z') } as unknown as OperationServices;
-  return new CallPipeline(handlers, services, { maxBodyBytes: 1024, publicBaseUrl: undefined, port: 8080 });
+  const settings = { maxBodyBytes: 1024, publicBaseUrl: undefined, port: 8080, trustedProxies: parseNetworks('') };
+  // Every caller is the local one here; recognising callers has tests of its own.
+  const local = { name: 'local', scope: SCHOOL_SCOPE, operations: grantedOperations(['all']) };
+  const callers = { recognise: () => ({ kind: 'identified', identity: local }) } as unknown as CallerRegistry;
+  const audit = { record: () => undefined } as unknown as AuditTrail;
+  return new CallPipeline({ handlers, services, settings, callers, audit });
 }
 
 const call: Call = {
-  operation: { name: 'GenerateReport' } as Operation,
+  operation: { name: 'GenerateReport', results: { documented: undefined, typed: undefined } } as unknown as Operation,
   parameters: { studentId: 7, studentClass: 'A1' },
   caller: {
     binding: 'soap11',
     address: '127.0.0.1',
     requestBaseUrl: 'http://localhost',
     federationCredential: undefined,
+    credentials: undefined,
   },
 };
 

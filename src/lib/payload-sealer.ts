@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -57,4 +57,12 @@ export function loadOutboxKey(configured: string | undefined, dataDirectory: str
   const text = readFileSync(file, 'utf8').trim();
   if (!/^[0-9a-fA-F]{64}$/.test(text)) throw new Error(`${file} does not hold a 64-digit hexadecimal key`);
   return Buffer.from(text, 'hex');
+}
+
+/**
+ * A key of its own for each use of the service key (HKDF-SHA-256), so that what one use seals no
+ * other use can open, from the one key operators keep.
+ */
+export function keyFor(serviceKey: Buffer, purpose: 'caller-digest-secrets'): Buffer {
+  return Buffer.from(hkdfSync('sha256', serviceKey, Buffer.alloc(0), purpose, 32));
 }

@@ -1,0 +1,213 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AccessSettings } from '../config/access-settings';
+import type { OperationName } from '../contract/operation-types';
+import { log } from '../lib/log';
+import { type NetworkList, parseNetworks } from '../lib/networks';
+import type { PayloadSealer } from '../lib/payload-sealer';
+import { allCallers, type CallerRow, callersSignature } from '../store/queries/callers';
+import { pruneNonces, rememberNonce } from '../store/queries/ws-security-nonces';
+import type { Session } from '../store/session';
+import { type Credentials, UNREADABLE } from './credentials';
+import { grantedOperations, OPERATION_ACCESS } from './operation-groups';
+import { parseScope, SCHOOL_SCOPE, type Scope } from './scope';
+import { callerNameOf, secretMatches } from './secrets';
+
+/** Who a call comes from, once recognised. */
+export interface Identity {
+  /** The caller's name; "local" for a caller on LOCAL_NETWORKS that presented nothing. */
+  readonly name: string;
+  readonly scope: Scope;
+  readonly operations: ReadonlySet<OperationName>;
+}
+
+export type Recognition =
+  | { readonly kind: 'identified'; readonly identity: Identity }
+  /** Nothing was presented and the address is no one's. */
+  | { readonly kind: 'anonymous' }
+  /** Something was presented and not accepted; `reason` is for the log, never for the caller. */
+  | { readonly kind: 'refused'; readonly reason: string };
+
+interface CallerEntry extends Identity {
+  readonly networks: NetworkList | undefined;
+  readonly secretHash: string | null;
+  readonly digestSecret: string | null;
+  readonly expiresAt: number | undefined;
+}
+
+const ALL_OPERATIONS = grantedOperations(['all']);
+const LOCAL: Identity = { name: 'local', scope: SCHOOL_SCOPE, operations: ALL_OPERATIONS };
+/** Verified secrets remembered at most; the memory is dropped and built again past it. */
+const MAX_VERIFIED = 10_000;
+const NONCE_PRUNE_MS = 60_000;
+
+function entryOf(row: CallerRow): CallerEntry {
+  const networks = JSON.parse(row.networks) as string[];
+  return {
+    name: row.name,
+    scope: parseScope(row.scope) ?? SCHOOL_SCOPE,
+    operations: grantedOperations(JSON.parse(row.operations) as string[]),
+    networks: networks.length > 0 ? parseNetworks(networks.join(',')) : undefined,
+    secretHash: row.secret_hash,
+    digestSecret: row.digest_secret,
+    expiresAt: row.expires_at === null ? undefined : Date.parse(row.expires_at),
+  };
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+const refused = (reason: string): Recognition => ({ kind: 'refused', reason });
+
+/**
+ * The callers the operator let in, as every process of the service sees them: read from the
+ * store at start and again whenever they change (each process looks every ACCESS_REFRESH_MS), so
+ * that an added, revoked or rotated caller counts everywhere within seconds, without a restart.
+ * Recognising a call costs a lookup: a secret verified once is remembered, and the memory is
+ * dropped with every change, so a revoked or rotated secret stops working with it.
+ */
+export class CallerRegistry {
+  private byName = new Map<string, CallerEntry>();
+  private networkOnly: CallerEntry[] = [];
+  private secretHolders: CallerEntry[] = [];
+  private verified = new Map<string, CallerEntry>();
+  private signature = '';
+  private timer: NodeJS.Timeout | undefined;
+  private lastNoncePrune = 0;
+
+  private constructor(
+    private readonly store: Session,
+    private readonly settings: AccessSettings,
+    private readonly digestSealer: PayloadSealer,
+    private readonly clock: () => Date,
+  ) {}
+
+  static async open(
+    store: Session,
+    settings: AccessSettings,
+    digestSealer: PayloadSealer,
+    clock: () => Date,
+  ): Promise<CallerRegistry> {
+    const registry = new CallerRegistry(store, settings, digestSealer, clock);
+    await registry.refresh();
+    registry.timer = setInterval(() => {
+      registry.refresh().catch((error: unknown) => {
+        log.warn('could not read the callers; keeping the ones read before', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+      });
+    }, settings.refreshMs);
+    registry.timer.unref();
+    return registry;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Reads the callers again if they changed since the last read. */
+  async refresh(): Promise<void> {
+    const signature = await callersSignature(this.store);
+    if (signature !== this.signature) {
+      const entries = (await allCallers(this.store)).filter((row) => row.revoked_at === null).map(entryOf);
+      this.byName = new Map(entries.map((entry) => [entry.name, entry]));
+      this.networkOnly = entries.filter((entry) => entry.networks && entry.secretHash === null);
+      this.secretHolders = entries.filter((entry) => entry.secretHash !== null);
+      this.verified = new Map();
+      this.signature = signature;
+    }
+    const now = this.clock().getTime();
+    if (now - this.lastNoncePrune > NONCE_PRUNE_MS) {
+      this.lastNoncePrune = now;
+      await pruneNonces(this.store, new Date(now - this.settings.replayWindowMs).toISOString());
+    }
+  }
+
+  /** Whether some caller holding a secret may call the operation: then a credential could help. */
+  credentialCouldHelp(operation: OperationName): boolean {
+    const now = this.clock().getTime();
+    return this.secretHolders.some((entry) => entry.operations.has(operation) && !this.expired(entry, now));
+  }
+
+  /** Who the call comes from, by what it presented, else by its address. */
+  recognise(
+    address: string,
+    credentials: Credentials | typeof UNREADABLE | undefined,
+  ): Recognition | Promise<Recognition> {
+    if (credentials === UNREADABLE) return refused('unreadable credentials');
+    if (credentials !== undefined) return this.recogniseCredentials(address, credentials);
+    const now = this.clock().getTime();
+    const owner = this.networkOnly.find((entry) => !this.expired(entry, now) && entry.networks?.contains(address));
+    if (owner) return { kind: 'identified', identity: owner };
+    if (this.settings.localNetworks.contains(address)) return { kind: 'identified', identity: LOCAL };
+    return { kind: 'anonymous' };
+  }
+
+  private expired(entry: CallerEntry, now: number): boolean {
+    return entry.expiresAt !== undefined && entry.expiresAt <= now;
+  }
+
+  private async recogniseCredentials(address: string, credentials: Credentials): Promise<Recognition> {
+    const name = credentials.kind === 'bearer' ? (callerNameOf(credentials.secret) ?? '') : credentials.name;
+    const entry = this.byName.get(name);
+    if (!entry) return refused('no such caller');
+    if (this.expired(entry, this.clock().getTime())) return refused('caller expired');
+    if (entry.networks && !entry.networks.contains(address)) return refused("not from the caller's networks");
+    if (credentials.kind === 'username-token') return this.recogniseUsernameToken(entry, credentials);
+    return (await this.secretVerified(entry, credentials.secret)) ? identified(entry) : refused('wrong secret');
+  }
+
+  private async secretVerified(entry: CallerEntry, secret: string): Promise<boolean> {
+    if (entry.secretHash === null) return false;
+    const key = sha256(`${entry.name}\0${secret}`);
+    if (this.verified.get(key) === entry) return true;
+    if (!(await secretMatches(secret, entry.secretHash))) return false;
+    if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
+    this.verified.set(key, entry);
+    return true;
+  }
+
+  private async recogniseUsernameToken(
+    entry: CallerEntry,
+    token: Extract<Credentials, { kind: 'username-token' }>,
+  ): Promise<Recognition> {
+    if (token.created !== undefined || token.digest) {
+      const created = token.created === undefined ? Number.NaN : Date.parse(token.created);
+      if (!(Math.abs(this.clock().getTime() - created) <= this.settings.replayWindowMs))
+        return refused('stale Created');
+    }
+    const accepted = token.digest ? this.digestMatches(entry, token) : await this.secretVerified(entry, token.password);
+    if (!accepted) return refused('wrong password');
+    if (token.nonce !== undefined || token.digest) {
+      const nonceHash = sha256(`${entry.name}\0${token.nonce ?? ''}`);
+      if (!(await rememberNonce(this.store, nonceHash, this.clock().toISOString()))) return refused('replayed nonce');
+    }
+    return identified(entry);
+  }
+
+  /** PasswordDigest: Base64(SHA-1(nonce + created + secret)), the nonce decoded from Base64. */
+  private digestMatches(entry: CallerEntry, token: Extract<Credentials, { kind: 'username-token' }>): boolean {
+    if (entry.digestSecret === null || token.nonce === undefined || token.created === undefined) return false;
+    let secret: string;
+    try {
+      secret = this.digestSealer.open(entry.digestSecret);
+    } catch {
+      log.warn("a caller's digest secret cannot be opened (was OUTBOX_KEY changed?)", { caller: entry.name });
+      return false;
+    }
+    const expected = createHash('sha1')
+      .update(Buffer.concat([Buffer.from(token.nonce, 'base64'), Buffer.from(token.created + secret, 'utf8')]))
+      .digest();
+    const given = Buffer.from(token.password, 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}
+
+function identified(identity: Identity): Recognition {
+  return { kind: 'identified', identity };
+}
+
+/** Whether the identity may call the operation: HelloWorld anyone may. */
+export function mayCall(identity: Identity | undefined, operation: OperationName): boolean {
+  return OPERATION_ACCESS[operation].group === 'public' || (identity?.operations.has(operation) ?? false);
+}

@@ -1,0 +1,47 @@
+import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Callers' secrets. A secret is "<caller name>.<43 random base64url characters>" (256 bits), so
+ * that a bearer token alone says whose it is; it is printed once and stored only as an scrypt
+ * hash, which costs tens of milliseconds to check: verified secrets are remembered (see the
+ * registry), so a call costs a lookup, not a hash.
+ */
+
+/** A caller's name: letters, digits, "_" and "-", so that it fits in a secret, a log line and a header. */
+export const CALLER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+const SCRYPT: ScryptOptions & { N: number; r: number; p: number } = { N: 16_384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const HASH_BYTES = 32;
+
+function scryptAsync(secret: string, salt: Buffer, options: typeof SCRYPT): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(secret, salt, HASH_BYTES, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
+}
+
+export function newSecret(callerName: string): string {
+  return `${callerName}.${randomBytes(32).toString('base64url')}`;
+}
+
+/** The caller a secret names, or undefined when it is not of the secrets' form. */
+export function callerNameOf(secret: string): string | undefined {
+  const dot = secret.indexOf('.');
+  const name = dot === -1 ? '' : secret.slice(0, dot);
+  return CALLER_NAME.test(name) ? name : undefined;
+}
+
+/** scrypt$N$r$p$salt$hash, salt and hash in base64. */
+export async function hashSecret(secret: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scryptAsync(secret, salt, SCRYPT);
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), hash.toString('base64')].join('$');
+}
+
+export async function secretMatches(secret: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem };
+  const actual = await scryptAsync(secret, Buffer.from(salt, 'base64'), options);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}

@@ -1,0 +1,50 @@
+import { type NetworkList, NetworkError, parseNetworks } from '../lib/networks';
+import { ConfigError, type Environment, readInteger } from './readers';
+
+/** Who may call: the local networks, the proxies whose X-Forwarded-For is believed, test forms, the audit trail. */
+export interface AccessSettings {
+  /** Callers from these networks may call everything, as on the machine itself. */
+  readonly localNetworks: NetworkList;
+  /** Connections from these are proxies: the client's address is taken from their X-Forwarded-For. */
+  readonly trustedProxies: NetworkList;
+  /** Who sees the HTTP POST test form on the operation pages: local callers, everyone, or no one. */
+  readonly testForms: 'local' | 'all' | 'off';
+  /** How often each process looks for changed callers; a change reaches it within this and a call. */
+  readonly refreshMs: number;
+  /** How far a WS-Security Created may be from now, either way, and how long a Nonce is remembered. */
+  readonly replayWindowMs: number;
+  /** How long the audit trail is kept. */
+  readonly auditRetentionDays: number;
+  /** How often buffered audit entries are written to the store. */
+  readonly auditFlushMs: number;
+}
+
+export const DEFAULT_LOCAL_NETWORKS = '127.0.0.0/8,::1';
+
+function readNetworks(env: Environment, name: string, fallback: string): NetworkList {
+  try {
+    return parseNetworks(env[name] ?? fallback);
+  } catch (error) {
+    if (error instanceof NetworkError) throw new ConfigError(`${name}: ${error.message}`);
+    throw error;
+  }
+}
+
+function readTestForms(env: Environment): AccessSettings['testForms'] {
+  const raw = (env.TEST_FORMS ?? '').trim().toLowerCase();
+  if (raw === '') return 'local';
+  if (raw === 'local' || raw === 'all' || raw === 'off') return raw;
+  throw new ConfigError(`TEST_FORMS must be local, all or off, got "${env.TEST_FORMS}"`);
+}
+
+export function readAccessSettings(env: Environment): AccessSettings {
+  return {
+    localNetworks: readNetworks(env, 'LOCAL_NETWORKS', DEFAULT_LOCAL_NETWORKS),
+    trustedProxies: readNetworks(env, 'TRUSTED_PROXIES', ''),
+    testForms: readTestForms(env),
+    refreshMs: readInteger(env, 'ACCESS_REFRESH_MS', 2_000, 100, 5_000),
+    replayWindowMs: readInteger(env, 'WS_SECURITY_WINDOW_SECONDS', 300, 10, 3_600) * 1000,
+    auditRetentionDays: readInteger(env, 'AUDIT_RETENTION_DAYS', 365, 1, 36_500),
+    auditFlushMs: readInteger(env, 'AUDIT_FLUSH_MS', 1_000, 50, 1_000),
+  };
+}

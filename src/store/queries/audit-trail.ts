@@ -1,0 +1,90 @@
+import type { Selectable } from 'kysely';
+import type { AuditEventTable, AuditSubjectTable } from '../schema';
+import type { Session } from '../session';
+
+/** The audit trail: appended in batches, read by the audit command, pruned after its retention. */
+
+export type AuditEventRow = Selectable<AuditEventTable>;
+export type AuditSubjectRow = Selectable<AuditSubjectTable>;
+
+/** Rows per statement, under both engines' limits on bound parameters. */
+const BATCH = 200;
+
+export async function appendAuditEvents(
+  { db }: Session,
+  events: readonly AuditEventRow[],
+  subjects: readonly AuditSubjectRow[],
+): Promise<void> {
+  await db.transaction().execute(async (transaction) => {
+    for (let start = 0; start < events.length; start += BATCH) {
+      await transaction
+        .insertInto('audit_events')
+        .values(events.slice(start, start + BATCH))
+        .execute();
+    }
+    for (let start = 0; start < subjects.length; start += BATCH) {
+      await transaction
+        .insertInto('audit_subjects')
+        .values(subjects.slice(start, start + BATCH))
+        .execute();
+    }
+  });
+}
+
+export interface AuditQuery {
+  readonly student?: number;
+  readonly caller?: string;
+  readonly since?: string;
+  readonly limit: number;
+}
+
+export interface AuditEntry extends AuditEventRow {
+  readonly subjects: readonly { kind: string; subjectId: number }[];
+}
+
+/** The events about a student or by a caller, newest first, with everything each touched. */
+export async function auditEntries({ db }: Session, query: AuditQuery): Promise<AuditEntry[]> {
+  let events = db.selectFrom('audit_events as event').selectAll('event');
+  if (query.student !== undefined) {
+    const student = query.student;
+    events = events.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('audit_subjects as subject')
+          .select('subject.event_id')
+          .whereRef('subject.event_id', '=', 'event.id')
+          .where('subject.kind', '=', 'student')
+          .where('subject.subject_id', '=', student),
+      ),
+    );
+  }
+  if (query.caller !== undefined) events = events.where('event.caller', '=', query.caller);
+  if (query.since !== undefined) events = events.where('event.occurred_at', '>=', query.since);
+  const rows = await events.orderBy('event.occurred_at', 'desc').orderBy('event.id').limit(query.limit).execute();
+  if (rows.length === 0) return [];
+  const subjects = await db
+    .selectFrom('audit_subjects')
+    .select(['event_id', 'kind', 'subject_id'])
+    .where(
+      'event_id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .orderBy('kind')
+    .orderBy('subject_id')
+    .execute();
+  return rows.map((row) => ({
+    ...row,
+    subjects: subjects
+      .filter((subject) => subject.event_id === row.id)
+      .map((subject) => ({ kind: subject.kind, subjectId: subject.subject_id })),
+  }));
+}
+
+/** Deletes the events older than `before`, and what they touched. */
+export async function pruneAuditTrail({ db }: Session, before: string): Promise<void> {
+  await db.transaction().execute(async (transaction) => {
+    const old = transaction.selectFrom('audit_events').select('id').where('occurred_at', '<', before);
+    await transaction.deleteFrom('audit_subjects').where('event_id', 'in', old).execute();
+    await transaction.deleteFrom('audit_events').where('occurred_at', '<', before).execute();
+  });
+}
