@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { SCHOOL_SCOPE } from '../src/access/scope';
+import { Visibility } from '../src/access/visibility';
 import type { OperationContext } from '../src/operations/operation';
 import { generateReport } from '../src/operations/reports';
 import { loadDemoSchool } from '../src/store/demo/load-demo-school';
@@ -84,6 +85,7 @@ async function main(): Promise<void> {
         requestBaseUrl: 'http://localhost',
         federationCredential: undefined,
       },
+      visibility: new Visibility(store, SCHOOL_SCOPE),
       touched: () => undefined,
       store,
       notifications: loadConfig({ DATA_DIR: directory, LOG_LEVEL: 'silent' }).notifications,

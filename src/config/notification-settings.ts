@@ -10,6 +10,12 @@ export interface NotificationConfig {
   authCodePerCallerPerHour: number;
   pushNotesMaxLength: number;
   pushPerSenderPerMinute: number;
+  /** Pushes one caller (by name; a local caller by address) may ask for a minute, whatever senderId it gives. */
+  pushPerCallerPerMinute: number;
+  /** Pushes to one device a minute, from every caller and every operation together. */
+  pushPerDevicePerMinute: number;
+  /** SendMarkNotes calls one caller may make a minute. */
+  markNotesPerCallerPerMinute: number;
   /** This deployment's own school; undefined: PUBLIC_BASE_URL, else the address the caller used. */
   schoolBaseUrl: string | undefined;
   /** Partner schools' normalised base URLs. */
@@ -49,6 +55,9 @@ export function readNotificationConfig(env: Environment): NotificationConfig {
     authCodePerCallerPerHour: readInteger(env, 'AUTH_CODE_PER_CALLER_PER_HOUR', 30, 1, 1_000_000),
     pushNotesMaxLength: readInteger(env, 'PUSH_NOTES_MAX_LENGTH', 1_000, 1, 100_000),
     pushPerSenderPerMinute: readInteger(env, 'PUSH_PER_SENDER_PER_MINUTE', 60, 1, 1_000_000),
+    pushPerCallerPerMinute: readInteger(env, 'PUSH_PER_CALLER_PER_MINUTE', 120, 1, 1_000_000),
+    pushPerDevicePerMinute: readInteger(env, 'PUSH_PER_DEVICE_PER_MINUTE', 10, 1, 1_000_000),
+    markNotesPerCallerPerMinute: readInteger(env, 'MARK_NOTES_PER_CALLER_PER_MINUTE', 30, 1, 1_000_000),
     schoolBaseUrl: env.SCHOOL_BASE_URL ? readSchoolAddress(env.SCHOOL_BASE_URL, 'SCHOOL_BASE_URL') : undefined,
     partnerSchools: partners,
     federationSecret: secret,

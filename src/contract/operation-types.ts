@@ -119,7 +119,7 @@ export interface StudentInfo {
   nameAr: string | null;
   nameEn: string | null;
   gender: string | null;
-  birthDate: string;
+  birthDate: string | null;
   phone: string | null;
   classId: number;
   classNameAr: string | null;

@@ -20,31 +20,34 @@ export const HOUR_MS = 60 * MINUTE_MS;
 const LONGEST_WINDOW_MS = HOUR_MS;
 
 /**
- * Counts one request against each limit and says whether any limit was already reached. Every
- * request is counted, allowed or not, within the caller's transaction, and each bucket is locked
- * while it is counted, so that a limit is never overshot by concurrent requests. Events older
- * than the longest window are pruned as the bucket is used.
+ * Counts one request against each limit and says whether any limit was already reached. An
+ * allowed request is recorded in every bucket, within the caller's transaction; a refused one is
+ * recorded nowhere, so that a refused flood writes nothing to the store. Each bucket is locked
+ * while it is counted, so that concurrent requests never overshoot a limit. Events older than the
+ * longest window of a bucket are pruned as it is used.
  */
 export async function countAgainstLimits(
   transaction: Session,
   limits: readonly RateLimit[],
   now: Date,
 ): Promise<RateLimit | undefined> {
-  let exceeded: RateLimit | undefined;
   const buckets = new Map<string, RateLimit[]>();
   for (const limit of limits) buckets.set(bucketOf(limit.key), [...(buckets.get(bucketOf(limit.key)) ?? []), limit]);
   // Buckets are locked in one order, so that two requests counting the same two cannot deadlock.
-  for (const [bucket, bucketLimits] of [...buckets.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+  const ordered = [...buckets.entries()].sort(([a], [b]) => a.localeCompare(b));
+  for (const [bucket, bucketLimits] of ordered) {
     await lockRateLimitBucket(transaction, bucket);
-    const longest = Math.max(...bucketLimits.map((limit) => limit.windowMs));
-    await pruneRateLimitEvents(transaction, new Date(now.getTime() - longest).toISOString(), bucket);
     for (const limit of bucketLimits) {
       const since = new Date(now.getTime() - limit.windowMs).toISOString();
-      if ((await countRateLimitEvents(transaction, bucket, since)) >= limit.limit) exceeded ??= limit;
+      if ((await countRateLimitEvents(transaction, bucket, since)) >= limit.limit) return limit;
     }
+  }
+  for (const [bucket, bucketLimits] of ordered) {
+    const longest = Math.max(...bucketLimits.map((limit) => limit.windowMs));
+    await pruneRateLimitEvents(transaction, new Date(now.getTime() - longest).toISOString(), bucket);
     await recordRateLimitEvent(transaction, bucket, now.toISOString());
   }
-  return exceeded;
+  return undefined;
 }
 
 /**
@@ -53,6 +56,16 @@ export async function countAgainstLimits(
  */
 export async function pruneExpiredRateLimitEvents(session: Session, now: Date): Promise<void> {
   await pruneRateLimitEvents(session, new Date(now.getTime() - LONGEST_WINDOW_MS).toISOString());
+}
+
+/**
+ * Who a caller is for its limits: a named caller by its name, wherever it calls from; a local or
+ * unnamed one by its address.
+ */
+export function callerKeyOf(call: { readonly callerName: string; readonly address: string }): string {
+  return call.callerName === 'local' || call.callerName === 'anonymous'
+    ? `address:${call.address}`
+    : `caller:${call.callerName}`;
 }
 
 function bucketOf(key: string): string {

@@ -1,7 +1,7 @@
 import { enqueueMessages, newDeliveryReference } from '../delivery/outbox';
 import { RuleViolation } from '../lib/rule-violation';
 import { normalisePhone } from '../notifications/phone-number';
-import { countAgainstLimits, HOUR_MS, MINUTE_MS } from '../notifications/rate-limit';
+import { callerKeyOf, countAgainstLimits, HOUR_MS, MINUTE_MS } from '../notifications/rate-limit';
 import { isDirectoryPhone } from '../store/queries/directory';
 import { inTransaction } from '../store/session';
 import { defineOperation } from './operation';
@@ -23,7 +23,7 @@ export const authCode = defineOperation('AuthCode', {
         'phone is not a phone number: give it in international form (+9665…) or national form (05…).',
       );
     }
-    const callerKey = `auth-code:caller:${context.call.address}`;
+    const callerKey = `auth-code:${callerKeyOf(context.call)}`;
     const reference = newDeliveryReference();
     const outcome = await inTransaction(context.store, async (transaction) => {
       const exceeded = await countAgainstLimits(
@@ -45,7 +45,8 @@ export const authCode = defineOperation('AuthCode', {
       throw new RuleViolation('Too many authentication codes were requested for this phone number; try again later.');
     }
     if (outcome === 'caller-limit') {
-      throw new RuleViolation('Too many authentication codes were requested from this address; try again later.');
+      const from = callerKey.startsWith('auth-code:address:') ? 'this address' : 'this caller';
+      throw new RuleViolation(`Too many authentication codes were requested from ${from}; try again later.`);
     }
     if (outcome === 'queued') context.outboxChanged();
     return reference;

@@ -2,7 +2,7 @@ import { enqueueMessages, newDeliveryReference } from '../delivery/outbox';
 import { RuleViolation } from '../lib/rule-violation';
 import { forwardToPartner } from '../notifications/forward-call';
 import { queueMarkNotifications } from '../notifications/mark-notifications';
-import { countAgainstLimits, MINUTE_MS } from '../notifications/rate-limit';
+import { callerKeyOf, countAgainstLimits, MINUTE_MS } from '../notifications/rate-limit';
 import { routeForSchool } from '../notifications/school-registry';
 import { enabledDevice } from '../store/queries/directory';
 import { absenceTypeName } from '../store/queries/school-lists';
@@ -29,10 +29,16 @@ export const pushNotificationToGateway = defineOperation('PushNotificationToGate
     if ([...notes].length > settings.pushNotesMaxLength) {
       throw new RuleViolation(`notes must be at most ${settings.pushNotesMaxLength} characters long.`);
     }
+    const limits = [
+      { key: `push:sender:${senderId}`, limit: settings.pushPerSenderPerMinute, windowMs: MINUTE_MS },
+      { key: `push:${callerKeyOf(context.call)}`, limit: settings.pushPerCallerPerMinute, windowMs: MINUTE_MS },
+      // Counted for the device asked for, registered or not, so that the limit tells no one which are.
+      { key: `push:device:${applicationId}:${deviceId}`, limit: settings.pushPerDevicePerMinute, windowMs: MINUTE_MS },
+    ];
     const reference = newDeliveryReference();
     const outcome = await inTransaction(context.store, async (transaction) => {
-      const limit = { key: `push:sender:${senderId}`, limit: settings.pushPerSenderPerMinute, windowMs: MINUTE_MS };
-      if (await countAgainstLimits(transaction, [limit], context.now)) return 'limited';
+      const exceeded = await countAgainstLimits(transaction, limits, context.now);
+      if (exceeded) return exceeded;
       const device = await enabledDevice(transaction, applicationId, deviceId);
       if (!device) return 'dropped';
       const content = { title: notesType, body: notes, data: { notesType, senderId } };
@@ -40,8 +46,11 @@ export const pushNotificationToGateway = defineOperation('PushNotificationToGate
       await enqueueMessages(transaction, [message], reference, context.now, context.sealer);
       return 'queued';
     });
-    if (outcome === 'limited')
-      throw new RuleViolation('Too many notifications from this sender; try again in a minute.');
+    if (typeof outcome === 'object') {
+      const from = ['this sender', 'this caller', 'to this device'][limits.indexOf(outcome)];
+      const whose = from.startsWith('to ') ? from : `from ${from}`;
+      throw new RuleViolation(`Too many notifications ${whose}; try again in a minute.`);
+    }
     if (outcome === 'queued') context.outboxChanged();
     return reference;
   },
@@ -75,15 +84,21 @@ export const sendMarkNotes = defineOperation('SendMarkNotes', {
       return queued;
     }
     if (assessmentId === undefined || classId === undefined) return 0;
-    const reference = newDeliveryReference();
-    const queued = await queueMarkNotifications(
-      context.store,
-      assessmentId,
-      classId,
-      reference,
-      context.now,
-      context.sealer,
-    );
+    // Only the school, or a teacher of the class, notifies its guardians; anyone else as of an unknown class.
+    if (!(await context.visibility.mayNotifyClass(classId))) return 0;
+    context.touched('class', classId);
+    const settings = context.notifications;
+    const callerLimit = {
+      key: `mark-notes:${callerKeyOf(context.call)}`,
+      limit: settings.markNotesPerCallerPerMinute,
+      windowMs: MINUTE_MS,
+    };
+    const queued = await queueMarkNotifications(context.store, { assessmentId, classId }, context, {
+      caller: callerLimit,
+      perDevicePerMinute: settings.pushPerDevicePerMinute,
+    });
+    if (queued === 'limited')
+      throw new RuleViolation('Too many mark notifications from this caller; try again in a minute.');
     if (queued > 0) context.outboxChanged();
     return queued;
   },

@@ -1,4 +1,5 @@
 import type { Scope } from '../access/scope';
+import type { Visibility } from '../access/visibility';
 import type { NotificationConfig } from '../config/notification-settings';
 import type { OperationName, OperationTypes } from '../contract/operation-types';
 import type { PayloadSealer } from '../lib/payload-sealer';
@@ -44,6 +45,8 @@ export interface OperationServices {
 /** What a handler runs with besides its parameters. */
 export interface OperationContext extends Omit<OperationServices, 'clock'> {
   readonly call: CallFacts;
+  /** What the caller's scope lets it see; a record outside it is answered as an unknown one. */
+  readonly visibility: Visibility;
   /** Records that the call touched a student, teacher or class, for the audit trail. */
   touched(kind: 'student' | 'teacher' | 'class', id: number): void;
   /** The service's clock at the start of the call. */

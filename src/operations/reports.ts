@@ -7,15 +7,18 @@ import { defineOperation } from './operation';
 /**
  * Report cards and term books as PDF documents. The result carries the file (name, content type,
  * size, bytes); the documented profile does not show it, but the document is issued and stored all
- * the same. A student, record, class or term that does not fit together gives an empty result.
+ * the same. A student, record, class or term that does not fit together, or that is outside the
+ * caller's scope, gives an empty result.
  */
 export const generateReport = defineOperation('GenerateReport', {
   decode: ({ studentId, studentClass }) => ({ studentId, classId: identifier(studentClass) }),
-  run: async ({ studentId, classId }, { store, today }) => {
+  run: async ({ studentId, classId }, { store, today, visibility, touched }) => {
     const termId = await currentTermId(store, today);
-    if (classId === undefined || termId === undefined) return undefined;
+    if (classId === undefined || termId === undefined || !(await visibility.student(studentId))) return undefined;
     const studentRecordId = await studentRecordForTerm(store, studentId, termId);
     if (studentRecordId === undefined) return undefined;
+    touched('student', studentId);
+    touched('class', classId);
     return issueDocument(store, 'report-card', { studentRecordId, classId, termId }, today);
   },
 });
@@ -26,8 +29,12 @@ export const getBookPdfByTerm = defineOperation('GetBookPdfByTerm', {
     studentRecordId: identifier(srid),
     classId: identifier(classId),
   }),
-  run: ({ termId, studentRecordId, classId }, { store, today }) =>
-    termId === undefined || studentRecordId === undefined || classId === undefined
-      ? undefined
-      : issueDocument(store, 'term-book', { studentRecordId, classId, termId }, today),
+  run: async ({ termId, studentRecordId, classId }, { store, today, visibility, touched }) => {
+    if (termId === undefined || studentRecordId === undefined || classId === undefined) return undefined;
+    const enrolment = await visibility.enrolment(studentRecordId);
+    if (!enrolment) return undefined;
+    touched('student', enrolment.studentId);
+    touched('class', classId);
+    return issueDocument(store, 'term-book', { studentRecordId, classId, termId }, today);
+  },
 });

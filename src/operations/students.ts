@@ -1,3 +1,5 @@
+import type { Visibility } from '../access/visibility';
+import type { StudentInfo } from '../contract/operation-types';
 import {
   studentInfoByRecordId,
   studentInfoByStudentId,
@@ -8,30 +10,57 @@ import {
 import { identifier } from './identifier';
 import { defineOperation } from './operation';
 
-/** Queries about one student. An identifier the store does not know gives an empty result. */
+/**
+ * Queries about one student. An identifier the store does not know, or a student outside the
+ * caller's scope, gives an empty result. Phone numbers and birth dates go to school-scoped
+ * callers only.
+ */
+function shownTo(visibility: Visibility, info: StudentInfo | undefined): StudentInfo | undefined {
+  return info === undefined || visibility.seesEverything ? info : { ...info, phone: null, birthDate: null };
+}
+
 export const getStudentInfoByRecId = defineOperation('GetStudentInfoByRecId', {
   decode: ({ StudentRecId }) => ({ recordId: identifier(StudentRecId) }),
-  run: ({ recordId }, { store }) => (recordId === undefined ? undefined : studentInfoByRecordId(store, recordId)),
+  run: async ({ recordId }, { store, visibility }) => {
+    if (recordId === undefined || !(await visibility.enrolment(recordId))) return undefined;
+    return shownTo(visibility, await studentInfoByRecordId(store, recordId));
+  },
 });
 
 export const getStudentInfoById = defineOperation('GetStudentInfoById', {
   decode: ({ StudentId }) => ({ studentId: identifier(StudentId) }),
-  run: ({ studentId }, { store, today }) =>
-    studentId === undefined ? undefined : studentInfoByStudentId(store, studentId, today),
+  run: async ({ studentId }, { store, today, visibility }) => {
+    if (studentId === undefined || !(await visibility.student(studentId))) return undefined;
+    return shownTo(visibility, await studentInfoByStudentId(store, studentId, today));
+  },
 });
 
 export const getStudentSubjectsById = defineOperation('GetStudentSubjectsByID', {
   decode: ({ STDid }) => ({ studentId: identifier(STDid) }),
-  run: ({ studentId }, { store, today }) => (studentId === undefined ? [] : studentSubjects(store, studentId, today)),
+  run: async ({ studentId }, { store, today, visibility, touched }) => {
+    if (studentId === undefined || !(await visibility.student(studentId))) return [];
+    touched('student', studentId);
+    const subjects = await studentSubjects(store, studentId, today);
+    const { teacherId } = visibility;
+    return teacherId === undefined ? subjects : subjects.filter((subject) => subject.teacherId === teacherId);
+  },
 });
 
 export const getStudentsMarks2 = defineOperation('GetStudentsMarks2', {
   decode: ({ StudnetID, SubjectID }) => ({ studentId: identifier(StudnetID), subjectId: identifier(SubjectID) }),
-  run: ({ studentId, subjectId }, { store, today }) =>
-    studentId === undefined || subjectId === undefined ? [] : studentMarks(store, studentId, subjectId, today),
+  run: async ({ studentId, subjectId }, { store, today, visibility, touched }) => {
+    if (studentId === undefined || subjectId === undefined) return [];
+    if (!(await visibility.studentSubject(studentId, subjectId))) return [];
+    touched('student', studentId);
+    return studentMarks(store, studentId, subjectId, today);
+  },
 });
 
 export const getStudentNoteById = defineOperation('GetStudentNoteByID', {
   decode: ({ STDid }) => ({ studentId: identifier(STDid) }),
-  run: ({ studentId }, { store }) => (studentId === undefined ? [] : studentNotes(store, studentId)),
+  run: async ({ studentId }, { store, visibility, touched }) => {
+    if (studentId === undefined || !(await visibility.student(studentId))) return [];
+    touched('student', studentId);
+    return studentNotes(store, studentId);
+  },
 });

@@ -3,14 +3,25 @@ import { classSubjects } from '../store/queries/students';
 import { identifier } from './identifier';
 import { defineOperation } from './operation';
 
-/** Queries about a teacher's classes. Unknown identifiers give an empty list. */
+/**
+ * Queries about a teacher's classes. Unknown identifiers give an empty list; so does a teacher
+ * other than the caller, for a teacher-scoped caller, and a class outside a guardian's or
+ * student's scope.
+ */
 export const getTeacherSubjectsById = defineOperation('GetTeacherSubjectsByID', {
   decode: ({ Tid, TClassid }) => ({ teacherId: identifier(Tid), classId: identifier(TClassid) }),
-  run: ({ teacherId, classId }, { store }) =>
-    teacherId === undefined || classId === undefined ? [] : classSubjects(store, classId, teacherId),
+  run: async ({ teacherId, classId }, { store, visibility }) => {
+    if (teacherId === undefined || classId === undefined) return [];
+    const ownTeacher = visibility.teacherId;
+    if (ownTeacher !== undefined ? ownTeacher !== teacherId : !(await visibility.class(classId))) return [];
+    return classSubjects(store, classId, teacherId);
+  },
 });
 
 export const getTeacherGroupsById = defineOperation('GetTeacherGrpupsByID', {
   decode: ({ Tid }) => ({ teacherId: identifier(Tid) }),
-  run: ({ teacherId }, { store, today }) => (teacherId === undefined ? [] : teacherGroups(store, teacherId, today)),
+  run: ({ teacherId }, { store, today, visibility }) => {
+    const mayList = visibility.seesEverything || visibility.teacherId === teacherId;
+    return teacherId === undefined || !mayList ? [] : teacherGroups(store, teacherId, today);
+  },
 });

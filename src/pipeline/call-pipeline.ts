@@ -3,12 +3,14 @@ import type { CallerRegistry, Identity, Recognition } from '../access/caller-reg
 import { mayCall } from '../access/caller-registry';
 import { OPERATION_ACCESS } from '../access/operation-groups';
 import { NO_SCOPE } from '../access/scope';
+import { Visibility } from '../access/visibility';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { OperationName } from '../contract/operation-types';
 import { log } from '../lib/log';
 import type { NetworkList } from '../lib/networks';
 import { RuleViolation } from '../lib/rule-violation';
 import type { OperationContext, OperationServices } from '../operations/operation';
+import { parameterTooLong } from '../operations/parameter-limits';
 import type { Handlers } from '../operations/registry';
 import type { PublicAddress } from '../wire/base-url';
 import type { Call } from './call';
@@ -88,6 +90,11 @@ export class CallPipeline {
   /** Recognises the caller, checks that it may call the operation, runs the handler and audits the call. */
   async invoke(call: Call): Promise<Invocation> {
     const name = call.operation.name as OperationName;
+    const tooLong = parameterTooLong(name, call.parameters);
+    if (tooLong) {
+      const message = `${tooLong.name} must be at most ${tooLong.limit} characters long.`;
+      return { ok: false, error: new CallError('rule', message) };
+    }
     const recognition = await this.parts.callers.recognise(call.caller.address, call.caller.credentials);
     const identity = recognition.kind === 'identified' ? recognition.identity : undefined;
     if (!mayCall(identity, name)) return { ok: false, error: this.refusal(call, name, recognition) };
@@ -150,6 +157,7 @@ export class CallPipeline {
         requestBaseUrl: caller.requestBaseUrl,
         federationCredential: caller.federationCredential,
       },
+      visibility: new Visibility(services.store, identity?.scope ?? NO_SCOPE),
       touched: (kind, id) => touched[kind].add(id),
       now,
       today: now.toISOString().slice(0, 10),

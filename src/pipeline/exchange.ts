@@ -37,7 +37,7 @@ export class Exchange {
    * The Authorization header's credentials count on every binding, a bearer token on JSON only;
    * a binding with credentials of its own (SOAP's WS-Security header) passes them instead.
    */
-  caller(binding: BindingName, bindingCredentials?: Credentials): Caller {
+  caller(binding: BindingName, bindingCredentials?: Credentials | typeof UNREADABLE): Caller {
     const { headers } = this.request;
     const federation = headers[FEDERATION_HEADER];
     let credentials = bindingCredentials ?? credentialsOfAuthorization(headers.authorization);

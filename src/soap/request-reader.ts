@@ -1,4 +1,5 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { HeaderReading, type SoapHeader } from './header-reader';
 
 /**
  * Reads a SOAP request body in one streaming pass: the envelope's namespace, whether it has a
@@ -35,6 +36,8 @@ export type ReadResult =
       rootNamespace: string;
       hasBody: boolean;
       bodyElement: BodyElement | undefined;
+      /** The Header, when the envelope has one. */
+      header: SoapHeader | undefined;
     };
 
 class Refusal extends Error {
@@ -91,6 +94,9 @@ class RequestReading {
   private inOperation = false;
   private currentChild: ChildElement | undefined;
   private awaitingNextNode: ChildElement | undefined;
+  /** Made only for an envelope with a Header, so that one without pays nothing for it. */
+  private headerReading: HeaderReading | undefined;
+  private inHeader = false;
 
   constructor(private readonly text: string) {}
 
@@ -110,6 +116,7 @@ class RequestReading {
       rootNamespace: this.rootNamespace,
       hasBody: this.hasBody,
       bodyElement: this.bodyElement,
+      header: this.headerReading?.header,
     };
   }
 
@@ -127,6 +134,11 @@ class RequestReading {
     } else if (this.depth === BODY_DEPTH) {
       this.inBody = this.envelopeNamespace !== undefined && tag.local === 'Body' && tag.uri === this.envelopeNamespace;
       this.hasBody ||= this.inBody;
+      this.inHeader =
+        this.envelopeNamespace !== undefined && tag.local === 'Header' && tag.uri === this.envelopeNamespace;
+      if (this.inHeader) this.headerReading ??= new HeaderReading(this.envelopeNamespace as string);
+    } else if (this.inHeader) {
+      this.headerReading?.openTag(this.depth - BODY_DEPTH, tag);
     } else if (this.depth === OPERATION_DEPTH && this.inBody && !this.bodyElement) {
       this.bodyElement = { localName: tag.local, namespace: tag.uri, children: [] };
       this.inOperation = true;
@@ -147,17 +159,21 @@ class RequestReading {
 
   addText(chunk: string): void {
     if (this.currentChild && this.depth === PARAMETER_DEPTH) this.currentChild.text += chunk;
+    else if (this.inHeader) this.headerReading?.addText(this.depth - BODY_DEPTH, chunk);
   }
 
   closeTag(): void {
     if (this.awaitingNextNode) this.markNextNode(this.text.lastIndexOf('</', this.parser.position - 1) + 2);
-    if (this.depth === PARAMETER_DEPTH && this.currentChild) {
+    if (this.inHeader && this.depth > BODY_DEPTH) {
+      this.headerReading?.closeTag(this.depth - BODY_DEPTH);
+    } else if (this.depth === PARAMETER_DEPTH && this.currentChild) {
       this.awaitingNextNode = this.currentChild;
       this.currentChild = undefined;
     } else if (this.depth === OPERATION_DEPTH) {
       this.inOperation = false;
     } else if (this.depth === BODY_DEPTH) {
       this.inBody = false;
+      this.inHeader = false;
     }
     this.depth -= 1;
   }

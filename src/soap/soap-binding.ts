@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Credentials, UNREADABLE as UNREADABLE_CREDENTIALS } from '../access/credentials';
 import type { Catalog, Endpoint } from '../contract/catalog';
 import type { Config } from '../config/service-config';
 import type { Call } from '../pipeline/call';
@@ -9,6 +10,7 @@ import { type ContentType, decodeBody, parseContentType } from '../wire/content-
 import { send } from '../wire/send';
 import { EndpointDispatcher } from './dispatch';
 import { type FaultSide, faultEnvelope, versionMismatchEnvelope } from './envelope-writer';
+import type { SoapHeader } from './header-reader';
 import { decodeSoapParameters } from './parameter-decoder';
 import { MAX_ELEMENT_DEPTH, readSoapRequest } from './request-reader';
 import { SoapResultWriter } from './result-writer';
@@ -25,6 +27,23 @@ export interface SoapRequest {
 const UNREADABLE = 'Server was unable to read request. ---> ';
 const UNPROCESSABLE = 'Server was unable to process request. ---> ';
 const TEXT_XML = 'text/xml; charset=utf-8';
+
+/** The caller's WS-Security UsernameToken, if the header has one; a token without a username cannot be read. */
+function usernameTokenCredentials(
+  header: SoapHeader | undefined,
+): Credentials | typeof UNREADABLE_CREDENTIALS | undefined {
+  const token = header?.usernameToken;
+  if (!token) return undefined;
+  if (!token.username || token.password === undefined) return UNREADABLE_CREDENTIALS;
+  return {
+    kind: 'username-token',
+    name: token.username.trim(),
+    password: token.password,
+    digest: token.digest,
+    nonce: token.nonce?.trim(),
+    created: token.created?.trim(),
+  };
+}
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -77,7 +96,8 @@ export class SoapBinding implements Binding<SoapRequest> {
     if (dispatch.kind === 'unrecognised') throw new CallError('unknown-operation', dispatch.reason);
     const { operation } = dispatch;
     const parameters = decodeSoapParameters(operation, read.bodyElement, this.config.serviceNamespace, text);
-    return { operation, parameters, caller: exchange.caller(version === SOAP11 ? 'soap11' : 'soap12') };
+    const binding = version === SOAP11 ? 'soap11' : 'soap12';
+    return { operation, parameters, caller: exchange.caller(binding, usernameTokenCredentials(read.header)) };
   }
 
   writeResult(exchange: Exchange, { version }: SoapRequest, call: Call, result: unknown): void {

@@ -93,3 +93,17 @@ export async function outboxCounts({ db }: Session): Promise<OutboxCounts> {
   for (const row of rows) counts[row.state] = Number(row.count);
   return counts;
 }
+
+/** Which of these idempotency keys are already in the outbox. */
+export async function existingIdempotencyKeys({ db }: Session, keys: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let start = 0; start < keys.length; start += INSERT_BATCH) {
+    const rows = await db
+      .selectFrom('outbox_messages')
+      .select('idempotency_key')
+      .where('idempotency_key', 'in', keys.slice(start, start + INSERT_BATCH))
+      .execute();
+    for (const row of rows) if (row.idempotency_key !== null) found.add(row.idempotency_key);
+  }
+  return found;
+}

@@ -20,7 +20,8 @@ public interface IStudentInfo
     string NameAr { get; }
     string NameEn { get; }
     string ClassNameAr { get; }
-    DateTime BirthDate { get; }
+    // Nillable in the WSDL: a caller that is not school-scoped is sent no birth date.
+    DateTime? BirthDate { get; }
 }
 
 public interface IMark
@@ -77,7 +78,12 @@ public static class MonoTypedClient
             { "NameAr", student.NameAr },
             { "NameEn", student.NameEn },
             { "ClassNameAr", student.ClassNameAr },
-            { "BirthDate", student.BirthDate.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture) },
+            {
+                "BirthDate",
+                student.BirthDate.HasValue
+                    ? student.BirthDate.Value.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture)
+                    : null
+            },
         };
     }
 

@@ -7,7 +7,7 @@ export interface StudentFields {
   NameAr: string | null;
   NameEn: string | null;
   ClassNameAr: string | null;
-  BirthDate: string;
+  BirthDate: string | null;
 }
 
 /** What a typed client reports of the ArrayOfMark it decoded: how many marks, and the first one. */

@@ -13,7 +13,7 @@
 #include "json-string.h"
 #include "stdsoap2.h"
 
-// An optional (minOccurs="0") string element is a pointer, null when the element was absent.
+// An optional (minOccurs="0") or nillable string element is a pointer, null when absent or nil.
 inline std::string jsonOptional(const std::string *text) { return text == nullptr ? "null" : jsonString(*text); }
 
 inline std::string jsonNumber(double number) {
@@ -26,7 +26,7 @@ inline std::string studentFields(const tempuri__StudentInfo *student) {
   if (student == nullptr) return "null";
   return "{\"StudentId\":" + std::to_string(student->StudentId) + ",\"NameAr\":" + jsonOptional(student->NameAr) +
          ",\"NameEn\":" + jsonOptional(student->NameEn) + ",\"ClassNameAr\":" + jsonOptional(student->ClassNameAr) +
-         ",\"BirthDate\":" + jsonString(student->BirthDate) + "}";
+         ",\"BirthDate\":" + jsonOptional(student->BirthDate) + "}";
 }
 
 inline std::string marksSummary(const tempuri__ArrayOfMark *marks) {

@@ -1,0 +1,139 @@
+import {
+  enrolmentOf,
+  guardianChildIds,
+  studentClassIds,
+  teacherClassIds,
+  teacherSubjectIds,
+} from '../store/queries/visibility';
+import type { Session } from '../store/session';
+import type { Scope } from './scope';
+
+/**
+ * What a caller's scope lets it see, asked record by record. A record out of scope is to be
+ * answered exactly as an unknown one, so these say only yes or no. Each link is read once per call.
+ *
+ * - school: everything;
+ * - teacher:ID: the classes the teacher teaches, their students, and in them the teacher's subjects;
+ * - guardian:ID: the guardian's children, and the classes they are in;
+ * - student:ID: the student, and the classes they are in;
+ * - none: nothing.
+ */
+export class Visibility {
+  private children: Promise<ReadonlySet<number>> | undefined;
+  private taughtClasses: Promise<ReadonlySet<number>> | undefined;
+  private enrolments: Map<number, Promise<ReadonlySet<number>>> | undefined;
+
+  constructor(
+    private readonly store: Session,
+    readonly scope: Scope,
+  ) {}
+
+  get seesEverything(): boolean {
+    return this.scope.kind === 'school';
+  }
+
+  async student(studentId: number): Promise<boolean> {
+    switch (this.scope.kind) {
+      case 'school':
+        return true;
+      case 'none':
+        return false;
+      case 'student':
+        return this.scope.id === studentId;
+      case 'guardian':
+        return (await this.childrenOf(this.scope.id)).has(studentId);
+      case 'teacher': {
+        const taught = await this.classesTaughtBy(this.scope.id);
+        return [...(await this.classesOf(studentId))].some((classId) => taught.has(classId));
+      }
+    }
+  }
+
+  /**
+   * An enrolment record's student and class, when the caller may see it: when its student is
+   * visible, and for a teacher when its class is one they teach. Undefined for one unknown or unseen.
+   */
+  async enrolment(recordId: number): Promise<{ studentId: number; classId: number } | undefined> {
+    const enrolment = await enrolmentOf(this.store, recordId);
+    if (!enrolment || this.scope.kind === 'school') return enrolment;
+    const seen =
+      this.scope.kind === 'teacher'
+        ? (await this.classesTaughtBy(this.scope.id)).has(enrolment.classId)
+        : await this.student(enrolment.studentId);
+    return seen ? enrolment : undefined;
+  }
+
+  async class(classId: number): Promise<boolean> {
+    switch (this.scope.kind) {
+      case 'school':
+        return true;
+      case 'none':
+        return false;
+      case 'teacher':
+        return (await this.classesTaughtBy(this.scope.id)).has(classId);
+      case 'student':
+        return (await this.classesOf(this.scope.id)).has(classId);
+      case 'guardian':
+        for (const child of await this.childrenOf(this.scope.id))
+          if ((await this.classesOf(child)).has(classId)) return true;
+        return false;
+    }
+  }
+
+  /** Whether the caller may send notifications about a class: the school, or a teacher of the class. */
+  async mayNotifyClass(classId: number): Promise<boolean> {
+    if (this.scope.kind === 'school') return true;
+    return this.scope.kind === 'teacher' && (await this.classesTaughtBy(this.scope.id)).has(classId);
+  }
+
+  /** A student's marks in a subject: visible with the student, for a teacher only in a subject they teach them. */
+  async studentSubject(studentId: number, subjectId: number): Promise<boolean> {
+    if (!(await this.student(studentId))) return false;
+    if (this.scope.kind !== 'teacher') return true;
+    const taught = await this.classesTaughtBy(this.scope.id);
+    for (const classId of await this.classesOf(studentId)) {
+      if (taught.has(classId) && (await teacherSubjectIds(this.store, this.scope.id, classId)).includes(subjectId)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The teacher the caller is, when it is one: lists of a teacher's own are shown only to them. */
+  get teacherId(): number | undefined {
+    return this.scope.kind === 'teacher' ? this.scope.id : undefined;
+  }
+
+  /** The students whose entries of a class's lists (its attendance) the caller sees; undefined: all of them. */
+  async studentsShownInClass(): Promise<ReadonlySet<number> | undefined> {
+    if (this.scope.kind === 'guardian') return this.childrenOf(this.scope.id);
+    if (this.scope.kind === 'student') return new Set([this.scope.id]);
+    return this.scope.kind === 'none' ? new Set() : undefined;
+  }
+
+  /** The subjects of a class the caller sees marks and teachers of; undefined: all of them. */
+  async subjectsShownInClass(classId: number): Promise<ReadonlySet<number> | undefined> {
+    if (this.scope.kind !== 'teacher') return this.scope.kind === 'none' ? new Set() : undefined;
+    return new Set(await teacherSubjectIds(this.store, this.scope.id, classId));
+  }
+
+  private childrenOf(guardianId: number): Promise<ReadonlySet<number>> {
+    this.children ??= guardianChildIds(this.store, guardianId).then((ids) => new Set(ids));
+    return this.children;
+  }
+
+  private classesTaughtBy(teacherId: number): Promise<ReadonlySet<number>> {
+    this.taughtClasses ??= teacherClassIds(this.store, teacherId).then((ids) => new Set(ids));
+    return this.taughtClasses;
+  }
+
+  private classesOf(studentId: number): Promise<ReadonlySet<number>> {
+    this.enrolments ??= new Map();
+    let classes = this.enrolments.get(studentId);
+    if (!classes) {
+      classes = studentClassIds(this.store, studentId).then((ids) => new Set(ids));
+      this.enrolments.set(studentId, classes);
+    }
+    return classes;
+  }
+}
