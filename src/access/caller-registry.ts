@@ -39,6 +39,12 @@ const LOCAL: Identity = { name: 'local', scope: SCHOOL_SCOPE, operations: ALL_OP
 /** Verified secrets remembered at most; the memory is dropped and built again past it. */
 const MAX_VERIFIED = 10_000;
 const NONCE_PRUNE_MS = 60_000;
+/**
+ * Secrets that do not match, per address and minute, that are checked at all: each check costs an
+ * scrypt hash, so beyond this an address's guesses are refused unchecked until the minute is over.
+ */
+const FAILED_CHECKS_PER_MINUTE = 10;
+const MAX_TRACKED_ADDRESSES = 10_000;
 
 function entryOf(row: CallerRow): CallerEntry {
   const networks = JSON.parse(row.networks) as string[];
@@ -74,6 +80,7 @@ export class CallerRegistry {
   private signature = '';
   private timer: NodeJS.Timeout | undefined;
   private lastNoncePrune = 0;
+  private failedChecks = new Map<string, { minute: number; count: number }>();
 
   private constructor(
     private readonly store: Session,
@@ -153,15 +160,37 @@ export class CallerRegistry {
     if (!entry) return refused('no such caller');
     if (this.expired(entry, this.clock().getTime())) return refused('caller expired');
     if (entry.networks && !entry.networks.contains(address)) return refused("not from the caller's networks");
-    if (credentials.kind === 'username-token') return this.recogniseUsernameToken(entry, credentials);
-    return (await this.secretVerified(entry, credentials.secret)) ? identified(entry) : refused('wrong secret');
+    if (credentials.kind === 'username-token') return this.recogniseUsernameToken(entry, credentials, address);
+    return (await this.secretVerified(entry, credentials.secret, address)) ? identified(entry) : refused('wrong secret');
   }
 
-  private async secretVerified(entry: CallerEntry, secret: string): Promise<boolean> {
+  /** Whether the address may have another secret checked this minute. */
+  private mayCheck(address: string): boolean {
+    const minute = Math.floor(this.clock().getTime() / 60_000);
+    const failed = this.failedChecks.get(address);
+    return !failed || failed.minute !== minute || failed.count < FAILED_CHECKS_PER_MINUTE;
+  }
+
+  private countFailure(address: string): void {
+    const minute = Math.floor(this.clock().getTime() / 60_000);
+    const failed = this.failedChecks.get(address);
+    if (failed && failed.minute === minute) {
+      failed.count += 1;
+      return;
+    }
+    if (this.failedChecks.size >= MAX_TRACKED_ADDRESSES) this.failedChecks.clear();
+    this.failedChecks.set(address, { minute, count: 1 });
+  }
+
+  private async secretVerified(entry: CallerEntry, secret: string, address: string): Promise<boolean> {
     if (entry.secretHash === null) return false;
     const key = sha256(`${entry.name}\0${secret}`);
     if (this.verified.get(key) === entry) return true;
-    if (!(await secretMatches(secret, entry.secretHash))) return false;
+    if (!this.mayCheck(address)) return false;
+    if (!(await secretMatches(secret, entry.secretHash))) {
+      this.countFailure(address);
+      return false;
+    }
     if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
     this.verified.set(key, entry);
     return true;
@@ -170,13 +199,14 @@ export class CallerRegistry {
   private async recogniseUsernameToken(
     entry: CallerEntry,
     token: Extract<Credentials, { kind: 'username-token' }>,
+    address: string,
   ): Promise<Recognition> {
     if (token.created !== undefined || token.digest) {
       const created = token.created === undefined ? Number.NaN : Date.parse(token.created);
       if (!(Math.abs(this.clock().getTime() - created) <= this.settings.replayWindowMs))
         return refused('stale Created');
     }
-    const accepted = token.digest ? this.digestMatches(entry, token) : await this.secretVerified(entry, token.password);
+    const accepted = token.digest ? this.digestMatches(entry, token) : await this.secretVerified(entry, token.password, address);
     if (!accepted) return refused('wrong password');
     if (token.nonce !== undefined || token.digest) {
       const nonceHash = sha256(`${entry.name}\0${token.nonce ?? ''}`);

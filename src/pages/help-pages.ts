@@ -39,6 +39,23 @@ ${operations}
   );
 }
 
+/**
+ * Whether an operation page shows the HTTP POST test form: to local callers (as ASMX does by
+ * default), to everyone, or to no one; where it is not shown, ASMX's sentence stands in its place.
+ */
+export type TestFormShown = 'form' | 'local-only' | 'off';
+
+const TEST_FORM_SENTENCES: Readonly<Record<Exclude<TestFormShown, 'form'>, string>> = {
+  'local-only': 'The test form is only available for requests from the local machine.',
+  off: 'The test form is not available on this service.',
+};
+
+function testSection(operation: Operation, actionUrl: string, shown: TestFormShown): string {
+  if (shown === 'form') return testForm(operation, actionUrl);
+  return `      <h3>Test</h3>
+      ${TEST_FORM_SENTENCES[shown]}`;
+}
+
 function testForm(operation: Operation, actionUrl: string): string {
   const rows = operation.parameters
     .map(
@@ -71,6 +88,7 @@ export function operationHelpPage(
   profile: Profile,
   namespace: string,
   baseUrl: string,
+  testFormShown: TestFormShown,
 ): string {
   const file = `${endpoint.name}.asmx`;
   const url = new URL(baseUrl);
@@ -91,7 +109,7 @@ export function operationHelpPage(
         <p class="intro">Click <a href="${escapeHtml(file)}">here</a> for a complete list of operations.</p>
         <h2>${escapeHtml(operation.name)}</h2>
         <p class="intro"></p>
-${testForm(operation, `${baseUrl}${endpoint.path}/${operation.name}`)}
+${testSection(operation, `${baseUrl}${endpoint.path}/${operation.name}`, testFormShown)}
 ${samples}
       </span>`,
   );

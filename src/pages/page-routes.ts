@@ -3,7 +3,8 @@ import type { Catalog, Endpoint } from '../contract/catalog';
 import type { Config } from '../config/service-config';
 import { baseUrlFor } from '../wire/base-url';
 import { send } from '../wire/send';
-import { methodNotFoundPage, operationHelpPage, serviceHelpPage } from './help-pages';
+import { clientAddress } from '../lib/networks';
+import { methodNotFoundPage, operationHelpPage, serviceHelpPage, type TestFormShown } from './help-pages';
 import { discoDocument, ServiceDescription } from './service-description';
 
 const XML = 'text/xml; charset=utf-8';
@@ -25,6 +26,14 @@ export class PageRoutes {
     }
   }
 
+  /** TEST_FORMS: the form for local callers only (ASMX's default), for all, or for none. */
+  private testFormFor(request: IncomingMessage): TestFormShown {
+    const { testForms, localNetworks, trustedProxies } = this.config.access;
+    if (testForms !== 'local') return testForms === 'all' ? 'form' : 'off';
+    const address = clientAddress(request.socket.remoteAddress ?? '', request.headers['x-forwarded-for'], trustedProxies);
+    return localNetworks.contains(address) ? 'form' : 'local-only';
+  }
+
   handle(request: IncomingMessage, response: ServerResponse, endpoint: Endpoint, query: string): void {
     const { config } = this;
     const baseUrl = baseUrlFor(request.headers.host, config);
@@ -43,7 +52,7 @@ export class PageRoutes {
         200,
         HTML,
         operation
-          ? operationHelpPage(endpoint, operation, config.contract, namespace, baseUrl)
+          ? operationHelpPage(endpoint, operation, config.contract, namespace, baseUrl, this.testFormFor(request))
           : methodNotFoundPage(endpoint, name),
       );
     } else {

@@ -1,0 +1,140 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { addCaller, type NewCaller } from '../../src/access/caller-admin';
+import { keyFor, payloadSealer } from '../../src/lib/payload-sealer';
+import type { Session } from '../../src/store/session';
+import { envelope11, envelope12, NS } from './soap';
+import { basic, type RemoteResponse, remoteFetch } from './remote-client';
+
+/**
+ * Callers for the tests of who may call: a service seen from another address, callers added as
+ * the callers command adds them, and requests on every binding with each kind of credential.
+ */
+
+/** The service key the tests' services run with, so that the tests can seal digest secrets as the command does. */
+export const TEST_OUTBOX_KEY = '5a'.repeat(32);
+
+/** A service whose only local network is 127.0.0.1, which sees changed callers within 200 ms. */
+export const REMOTE_TEST_SETTINGS: Readonly<Record<string, string>> = {
+  LOCAL_NETWORKS: '127.0.0.1/32',
+  ACCESS_REFRESH_MS: '200',
+  AUDIT_FLUSH_MS: '100',
+  OUTBOX_KEY: TEST_OUTBOX_KEY,
+};
+
+/** Long enough for every process to have read changed callers. */
+export const CALLERS_SETTLE_MS = 600;
+
+export function settle(ms = CALLERS_SETTLE_MS): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Adds a caller as `school-service callers add` does; returns its secret when it has one. */
+export async function addTestCaller(
+  store: Session,
+  caller: Partial<NewCaller> & { name: string },
+): Promise<string | undefined> {
+  const sealer = payloadSealer(keyFor(Buffer.from(TEST_OUTBOX_KEY, 'hex'), 'caller-digest-secrets'));
+  const { secret } = await addCaller(
+    store,
+    {
+      networks: [],
+      secret: false,
+      wsDigest: false,
+      operations: ['all'],
+      scope: 'school',
+      expires: undefined,
+      ...caller,
+    },
+    sealer,
+    new Date(),
+  );
+  return secret;
+}
+
+export type Binding = 'soap11' | 'soap12' | 'get' | 'post' | 'json';
+export const BINDINGS: readonly Binding[] = ['soap11', 'soap12', 'get', 'post', 'json'];
+
+export interface CallOptions {
+  readonly headers?: Record<string, string>;
+  /** A WS-Security header block for the SOAP envelope. */
+  readonly soapHeader?: string;
+  readonly from?: string;
+}
+
+/** Calls an operation through one binding from another loopback address. */
+export function remoteCall(
+  baseUrl: string,
+  path: string,
+  operation: string,
+  parameters: Record<string, string>,
+  binding: Binding,
+  options: CallOptions = {},
+): Promise<RemoteResponse> {
+  const fields = Object.entries(parameters);
+  const form = new URLSearchParams(fields).toString();
+  const body = `<${operation} xmlns="${NS}">${fields.map(([name, value]) => `<${name}>${value}</${name}>`).join('')}</${operation}>`;
+  const header = options.soapHeader === undefined ? '' : options.soapHeader;
+  const headers = options.headers ?? {};
+  const from = options.from;
+  switch (binding) {
+    case 'soap11':
+      return remoteFetch(baseUrl + path, {
+        method: 'POST',
+        from,
+        headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${NS}${operation}"`, ...headers },
+        body: envelope11(body).replace('<soap:Body>', `${header}<soap:Body>`),
+      });
+    case 'soap12':
+      return remoteFetch(baseUrl + path, {
+        method: 'POST',
+        from,
+        headers: { 'Content-Type': `application/soap+xml; charset=utf-8; action="${NS}${operation}"`, ...headers },
+        body: envelope12(body).replace('<soap12:Body>', `${header.replaceAll('soap:', 'soap12:')}<soap12:Body>`),
+      });
+    case 'get':
+      return remoteFetch(`${baseUrl}${path}/${operation}?${form}`, { from, headers });
+    case 'post':
+      return remoteFetch(`${baseUrl}${path}/${operation}`, {
+        method: 'POST',
+        from,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+        body: form,
+      });
+    case 'json':
+      return remoteFetch(`${baseUrl}${path}/${operation}`, {
+        method: 'POST',
+        from,
+        headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+        body: JSON.stringify(parameters),
+      });
+  }
+}
+
+export { basic };
+
+const WSSE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
+const WSU = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd';
+const TOKEN_PROFILE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0';
+
+/** A SOAP Header with a WS-Security UsernameToken, its password in clear or as a digest, as WS-Security clients write it. */
+export function usernameTokenHeader(
+  name: string,
+  secret: string,
+  options: { digest?: boolean; nonce?: Buffer; created?: Date } = {},
+): string {
+  const nonce = options.nonce ?? randomBytes(16);
+  const created = (options.created ?? new Date()).toISOString();
+  const password = options.digest
+    ? createHash('sha1')
+        .update(Buffer.concat([nonce, Buffer.from(created + secret, 'utf8')]))
+        .digest('base64')
+    : secret;
+  const type = options.digest ? 'PasswordDigest' : 'PasswordText';
+  return (
+    `<soap:Header><wsse:Security xmlns:wsse="${WSSE}" xmlns:wsu="${WSU}"><wsse:UsernameToken>` +
+    `<wsse:Username>${name}</wsse:Username>` +
+    `<wsse:Password Type="${TOKEN_PROFILE}#${type}">${password}</wsse:Password>` +
+    `<wsse:Nonce>${nonce.toString('base64')}</wsse:Nonce><wsu:Created>${created}</wsu:Created>` +
+    '</wsse:UsernameToken></wsse:Security></soap:Header>'
+  );
+}
