@@ -42,7 +42,8 @@ describeWithTools([CHROMIUM])('the test form in Chromium', () => {
   let page: Page;
 
   beforeAll(async () => {
-    service = await startTestService();
+    // A proxy on this machine that forwards remote browsers' requests: see the last test.
+    service = await startTestService({ LOCAL_NETWORKS: '127.0.0.1/32', TRUSTED_PROXIES: '127.0.0.1/32' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
   afterAll(async () => {
@@ -98,5 +99,19 @@ describeWithTools([CHROMIUM])('the test form in Chromium', () => {
     );
     expect(response.status()).toBe(200);
     expect(handle.mock.calls.map(([parameters]) => parameters.notes)).toEqual([text]);
+  });
+
+  test("a remote browser (behind a trusted proxy) sees ASMX's sentence in place of the form", async () => {
+    const remote = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '198.51.100.7' } });
+    try {
+      const remotePage = await remote.newPage();
+      await remotePage.goto(`${service.url}/GetStudentsNote.asmx?op=HelloWorld`);
+      expect(await remotePage.getByRole('button', { name: 'Invoke' }).count()).toBe(0);
+      expect(await shown(remotePage)).toContain('The test form is only available for requests from the local machine.');
+    } finally {
+      await remote.close();
+    }
+    await page.goto(`${service.url}/GetStudentsNote.asmx?op=HelloWorld`);
+    expect(await page.getByRole('button', { name: 'Invoke' }).count()).toBe(1);
   });
 });

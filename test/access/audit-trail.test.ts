@@ -1,0 +1,101 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunningService } from '../../src/service';
+import { addTestCaller, basic, REMOTE_TEST_SETTINGS, remoteCall, settle } from '../support/callers';
+import { cliArguments, ROOT } from '../support/cli';
+import { startTestService } from '../support/service';
+import { openTestSchool, openTestStore } from '../support/stores';
+
+/**
+ * The audit trail: each call that returns personal data is recorded with its caller, address,
+ * operation, binding, outcome and the records it touched, written in batches rather than per
+ * call, and `school-service audit` answers who saw a child's record.
+ */
+const INFO = '/GetStudentsInformation.asmx';
+
+describe('the audit trail', () => {
+  let folder: string;
+  let service: RunningService;
+  let secret: string;
+  const auditRows = async () => (await service.store.db.selectFrom('audit_events').selectAll().execute()).length;
+  const audit = (...args: string[]) =>
+    spawnSync(process.execPath, cliArguments('audit', ...args), {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: folder, DATABASE_URL: '' },
+      encoding: 'utf8',
+    });
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'school-audit-'));
+    const school = await openTestSchool({ DATA_DIR: folder });
+    await school.close();
+    service = await startTestService({
+      ...REMOTE_TEST_SETTINGS,
+      DATA_DIR: folder,
+      DEMO_DATA: 'off',
+      AUDIT_FLUSH_MS: '1000',
+    });
+    secret = (await addTestCaller(service.store, { name: 'portal', secret: true })) as string;
+    await settle();
+  });
+  afterAll(async () => {
+    await service.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  test('records who saw a student, through what, with the records touched, in batches', async () => {
+    const before = await auditRows();
+    const answer = await remoteCall(service.url, INFO, 'GetStudentInfoById', { StudentId: '7' }, 'soap12', {
+      headers: { Authorization: basic('portal', secret) },
+    });
+    expect(answer.status).toBe(200);
+    await remoteCall(service.url, INFO, 'GetStudentInfoById', { StudentId: '7' }, 'get', { from: '127.0.0.1' });
+    // Not a store write per call: the entries wait for the next batch.
+    expect(await auditRows()).toBe(before);
+    await settle(1_300);
+    expect(await auditRows()).toBe(before + 2);
+
+    const run = audit('--student', '7');
+    expect(run.status).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines.find((line) => line.includes('  portal  '))).toMatch(
+      /^\S+Z {2}portal {2}127\.0\.0\.2 {2}GetStudentInfoById {2}soap12 {2}ok {2}student 7; class \d+$/,
+    );
+    expect(lines.find((line) => line.includes('  local  '))).toContain('127.0.0.1  GetStudentInfoById  http-get  ok');
+    expect(audit('--caller', 'portal').stdout.trim().split('\n')).toHaveLength(1);
+    expect(audit('--student', '7', '--since', '2999-01-01').stdout).toBe('No audited calls match.\n');
+    expect(audit('--student', '8').stdout).toBe('No audited calls match.\n');
+  });
+
+  test("does not record calls that return nobody's data", async () => {
+    await settle(1_100);
+    const before = await auditRows();
+    await remoteCall(service.url, '/GetNoteType.asmx', 'GetStudentsNoteType', {}, 'json', {
+      headers: { Authorization: basic('portal', secret) },
+    });
+    await remoteCall(service.url, '/GetStudentsNote.asmx', 'HelloWorld', {}, 'json');
+    await settle(1_300);
+    expect(await auditRows()).toBe(before);
+  });
+
+  test('writes what is buffered when the service stops', async () => {
+    const before = await auditRows();
+    await remoteCall(service.url, INFO, 'GetStudentInfoById', { StudentId: '9' }, 'json', {
+      headers: { Authorization: basic('portal', secret) },
+    });
+    await service.close();
+    const again = await openTestStore({ DATA_DIR: folder });
+    const rows = await again.db.selectFrom('audit_events').selectAll().execute();
+    await again.close();
+    expect(rows.length).toBe(before + 1);
+    service = await startTestService({ ...REMOTE_TEST_SETTINGS, DATA_DIR: folder, DEMO_DATA: 'off' });
+  });
+
+  test('refuses an audit without a student or a caller (exit code 2)', () => {
+    const run = audit();
+    expect([run.status, run.stderr]).toEqual([2, 'school-service: name a --student or a --caller (or both)\n']);
+  });
+});
