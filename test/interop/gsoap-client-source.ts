@@ -40,6 +40,7 @@ function callSource(stub: string, { proxy, operation, requestType, responseType 
   return [
     '  {',
     `    ${proxy} proxy;`,
+    '    authenticate(proxy);',
     `    ${requestType} request;`,
     ...fills,
     `    ${responseType} response;`,

@@ -5,9 +5,12 @@
 // Usage: compile with the generated proxy sources into one program; run it without arguments.
 // Prints one JSON line per call: endpoint, operation, version, ok, and result or error.
 // The operations are discovered by reflection over the generated proxies, never listed here.
+// With SERVICE_USER and SERVICE_SECRET set, each proxy gets them as its Credentials, which .NET
+// sends only once the service challenges a call (401).
 using System;
 using System.Collections.Generic;
 using System.Linq;
+using System.Net;
 using System.Reflection;
 using System.Web.Script.Serialization;
 using System.Web.Services.Protocols;
@@ -31,6 +34,11 @@ public static class MonoClient
         foreach (var proxyType in proxyTypes)
         {
             var proxy = (SoapHttpClientProtocol)Activator.CreateInstance(proxyType);
+            var user = Environment.GetEnvironmentVariable("SERVICE_USER");
+            if (!string.IsNullOrEmpty(user))
+            {
+                proxy.Credentials = new NetworkCredential(user, Environment.GetEnvironmentVariable("SERVICE_SECRET"));
+            }
             var report = new Dictionary<string, object>
             {
                 { "endpoint", new Uri(proxy.Url).AbsolutePath },

@@ -6,6 +6,7 @@
  * Usage: php php-soap-client.php BASE_URL ENDPOINT_PATH...
  * Prints one JSON line per call: endpoint, operation, version, ok, and result or error.
  * The operations are discovered from each live WSDL (__getFunctions, __getTypes), never listed here.
+ * With SERVICE_USER and SERVICE_SECRET set, SoapClient sends them as its login and password (HTTP Basic).
  */
 
 const VERSIONS = ['1.1' => SOAP_1_1, '1.2' => SOAP_1_2];
@@ -60,11 +61,23 @@ function call(SoapClient $client, string $operation, array $fields): array
     }
 }
 
+/** SoapClient's options: no WSDL cache (every run reads the live WSDL), and the caller's login if given. */
+function clientOptions(int $soapVersion): array
+{
+    $options = ['soap_version' => $soapVersion, 'cache_wsdl' => WSDL_CACHE_NONE, 'exceptions' => true];
+    $user = getenv('SERVICE_USER');
+    if ($user !== false && $user !== '') {
+        $options['login'] = $user;
+        $options['password'] = getenv('SERVICE_SECRET');
+    }
+    return $options;
+}
+
 [, $baseUrl] = $argv;
 foreach (array_slice($argv, 2) as $path) {
     foreach (VERSIONS as $version => $soapVersion) {
         // No WSDL cache: every run must read the live WSDL of this service instance.
-        $client = new SoapClient("$baseUrl$path?WSDL", ['soap_version' => $soapVersion, 'cache_wsdl' => WSDL_CACHE_NONE, 'exceptions' => true]);
+        $client = new SoapClient("$baseUrl$path?WSDL", clientOptions($soapVersion));
         $structs = structFields($client);
         foreach (operations($client) as $operation => $inputStruct) {
             $report = ['endpoint' => $path, 'operation' => $operation, 'version' => $version];

@@ -3,14 +3,18 @@
 Usage: zeep-client.py BASE_URL ENDPOINT_PATH...
 Prints one JSON line per call: endpoint, operation, version, ok, and result or error.
 The operations are discovered from each live WSDL, never listed here.
+With SERVICE_USER and SERVICE_SECRET set it sends them as a caller's credentials: HTTP Basic, or
+with SERVICE_WS_SECURITY=digest a WS-Security UsernameToken with a PasswordDigest.
 """
 import json
 import os
 import sys
 from urllib.parse import urlparse
 
+import requests
 import zeep
 from zeep.wsdl.bindings import Soap11Binding, Soap12Binding
+from zeep.wsse.username import UsernameToken
 
 VERSION_OF_BINDING = {Soap11Binding: "1.1", Soap12Binding: "1.2"}
 # Sample values by XML Schema type; the service only needs well-typed arguments. A parameter
@@ -36,9 +40,22 @@ def call(proxy, operation):
         return {"ok": False, "error": f"{type(error).__name__}: {error}"}
 
 
+def client_options():
+    """The caller's credentials, the way zeep sends them: a session with Basic auth, or a WS-Security header."""
+    user, secret = os.environ.get("SERVICE_USER"), os.environ.get("SERVICE_SECRET")
+    if not user:
+        return {}
+    if os.environ.get("SERVICE_WS_SECURITY") == "digest":
+        return {"wsse": UsernameToken(user, secret, use_digest=True)}
+    session = requests.Session()
+    session.auth = requests.auth.HTTPBasicAuth(user, secret)
+    return {"transport": zeep.Transport(session=session)}
+
+
 def main(base_url, endpoint_paths):
+    options = client_options()
     for path in endpoint_paths:
-        client = zeep.Client(f"{base_url}{path}?WSDL")
+        client = zeep.Client(f"{base_url}{path}?WSDL", **options)
         for service in client.wsdl.services.values():
             for port in service.ports.values():
                 version = VERSION_OF_BINDING.get(type(port.binding))

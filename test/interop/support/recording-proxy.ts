@@ -9,6 +9,18 @@ export interface RecordedRequest {
   envelopeNamespace: string | undefined;
   /** Local name of the first element in the SOAP Body. */
   operation: string | undefined;
+  /** Whether the request carried an Authorization header. */
+  authorized: boolean;
+  /** The status the service answered with. */
+  status?: number;
+}
+
+/** How the proxy reaches the service: as it is, from another loopback address, or as a trusted proxy forwarding a client. */
+export interface ProxyOptions {
+  /** The local address of the proxy's connections to the service (127.0.0.2: a caller on another machine). */
+  readonly from?: string;
+  /** An X-Forwarded-For address added to every request, as a reverse proxy in front of the service does. */
+  readonly forwardedFor?: string;
 }
 
 export interface RecordingProxy {
@@ -28,6 +40,7 @@ function describeRequest(endpoint: string, headers: IncomingHttpHeaders, body: s
     mediaType: (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase(),
     envelopeNamespace: namespace ? namespace[1] : undefined,
     operation: /<(?:[\w.-]+:)?Body\b[^>]*>\s*<(?:[\w.-]+:)?([\w.-]+)/.exec(body)?.[1],
+    authorized: headers.authorization !== undefined,
   };
 }
 
@@ -36,7 +49,7 @@ function describeRequest(endpoint: string, headers: IncomingHttpHeaders, body: s
  * client really sent rather than what it claims. Headers go through untouched, Host included, so
  * the service writes the proxy's address into the WSDL and the clients keep calling through it.
  */
-export async function startRecordingProxy(serviceUrl: string): Promise<RecordingProxy> {
+export async function startRecordingProxy(serviceUrl: string, options: ProxyOptions = {}): Promise<RecordingProxy> {
   const service = new URL(serviceUrl);
   const requests: RecordedRequest[] = [];
   const server = createServer((incoming, outgoing) => {
@@ -45,15 +58,20 @@ export async function startRecordingProxy(serviceUrl: string): Promise<Recording
     incoming.on('end', () => {
       const body = Buffer.concat(chunks);
       const path = incoming.url ?? '/';
-      if (incoming.method === 'POST')
-        requests.push(describeRequest(new URL(path, serviceUrl).pathname, incoming.headers, body.toString('utf8')));
-      const forwarded = request(
-        { hostname: service.hostname, port: service.port, method: incoming.method, path, headers: incoming.headers },
-        (answer) => {
-          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(outgoing);
-        },
-      );
+      const recorded =
+        incoming.method === 'POST'
+          ? describeRequest(new URL(path, serviceUrl).pathname, incoming.headers, body.toString('utf8'))
+          : undefined;
+      if (recorded) requests.push(recorded);
+      const headers = options.forwardedFor
+        ? { ...incoming.headers, 'x-forwarded-for': options.forwardedFor }
+        : incoming.headers;
+      const target = { hostname: service.hostname, port: service.port, method: incoming.method, path, headers };
+      const forwarded = request(options.from ? { ...target, localAddress: options.from } : target, (answer) => {
+        if (recorded) recorded.status = answer.statusCode;
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      });
       forwarded.on('error', (error) => outgoing.destroy(error));
       forwarded.end(body);
     });

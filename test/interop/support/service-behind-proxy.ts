@@ -1,6 +1,6 @@
 import type { RunningService } from '../../../src/service';
 import { startTestService } from '../../support/service';
-import { startRecordingProxy, type RecordingProxy } from './recording-proxy';
+import { type ProxyOptions, startRecordingProxy, type RecordingProxy } from './recording-proxy';
 
 export interface ServiceBehindProxy {
   readonly service: RunningService;
@@ -17,13 +17,18 @@ function started<Value>(value: Value | undefined, name: string): Value {
  * Registers, in the caller's describe, hooks that start a fresh service with the given settings
  * and a recording proxy in front of it before the tests, and close both after them.
  */
-export function useServiceBehindProxy(settings: Record<string, string> = {}): ServiceBehindProxy {
+export function useServiceBehindProxy(
+  settings: Record<string, string> = {},
+  proxyOptions: ProxyOptions = {},
+  prepare: (service: RunningService) => Promise<void> = async () => undefined,
+): ServiceBehindProxy {
   let service: RunningService | undefined;
   let proxy: RecordingProxy | undefined;
 
   beforeAll(async () => {
     service = await startTestService(settings);
-    proxy = await startRecordingProxy(service.url);
+    await prepare(service);
+    proxy = await startRecordingProxy(service.url, proxyOptions);
   });
 
   afterAll(async () => {

@@ -25,6 +25,15 @@ inline void fillSample(std::string *&member, const char *name) {
 
 inline void fillSample(int &member, const char *) { member = 1; }
 
+// With SERVICE_USER and SERVICE_SECRET set, the proxy sends them with every call (HTTP Basic).
+template <typename Proxy>
+void authenticate(Proxy &proxy) {
+  const char *user = std::getenv("SERVICE_USER");
+  if (user == nullptr || *user == '\0') return;
+  proxy.soap->userid = user;
+  proxy.soap->passwd = std::getenv("SERVICE_SECRET");
+}
+
 // The path of an absolute http URL: the endpoint the proxy really called.
 inline std::string pathOf(const char *url) {
   std::string text = url == nullptr ? "" : url;

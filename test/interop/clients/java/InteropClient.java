@@ -62,6 +62,7 @@ public final class InteropClient {
         // by the test, which counts the operations called.
         if (address == null || address.toString().isEmpty()) return;
         String endpoint = URI.create(address.toString()).getPath();
+        authenticate((BindingProvider) port);
         String version = soapVersion((SOAPBinding) ((BindingProvider) port).getBinding());
         for (Method operation : portInterface.getMethods()) {
             WebMethod webMethod = operation.getAnnotation(WebMethod.class);
@@ -70,6 +71,14 @@ public final class InteropClient {
                     + ",\"version\":" + JsonText.string(version);
             System.out.println(report + call(port, operation) + "}");
         }
+    }
+
+    /** With SERVICE_USER and SERVICE_SECRET set, the port sends them with every call (HTTP Basic). */
+    private static void authenticate(BindingProvider port) {
+        String user = System.getenv("SERVICE_USER");
+        if (user == null || user.isEmpty()) return;
+        port.getRequestContext().put(BindingProvider.USERNAME_PROPERTY, user);
+        port.getRequestContext().put(BindingProvider.PASSWORD_PROPERTY, System.getenv("SERVICE_SECRET"));
     }
 
     /** Read from the binding's own message factory, so the version is the one the runtime will send. */
