@@ -31,13 +31,13 @@ export interface Operation {
   readonly parameters: ReadonlyArray<readonly [string, string]>;
 }
 
-const HELLO_WORLD: Operation = {
+export const HELLO_WORLD: Operation = {
   label: 'HelloWorld',
   endpoint: '/GetStudentsNote.asmx',
   name: 'HelloWorld',
   parameters: [],
 };
-const VOID_LOOKUP: Operation = {
+export const VOID_LOOKUP: Operation = {
   label: 'GetStudentInfoById (void)',
   endpoint: '/GetStudentsInformation.asmx',
   name: 'GetStudentInfoById',

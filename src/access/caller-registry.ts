@@ -36,6 +36,8 @@ interface CallerEntry extends Identity {
 
 const ALL_OPERATIONS = grantedOperations(['all']);
 const LOCAL: Identity = { name: 'local', scope: SCHOOL_SCOPE, operations: ALL_OPERATIONS };
+const LOCAL_RECOGNITION: Recognition = { kind: 'identified', identity: LOCAL };
+const ANONYMOUS: Recognition = { kind: 'anonymous' };
 /** Verified secrets remembered at most; the memory is dropped and built again past it. */
 const MAX_VERIFIED = 10_000;
 const NONCE_PRUNE_MS = 60_000;
@@ -81,6 +83,8 @@ export class CallerRegistry {
   private timer: NodeJS.Timeout | undefined;
   private lastNoncePrune = 0;
   private failedChecks = new Map<string, { minute: number; count: number }>();
+  /** Who each address seen lately is without credentials; forgotten with every change of the callers. */
+  private byAddress = new Map<string, Recognition>();
 
   private constructor(
     private readonly store: Session,
@@ -121,6 +125,7 @@ export class CallerRegistry {
       this.networkOnly = entries.filter((entry) => entry.networks && entry.secretHash === null);
       this.secretHolders = entries.filter((entry) => entry.secretHash !== null);
       this.verified = new Map();
+      this.byAddress = new Map();
       this.signature = signature;
     }
     const now = this.clock().getTime();
@@ -143,11 +148,25 @@ export class CallerRegistry {
   ): Recognition | Promise<Recognition> {
     if (credentials === UNREADABLE) return refused('unreadable credentials');
     if (credentials !== undefined) return this.recogniseCredentials(address, credentials);
+    let known = this.byAddress.get(address);
+    if (known === undefined) {
+      known = this.recogniseAddress(address);
+      if (this.byAddress.size >= MAX_TRACKED_ADDRESSES) this.byAddress.clear();
+      this.byAddress.set(address, known);
+    }
+    // A caller that expired since is dropped from the answer the address had.
+    if (known.kind === 'identified' && this.expired(known.identity as CallerEntry, this.clock().getTime())) {
+      return this.recogniseAddress(address);
+    }
+    return known;
+  }
+
+  /** Who an address is without credentials: the first network caller whose networks hold it, else local or no one. */
+  private recogniseAddress(address: string): Recognition {
     const now = this.clock().getTime();
     const owner = this.networkOnly.find((entry) => !this.expired(entry, now) && entry.networks?.contains(address));
     if (owner) return { kind: 'identified', identity: owner };
-    if (this.settings.localNetworks.contains(address)) return { kind: 'identified', identity: LOCAL };
-    return { kind: 'anonymous' };
+    return this.settings.localNetworks.contains(address) ? LOCAL_RECOGNITION : ANONYMOUS;
   }
 
   private expired(entry: CallerEntry, now: number): boolean {
@@ -161,7 +180,9 @@ export class CallerRegistry {
     if (this.expired(entry, this.clock().getTime())) return refused('caller expired');
     if (entry.networks && !entry.networks.contains(address)) return refused("not from the caller's networks");
     if (credentials.kind === 'username-token') return this.recogniseUsernameToken(entry, credentials, address);
-    return (await this.secretVerified(entry, credentials.secret, address)) ? identified(entry) : refused('wrong secret');
+    return (await this.secretVerified(entry, credentials.secret, address))
+      ? identified(entry)
+      : refused('wrong secret');
   }
 
   /** Whether the address may have another secret checked this minute. */
@@ -206,7 +227,9 @@ export class CallerRegistry {
       if (!(Math.abs(this.clock().getTime() - created) <= this.settings.replayWindowMs))
         return refused('stale Created');
     }
-    const accepted = token.digest ? this.digestMatches(entry, token) : await this.secretVerified(entry, token.password, address);
+    const accepted = token.digest
+      ? this.digestMatches(entry, token)
+      : await this.secretVerified(entry, token.password, address);
     if (!accepted) return refused('wrong password');
     if (token.nonce !== undefined || token.digest) {
       const nonceHash = sha256(`${entry.name}\0${token.nonce ?? ''}`);

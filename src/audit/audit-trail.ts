@@ -10,7 +10,7 @@ export interface AuditRecord {
   readonly address: string;
   readonly operation: string;
   readonly binding: string;
-  readonly outcome: 'ok' | 'empty' | 'refused' | 'failed';
+  readonly outcome: 'ok' | 'failed';
   readonly students: Iterable<number>;
   readonly teachers: Iterable<number>;
   readonly classes: Iterable<number>;

@@ -30,7 +30,11 @@ export class PageRoutes {
   private testFormFor(request: IncomingMessage): TestFormShown {
     const { testForms, localNetworks, trustedProxies } = this.config.access;
     if (testForms !== 'local') return testForms === 'all' ? 'form' : 'off';
-    const address = clientAddress(request.socket.remoteAddress ?? '', request.headers['x-forwarded-for'], trustedProxies);
+    const address = clientAddress(
+      request.socket.remoteAddress ?? '',
+      request.headers['x-forwarded-for'],
+      trustedProxies,
+    );
     return localNetworks.contains(address) ? 'form' : 'local-only';
   }
 

@@ -158,7 +158,7 @@ export class CallPipeline {
         federationCredential: caller.federationCredential,
       },
       visibility: new Visibility(services.store, identity?.scope ?? NO_SCOPE),
-      touched: (kind, id) => touched[kind].add(id),
+      touched: (kind, id) => touched[kind].push(id),
       now,
       today: now.toISOString().slice(0, 10),
     };
@@ -166,16 +166,18 @@ export class CallPipeline {
 
   /**
    * Records the call in the audit trail, with every student, teacher and class its result shows
-   * or its handler said it touched. A call a rule refused (a rate limit, say) is not recorded:
-   * a refused flood must not grow the store.
+   * or its handler said it touched, when it returned something (data, a document, a delivery
+   * reference) or failed. An empty answer showed no one's data, and a call a rule refused (a rate
+   * limit, say) did nothing: neither is recorded, so that a flood of probes writes nothing.
    */
   private audit(call: Call, context: OperationContext, invocation: Invocation, touched: TouchedRecords): void {
     if (!invocation.ok && invocation.error.kind === 'rule') return;
-    const typed = call.operation.results.typed;
-    let outcome: 'ok' | 'empty' | 'failed' = 'failed';
+    let outcome: 'ok' | 'failed' = 'failed';
     if (invocation.ok) {
       const { result } = invocation;
-      outcome = result === undefined || (Array.isArray(result) && result.length === 0) ? 'empty' : 'ok';
+      if (result === undefined || result === 0 || (Array.isArray(result) && result.length === 0)) return;
+      outcome = 'ok';
+      const typed = call.operation.results.typed;
       if (typed) collectTouched(typed.type, result, touched);
     }
     this.parts.audit.record({

@@ -1,14 +1,14 @@
 import type { TypeRef } from '../contract/types';
 
-/** The ids a call touched, by kind, for the audit trail. */
+/** The ids a call touched, by kind, for the audit trail (repeated ids are merged when it is written). */
 export interface TouchedRecords {
-  readonly student: Set<number>;
-  readonly teacher: Set<number>;
-  readonly class: Set<number>;
+  readonly student: number[];
+  readonly teacher: number[];
+  readonly class: number[];
 }
 
 export function noneTouched(): TouchedRecords {
-  return { student: new Set(), teacher: new Set(), class: new Set() };
+  return { student: [], teacher: [], class: [] };
 }
 
 /** The result fields that name a record, by their element name in the WSDL. */
@@ -29,7 +29,7 @@ export function collectTouched(type: TypeRef, value: unknown, touched: TouchedRe
   for (const field of type.fields) {
     const kind = KIND_OF_FIELD[field.element];
     const fieldValue = record[field.property];
-    if (kind !== undefined && typeof fieldValue === 'number') touched[kind].add(fieldValue);
+    if (kind !== undefined && typeof fieldValue === 'number') touched[kind].push(fieldValue);
     else collectTouched(field.type, fieldValue, touched);
   }
 }

@@ -272,7 +272,7 @@ export interface AuditEventTable {
   address: string;
   operation: string;
   binding: string;
-  /** ok, empty, refused (a rule) or failed. */
+  /** ok (it returned data, a document or a delivery reference) or failed. */
   outcome: string;
 }
 

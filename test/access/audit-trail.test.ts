@@ -77,6 +77,10 @@ describe('the audit trail', () => {
       headers: { Authorization: basic('portal', secret) },
     });
     await remoteCall(service.url, '/GetStudentsNote.asmx', 'HelloWorld', {}, 'json');
+    // An unknown (or out-of-scope) student: an empty answer showed no one's record.
+    await remoteCall(service.url, INFO, 'GetStudentInfoById', { StudentId: '999999' }, 'json', {
+      headers: { Authorization: basic('portal', secret) },
+    });
     await settle(1_300);
     expect(await auditRows()).toBe(before);
   });

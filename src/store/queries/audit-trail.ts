@@ -1,33 +1,32 @@
 import type { Selectable } from 'kysely';
 import type { AuditEventTable, AuditSubjectTable } from '../schema';
-import type { Session } from '../session';
+import { batchInserter } from '../batch-insert';
+import { inTransaction, type Session } from '../session';
 
 /** The audit trail: appended in batches, read by the audit command, pruned after its retention. */
 
 export type AuditEventRow = Selectable<AuditEventTable>;
 export type AuditSubjectRow = Selectable<AuditSubjectTable>;
 
-/** Rows per statement, under both engines' limits on bound parameters. */
-const BATCH = 200;
+const insertEvents = batchInserter('audit_events', [
+  'id',
+  'occurred_at',
+  'caller',
+  'address',
+  'operation',
+  'binding',
+  'outcome',
+]);
+const insertSubjects = batchInserter('audit_subjects', ['event_id', 'kind', 'subject_id']);
 
 export async function appendAuditEvents(
-  { db }: Session,
+  session: Session,
   events: readonly AuditEventRow[],
   subjects: readonly AuditSubjectRow[],
 ): Promise<void> {
-  await db.transaction().execute(async (transaction) => {
-    for (let start = 0; start < events.length; start += BATCH) {
-      await transaction
-        .insertInto('audit_events')
-        .values(events.slice(start, start + BATCH))
-        .execute();
-    }
-    for (let start = 0; start < subjects.length; start += BATCH) {
-      await transaction
-        .insertInto('audit_subjects')
-        .values(subjects.slice(start, start + BATCH))
-        .execute();
-    }
+  await inTransaction(session, async (transaction) => {
+    await insertEvents(transaction, events);
+    await insertSubjects(transaction, subjects);
   });
 }
 
