@@ -1,7 +1,8 @@
 import type { SoapVersion } from './support/client-process';
 import { testClientStack } from './support/client-suite';
 import { callEveryOperation, callPort, nodeSoapClient } from './support/node-soap-client';
-import { SPEC_ENDPOINTS } from './support/spec-operations';
+import { testWireActions } from './support/soap-actions';
+import { SPEC_ENDPOINTS, SPEC_OPERATIONS } from './support/spec-operations';
 import type { MarksSummary, StudentFields } from './support/typed-case';
 import { type TypedClientCall, testTypedClientStack } from './support/typed-client-suite';
 
@@ -90,5 +91,6 @@ describe("node-soap's client reading typed results from the live typed WSDL", ()
 });
 
 describe("node-soap's client calling every operation in the typed profile", () => {
-  testClientStack((baseUrl) => callEveryOperation(baseUrl, SPEC_ENDPOINTS), { CONTRACT: 'typed' });
+  const running = testClientStack((baseUrl) => callEveryOperation(baseUrl, SPEC_ENDPOINTS), { CONTRACT: 'typed' });
+  testWireActions(() => running.proxy.requests, SPEC_OPERATIONS);
 });

@@ -10,18 +10,20 @@ import { operationKeys, SPEC_OPERATIONS } from './spec-operations';
  * The tests every client stack must pass, registered in the caller's describe. `runClientStack`
  * gets the base URL to read the WSDL from (and, calling from another machine, the environment with
  * its credentials) and returns the calls its client program reported; it runs once, against a
- * fresh service behind a recording proxy that shows what went over the wire.
+ * fresh service behind a recording proxy that shows what went over the wire. Returns the service
+ * and proxy, for a stack's own checks of what its client sent.
  */
 export function testClientStack(
   runClientStack: (baseUrl: string) => Promise<ClientCall[]>,
   settings: Record<string, string> = {},
-): void {
+): ServiceBehindProxy {
   const running = useServiceBehindProxy({ ...SAMPLE_SERVICE_SETTINGS, ...settings });
   let calls: ClientCall[] = [];
   beforeAll(async () => {
     calls = await runClientStack(running.proxy.url);
   });
   testCalls(() => calls, running);
+  return running;
 }
 
 /** How a stack's client proves who it is when it calls from another machine. */

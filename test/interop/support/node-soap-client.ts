@@ -5,9 +5,12 @@ import { SAMPLE_ENVIRONMENT } from './sample-arguments';
 
 /**
  * node-soap's own client, the one Node.js integrators use, run in the test process. It reads the
- * live WSDL of each endpoint; it sends SOAP 1.2 only when made with forceSoap12Headers (the port
- * alone does not decide), so each endpoint gets a client per version, called through the port
- * ASMX names for that version (XSoap, XSoap12).
+ * live WSDL of each endpoint. node-soap 1.13 ignores a port's binding when it writes a call: the
+ * envelope namespace and headers come from the client's forceSoap12Headers option alone (without
+ * it, the XSoap12 port sends a SOAP 1.1 envelope and a SOAPAction header; with it, every port sends
+ * SOAP 1.2 with the action in the Content-Type). So each endpoint gets a client per version, called
+ * through the port ASMX names for that version (XSoap, XSoap12), never through the methods node-soap
+ * also puts on the client itself, which are whichever port it defined last.
  */
 
 const PORT_SUFFIX: Readonly<Record<SoapVersion, string>> = { '1.1': 'Soap', '1.2': 'Soap12' };
@@ -64,7 +67,7 @@ function failure(error: unknown): string {
   return fault ? JSON.stringify(fault) : error instanceof Error ? error.message : String(error);
 }
 
-/** Every operation of every endpoint over SOAP 1.1 and 1.2, one report per call, as the other stacks' programs print. */
+/** Every operation of every endpoint over SOAP 1.1 and 1.2, one report per call, as other stacks' programs print. */
 export async function callEveryOperation(
   baseUrl: string,
   endpoints: readonly string[],

@@ -9,6 +9,10 @@ export interface RecordedRequest {
   envelopeNamespace: string | undefined;
   /** Local name of the first element in the SOAP Body. */
   operation: string | undefined;
+  /** The SOAPAction header, unquoted: where SOAP 1.1 names the operation. */
+  soapAction: string | undefined;
+  /** The Content-Type's action parameter, unquoted: where SOAP 1.2 names the operation. */
+  actionParameter: string | undefined;
   /** Whether the request carried an Authorization header. */
   authorized: boolean;
   /** The status the service answered with. */
@@ -29,6 +33,8 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
+const unquoted = (value: string | undefined) => value?.trim().replace(/^"(.*)"$/, '$1');
+
 function describeRequest(endpoint: string, headers: IncomingHttpHeaders, body: string): RecordedRequest {
   // Regular expressions are enough here: the bodies come from SOAP stacks, and a body they do not
   // match leaves the fields undefined, which fails the assertion that reads them.
@@ -40,6 +46,8 @@ function describeRequest(endpoint: string, headers: IncomingHttpHeaders, body: s
     mediaType: (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase(),
     envelopeNamespace: namespace ? namespace[1] : undefined,
     operation: /<(?:[\w.-]+:)?Body\b[^>]*>\s*<(?:[\w.-]+:)?([\w.-]+)/.exec(body)?.[1],
+    soapAction: unquoted(headers.soapaction as string | undefined),
+    actionParameter: unquoted(/;\s*action\s*=\s*("[^"]*"|[^;\s]*)/i.exec(headers['content-type'] ?? '')?.[1]),
     authorized: headers.authorization !== undefined,
   };
 }
