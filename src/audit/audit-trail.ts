@@ -1,6 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { log } from '../lib/log';
-import { type AuditSubjectRow, appendAuditEvents, pruneAuditTrail } from '../store/queries/audit-trail';
+import {
+  type AuditEventRow,
+  type AuditSubjectRow,
+  appendAuditEvents,
+  pruneAuditTrail,
+} from '../store/queries/audit-trail';
 import type { Session } from '../store/session';
 
 /** An audited call, as the pipeline reports it. */
@@ -11,9 +16,9 @@ export interface AuditRecord {
   readonly operation: string;
   readonly binding: string;
   readonly outcome: 'ok' | 'failed';
-  readonly students: Iterable<number>;
-  readonly teachers: Iterable<number>;
-  readonly classes: Iterable<number>;
+  readonly students: readonly number[];
+  readonly teachers: readonly number[];
+  readonly classes: readonly number[];
 }
 
 export interface AuditTrailSettings {
@@ -25,21 +30,46 @@ export interface AuditTrailSettings {
 const MAX_BUFFERED = 5_000;
 /** Entries held while the store cannot be written; the oldest beyond it are dropped, and said so. */
 const MAX_HELD = 50_000;
+/**
+ * Entries per transaction. Between two, the event loop answers calls: a second's worth of a busy
+ * service's entries written at once held SQLite, and so every call, for hundreds of milliseconds.
+ */
+const CHUNK = 100;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+interface PendingEntry {
+  readonly event: AuditEventRow;
+  readonly subjects: readonly AuditSubjectRow[];
+}
+
+/** The subjects of an entry, in one order, as text: entries that touched the same records have the same. */
+function subjectKey(students: readonly number[], teachers: readonly number[], classes: readonly number[]): string {
+  const sorted = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b).join(',');
+  return `${sorted(students)};${sorted(teachers)};${sorted(classes)}`;
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * The audit trail of calls that returned personal data or caused a message or a document. A call
- * only adds its entry to a buffer, which is written to the store in one transaction at least
- * every AUDIT_FLUSH_MS and when the process stops, so that auditing costs no store write per
- * call. Entries older than AUDIT_RETENTION_DAYS are deleted once an hour.
+ * only adds its entry to a buffer, which is written to the store at least every AUDIT_FLUSH_MS and
+ * when the process stops, in transactions of a hundred entries, so that auditing costs no store
+ * write per call. Calls of one second by the same caller, from the same address, to the same
+ * operation over the same binding, with the same outcome and touching the same records, are one
+ * entry with their count: what a busy client repeats many times a second is written once. Entries
+ * older than AUDIT_RETENTION_DAYS are deleted once an hour, a thousand at a time.
  */
 export class AuditTrail {
-  private events: Parameters<typeof appendAuditEvents>[1][number][] = [];
-  private subjects: AuditSubjectRow[] = [];
+  private pending: PendingEntry[] = [];
+  /** The pending entries by what makes calls the same (see above), to count repeats into them. */
+  private bySameCalls = new Map<string, PendingEntry>();
   private readonly timer: NodeJS.Timeout;
   private writing: Promise<void> = Promise.resolve();
   private lastPrune = 0;
+  /** This process among every process writing the trail, so that ids made at the same moment differ. */
+  private readonly writer = randomBytes(4).toString('hex');
+  private sequence = 0;
 
   constructor(
     private readonly store: Session,
@@ -51,24 +81,42 @@ export class AuditTrail {
   }
 
   record(entry: AuditRecord): void {
-    const id = randomUUID();
-    this.events.push({
-      id,
-      occurred_at: entry.at.toISOString(),
-      caller: entry.caller,
-      address: entry.address,
-      operation: entry.operation,
-      binding: entry.binding,
-      outcome: entry.outcome,
-    });
+    const occurredAt = entry.at.toISOString();
+    const second = occurredAt.slice(0, 19);
+    const subjectsKey = subjectKey(entry.students, entry.teachers, entry.classes);
+    const same = [second, entry.caller, entry.address, entry.operation, entry.binding, entry.outcome, subjectsKey].join(
+      '|',
+    );
+    const repeated = this.bySameCalls.get(same);
+    if (repeated) {
+      repeated.event.calls += 1;
+      return;
+    }
+    // In time order, so that entries are appended to the store's indexes rather than scattered in them.
+    this.sequence += 1;
+    const id = `${occurredAt}/${this.writer}/${this.sequence}`;
+    const subjects: AuditSubjectRow[] = [];
     for (const [kind, ids] of [
       ['student', entry.students],
       ['teacher', entry.teachers],
       ['class', entry.classes],
     ] as const) {
-      for (const subjectId of new Set(ids)) this.subjects.push({ event_id: id, kind, subject_id: subjectId });
+      for (const subjectId of new Set(ids)) subjects.push({ event_id: id, kind, subject_id: subjectId });
     }
-    if (this.events.length >= MAX_BUFFERED) void this.flush();
+    const event = {
+      id,
+      occurred_at: occurredAt,
+      caller: entry.caller,
+      address: entry.address,
+      operation: entry.operation,
+      binding: entry.binding,
+      outcome: entry.outcome,
+      calls: 1,
+    };
+    const pending = { event, subjects };
+    this.pending.push(pending);
+    this.bySameCalls.set(same, pending);
+    if (this.pending.length >= MAX_BUFFERED) void this.flush();
   }
 
   /** Writes what is buffered; resolves once it is in the store (or its failure is logged). */
@@ -83,35 +131,50 @@ export class AuditTrail {
     await this.flush();
   }
 
-  private dropBeyond(limit: number): void {
-    const excess = this.events.length - limit;
-    if (excess <= 0) return;
-    const dropped = new Set(this.events.splice(0, excess).map((event) => event.id));
-    this.subjects = this.subjects.filter((subject) => !dropped.has(subject.event_id));
-    log.error('the audit trail could not be written for long: its oldest entries were dropped', { entries: excess });
+  private async write(): Promise<void> {
+    const entries = this.pending;
+    this.pending = [];
+    this.bySameCalls = new Map();
+    for (let start = 0; start < entries.length; start += CHUNK) {
+      const chunk = entries.slice(start, start + CHUNK);
+      try {
+        await appendAuditEvents(
+          this.store,
+          chunk.map((entry) => entry.event),
+          chunk.flatMap((entry) => entry.subjects),
+        );
+      } catch (error) {
+        this.keepForLater(entries.slice(start), error);
+        return;
+      }
+      await nextTurn();
+    }
+    await this.pruneWhenDue();
   }
 
-  private async write(): Promise<void> {
-    const events = this.events;
-    const subjects = this.subjects;
-    this.events = [];
-    this.subjects = [];
+  /** What could not be written is kept for the next write rather than lost: the store may be back by then. */
+  private keepForLater(entries: PendingEntry[], error: unknown): void {
+    this.pending = [...entries, ...this.pending];
+    const excess = this.pending.length - MAX_HELD;
+    if (excess > 0) {
+      this.pending.splice(0, excess);
+      log.error('the audit trail could not be written for long: its oldest entries were dropped', { entries: excess });
+    }
+    log.error('could not write the audit trail; will try again', {
+      entries: entries.length,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+
+  private async pruneWhenDue(): Promise<void> {
+    const now = this.clock().getTime();
+    if (now - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = now;
+    const before = new Date(now - this.settings.retentionDays * DAY_MS).toISOString();
     try {
-      if (events.length > 0) await appendAuditEvents(this.store, events, subjects);
-      const now = this.clock().getTime();
-      if (now - this.lastPrune > PRUNE_EVERY_MS) {
-        this.lastPrune = now;
-        await pruneAuditTrail(this.store, new Date(now - this.settings.retentionDays * DAY_MS).toISOString());
-      }
+      while ((await pruneAuditTrail(this.store, before, 1_000)) > 0) await nextTurn();
     } catch (error) {
-      // Kept for the next write rather than lost: the store may be back by then.
-      this.events.unshift(...events);
-      this.subjects.unshift(...subjects);
-      this.dropBeyond(MAX_HELD);
-      log.error('could not write the audit trail; will try again', {
-        entries: events.length,
-        error: error instanceof Error ? error.message : String(error),
-      });
+      log.error('could not prune the audit trail', { error: error instanceof Error ? error.message : String(error) });
     }
   }
 }

@@ -23,7 +23,7 @@ function entryLine(entry: AuditEntry): string {
     entry.address,
     entry.operation,
     entry.binding,
-    entry.outcome,
+    entry.calls > 1 ? `${entry.outcome} x${entry.calls}` : entry.outcome,
     touched.join('; ') || '-',
   ].join('  ');
 }

@@ -266,6 +266,7 @@ export interface WsSecurityNonceTable {
 
 /** One audited call. */
 export interface AuditEventTable {
+  /** Its time, then who wrote it and a count (2026-11-24T10:47:36.123Z/3f9a2c/1): in time order, unique. */
   id: string;
   occurred_at: string;
   caller: string;
@@ -274,6 +275,8 @@ export interface AuditEventTable {
   binding: string;
   /** ok (it returned data, a document or a delivery reference) or failed. */
   outcome: string;
+  /** How many such calls there were within the second: repeats of one call are one entry. */
+  calls: number;
 }
 
 /** A student, teacher or class an audited call touched. */

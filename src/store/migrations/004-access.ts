@@ -43,8 +43,8 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('operation', 'text', (column) => column.notNull())
     .addColumn('binding', 'text', (column) => column.notNull())
     .addColumn('outcome', 'text', (column) => column.notNull())
+    .addColumn('calls', 'integer', (column) => column.notNull().defaultTo(1))
     .execute();
-  await db.schema.createIndex('audit_events_time').on('audit_events').column('occurred_at').execute();
   await db.schema.createIndex('audit_events_caller').on('audit_events').columns(['caller', 'occurred_at']).execute();
   await db.schema
     .createTable('audit_subjects')

@@ -16,6 +16,7 @@ const insertEvents = batchInserter('audit_events', [
   'operation',
   'binding',
   'outcome',
+  'calls',
 ]);
 const insertSubjects = batchInserter('audit_subjects', ['event_id', 'kind', 'subject_id']);
 
@@ -57,8 +58,9 @@ export async function auditEntries({ db }: Session, query: AuditQuery): Promise<
     );
   }
   if (query.caller !== undefined) events = events.where('event.caller', '=', query.caller);
-  if (query.since !== undefined) events = events.where('event.occurred_at', '>=', query.since);
-  const rows = await events.orderBy('event.occurred_at', 'desc').orderBy('event.id').limit(query.limit).execute();
+  // Ids begin with the event's time, so that the primary key orders and ranges them by time.
+  if (query.since !== undefined) events = events.where('event.id', '>=', query.since);
+  const rows = await events.orderBy('event.id', 'desc').limit(query.limit).execute();
   if (rows.length === 0) return [];
   const subjects = await db
     .selectFrom('audit_subjects')
@@ -79,11 +81,15 @@ export async function auditEntries({ db }: Session, query: AuditQuery): Promise<
   }));
 }
 
-/** Deletes the events older than `before`, and what they touched. */
-export async function pruneAuditTrail({ db }: Session, before: string): Promise<void> {
-  await db.transaction().execute(async (transaction) => {
-    const old = transaction.selectFrom('audit_events').select('id').where('occurred_at', '<', before);
-    await transaction.deleteFrom('audit_subjects').where('event_id', 'in', old).execute();
-    await transaction.deleteFrom('audit_events').where('occurred_at', '<', before).execute();
+/** Deletes up to `limit` of the events older than `before`, with what they touched; returns how many. */
+export async function pruneAuditTrail(session: Session, before: string, limit: number): Promise<number> {
+  return inTransaction(session, async ({ db }) => {
+    const ids = (await db.selectFrom('audit_events').select('id').where('id', '<', before).limit(limit).execute()).map(
+      (row) => row.id,
+    );
+    if (ids.length === 0) return 0;
+    await db.deleteFrom('audit_subjects').where('event_id', 'in', ids).execute();
+    await db.deleteFrom('audit_events').where('id', 'in', ids).execute();
+    return ids.length;
   });
 }
