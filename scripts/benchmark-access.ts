@@ -117,8 +117,10 @@ async function main(): Promise<void> {
       remote: await startService(group, join(work, 'remote'), '192.0.2.1/32'),
     };
     const token =
-      '<soap:Header><wsse:Security xmlns:wsse="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd">' +
-      `<wsse:UsernameToken><wsse:Username>app</wsse:Username><wsse:Password>${secret}</wsse:Password></wsse:UsernameToken>` +
+      '<soap:Header>' +
+      '<wsse:Security xmlns:wsse="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd">' +
+      '<wsse:UsernameToken><wsse:Username>app</wsse:Username>' +
+      `<wsse:Password>${secret}</wsse:Password></wsse:UsernameToken>` +
       '</wsse:Security></soap:Header>';
     const basic = `Basic ${Buffer.from(`app:${secret}`).toString('base64')}`;
     const variants: Variant[] = [
@@ -161,7 +163,8 @@ async function main(): Promise<void> {
     }
     console.log(`\n${new Date().toString()} | node ${process.version} | ${cpus().length} cores (${cpus()[0]?.model})`);
     console.log(
-      `wrk -t1 -c4, ${durationSeconds} s per run, medians of ${rounds} rounds; CPU/call = server utime+stime / requests\n`,
+      `wrk -t1 -c4, ${durationSeconds} s per run, medians of ${rounds} rounds; ` +
+        'CPU/call = server utime+stime / requests\n',
     );
     console.log('scenario                                              req/s   CPU/call   added');
     for (const operation of operations) {
@@ -174,7 +177,8 @@ async function main(): Promise<void> {
         const rate = median(results[index].map((result) => result.requestsPerSecond));
         const added = cpu - base;
         console.log(
-          `${scenario.name.padEnd(52)} ${Math.round(rate).toLocaleString('en').padStart(7)} ${cpu.toFixed(1).padStart(7)} us ${added.toFixed(1).padStart(6)} us`,
+          `${scenario.name.padEnd(52)} ${Math.round(rate).toLocaleString('en').padStart(7)} ` +
+            `${cpu.toFixed(1).padStart(7)} us ${added.toFixed(1).padStart(6)} us`,
         );
       }
     }

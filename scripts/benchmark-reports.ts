@@ -55,7 +55,11 @@ const milliseconds = (value: number) => `${value.toFixed(1)} ms`;
 function summary(label: string, times: readonly number[]): string {
   const sorted = [...times].sort((left, right) => left - right);
   const mean = times.reduce((sum, time) => sum + time, 0) / times.length;
-  return `${label.padEnd(34)} n=${String(times.length).padStart(5)}  median ${milliseconds(percentile(sorted, 0.5))}  p90 ${milliseconds(percentile(sorted, 0.9))}  p99 ${milliseconds(percentile(sorted, 0.99))}  max ${milliseconds(sorted[sorted.length - 1])}  mean ${milliseconds(mean)}`;
+  return (
+    `${label.padEnd(34)} n=${String(times.length).padStart(5)}  median ${milliseconds(percentile(sorted, 0.5))}  ` +
+    `p90 ${milliseconds(percentile(sorted, 0.9))}  p99 ${milliseconds(percentile(sorted, 0.99))}  ` +
+    `max ${milliseconds(sorted[sorted.length - 1])}  mean ${milliseconds(mean)}`
+  );
 }
 
 async function main(): Promise<void> {
@@ -105,7 +109,8 @@ async function main(): Promise<void> {
 
     console.log(`Report cards in a row: ${new Date().toISOString()}`);
     console.log(
-      `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${megabytes(totalmem())} memory; Node ${process.version}; SQLite store; demo school of ${students} students`,
+      `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${megabytes(totalmem())} memory; ` +
+        `Node ${process.version}; SQLite store; demo school of ${students} students`,
     );
     if (!collectGarbage)
       console.log('(heap figures are without a forced collection: run under node --expose-gc for comparable ones)');
@@ -135,12 +140,15 @@ async function main(): Promise<void> {
       0.5,
     );
     console.log(
-      `Goal: a report card under ${GOAL_MILLISECONDS} ms at the median: ${median < GOAL_MILLISECONDS ? 'met' : 'NOT met'} (${milliseconds(median)}); average PDF ${(bytes / reports / 1024).toFixed(1)} KB`,
+      `Goal: a report card under ${GOAL_MILLISECONDS} ms at the median: ` +
+        `${median < GOAL_MILLISECONDS ? 'met' : 'NOT met'} (${milliseconds(median)}); ` +
+        `average PDF ${(bytes / reports / 1024).toFixed(1)} KB`,
     );
     console.log('Memory:');
     for (const sample of samples)
       console.log(
-        `  ${sample.after.padEnd(22)} RSS ${megabytes(sample.rss).padStart(9)}   heap used ${megabytes(sample.heapUsed).padStart(8)}`,
+        `  ${sample.after.padEnd(22)} RSS ${megabytes(sample.rss).padStart(9)}   ` +
+          `heap used ${megabytes(sample.heapUsed).padStart(8)}`,
       );
   } finally {
     await store.close();

@@ -86,7 +86,8 @@ const WORKLOADS: readonly Workload[] = [
     parameterSets: (db) =>
       column(
         db,
-        `SELECT r.student_id, a.subject_id FROM marks m JOIN student_records r ON r.id = m.student_record_id JOIN assessments a ON a.id = m.assessment_id ORDER BY (m.id * 7919) % 10007 LIMIT ${SAMPLE}`,
+        'SELECT r.student_id, a.subject_id FROM marks m JOIN student_records r ON r.id = m.student_record_id ' +
+          `JOIN assessments a ON a.id = m.assessment_id ORDER BY (m.id * 7919) % 10007 LIMIT ${SAMPLE}`,
       ).map(([student, subject]) => [
         ['StudnetID', student],
         ['SubjectID', subject],
@@ -252,7 +253,9 @@ async function main(): Promise<void> {
         throw new Error(`${workload.operation.name}: ${result.errors} errors or non-2xx responses`);
       if (result.p99Micros / 1000 >= GOALS.p99Millis) missed.push(workload.operation.name);
       rows.push(
-        `| ${workload.operation.name} | ${bodies.length} | ${Math.round(result.requestsPerSecond).toLocaleString('en-US')} | ${millis(result.p50Micros)} | ${millis(result.p99Micros)} | ${result.cpuMicrosPerRequest.toFixed(0)} |`,
+        `| ${workload.operation.name} | ${bodies.length} | ` +
+          `${Math.round(result.requestsPerSecond).toLocaleString('en-US')} | ${millis(result.p50Micros)} | ` +
+          `${millis(result.p99Micros)} | ${result.cpuMicrosPerRequest.toFixed(0)} |`,
       );
     }
     const peak = memory.stop();
@@ -260,14 +263,19 @@ async function main(): Promise<void> {
 
     console.log('');
     console.log(
-      `${new Date().toISOString()} | ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB | Node ${process.version}`,
+      `${new Date().toISOString()} | ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ` +
+        `${(totalmem() / 2 ** 30).toFixed(0)} GiB | Node ${process.version}`,
     );
     console.log(
-      `School: ${options.students} students, seed ${options.seed}, embedded SQLite. Service: WORKERS=${options.workers}, CONTRACT=typed. Load: wrk, 1 thread, ${options.connections} connections, ${options.durationSeconds} s per operation after ${options.warmupSeconds} s of warm-up, SOAP 1.1.`,
+      `School: ${options.students} students, seed ${options.seed}, embedded SQLite. ` +
+        `Service: WORKERS=${options.workers}, CONTRACT=typed. ` +
+        `Load: wrk, 1 thread, ${options.connections} connections, ${options.durationSeconds} s per operation ` +
+        `after ${options.warmupSeconds} s of warm-up, SOAP 1.1.`,
     );
     console.log('');
     console.log(
-      `Generation: ${generationSeconds.toFixed(1)} s (goal under ${GOALS.generationSeconds} s: ${generationSeconds < GOALS.generationSeconds ? 'met' : 'NOT met'})`,
+      `Generation: ${generationSeconds.toFixed(1)} s (goal under ${GOALS.generationSeconds} s: ` +
+        `${generationSeconds < GOALS.generationSeconds ? 'met' : 'NOT met'})`,
     );
     console.log('');
     console.log('| Operation | Ids rotated | req/s | p50 ms | p99 ms | CPU/call µs |');
@@ -275,10 +283,13 @@ async function main(): Promise<void> {
     for (const row of rows) console.log(row);
     console.log('');
     console.log(
-      `p99 under ${GOALS.p99Millis} ms for every operation: ${missed.length === 0 ? 'met' : `NOT met for ${missed.join(', ')}`}`,
+      `p99 under ${GOALS.p99Millis} ms for every operation: ` +
+        `${missed.length === 0 ? 'met' : `NOT met for ${missed.join(', ')}`}`,
     );
     console.log(
-      `Service peak memory (sum of Pss over its processes): ${peak.toFixed(0)} MB (goal under ${GOALS.peakMegabytes} MB: ${peak < GOALS.peakMegabytes ? 'met' : 'NOT met'}); sum of their VmHWM, shared pages counted in each: ${residentPeaks.toFixed(0)} MB`,
+      `Service peak memory (sum of Pss over its processes): ${peak.toFixed(0)} MB ` +
+        `(goal under ${GOALS.peakMegabytes} MB: ${peak < GOALS.peakMegabytes ? 'met' : 'NOT met'}); ` +
+        `sum of their VmHWM, shared pages counted in each: ${residentPeaks.toFixed(0)} MB`,
     );
   } finally {
     await group.stopAll();

@@ -158,8 +158,9 @@ function printReport(options: Options, results: readonly ScenarioRuns[]): void {
   console.log('');
   console.log(`${new Date().toString()} | node ${process.version} | ${cpus().length} cores`);
   console.log(
-    `wrk -t${options.threads} -c${options.connections}, ${options.durationSeconds} s per run, ${options.warmupSeconds} s warm-up, ` +
-      `medians of ${options.rounds} round(s); ratio = service req/s / bare req/s within a round; CPU/call = server utime+stime / requests`,
+    `wrk -t${options.threads} -c${options.connections}, ${options.durationSeconds} s per run, ` +
+      `${options.warmupSeconds} s warm-up, medians of ${options.rounds} round(s); ` +
+      'ratio = service req/s / bare req/s within a round; CPU/call = server utime+stime / requests',
   );
   console.log('');
   console.log(formatTable(results));
@@ -168,14 +169,16 @@ function printReport(options: Options, results: readonly ScenarioRuns[]): void {
   const disturbed = results.filter((runs) => maximumOtherLoad(runs) > options.maxOtherLoad);
   if (disturbed.length > 0) {
     console.log(
-      `Warning: other processes took more than ${options.maxOtherLoad} cores during runs of ${disturbed.map((runs) => runs.name).join(', ')}; those figures are disturbed.`,
+      `Warning: other processes took more than ${options.maxOtherLoad} cores during runs of ` +
+        `${disturbed.map((runs) => runs.name).join(', ')}; those figures are disturbed.`,
     );
   }
   const goal = results.find((runs) => runs.name === GOAL.scenario);
   if (goal) {
     const ratio = serviceToBareRatio(goal);
     console.log(
-      `\nGoal: ${GOAL.scenario} at ${options.connections} connections >= ${GOAL.ratio} of bare: ${ratio.toFixed(2)} ${ratio >= GOAL.ratio ? '(met)' : '(NOT met)'}`,
+      `\nGoal: ${GOAL.scenario} at ${options.connections} connections >= ${GOAL.ratio} of bare: ` +
+        `${ratio.toFixed(2)} ${ratio >= GOAL.ratio ? '(met)' : '(NOT met)'}`,
     );
   }
 }
@@ -197,7 +200,8 @@ async function main(): Promise<number> {
   const scenarios = SCENARIOS.filter((scenario) => !only || scenario.name.toLowerCase().includes(only));
   if (scenarios.length === 0) {
     console.error(
-      `no scenario matches --only ${options.only}; the scenarios are: ${SCENARIOS.map((scenario) => scenario.name).join(', ')}`,
+      `no scenario matches --only ${options.only}; the scenarios are: ` +
+        `${SCENARIOS.map((scenario) => scenario.name).join(', ')}`,
     );
     return 2;
   }

@@ -2,7 +2,8 @@
 # Installs the Debian packages the tests drive for real: Chromium for the test-form browser test,
 # and the SOAP client stacks of the interop tests (python3-zeep, PHP SoapClient, JAX-WS wsimport,
 # gSOAP, Mono's wsdl), PostgreSQL for the store tests, and poppler-utils (pdftotext, pdftoppm,
-# pdfinfo) to read the generated report PDFs. Never downloads a browser or anything outside Debian's and npm's registries.
+# pdfinfo) to read the generated report PDFs. Never downloads a browser or anything outside Debian's
+# and npm's registries.
 set -euo pipefail
 
 packages=(

@@ -35,7 +35,10 @@ export class MemorySampler {
   }
 }
 
-/** The sum over the service's processes of each one's peak resident size (VmHWM), which counts shared pages once per process. */
+/**
+ * The sum over the service's processes of each one's peak resident size (VmHWM), which counts shared pages once per
+ * process.
+ */
 export function residentPeaksMegabytes(pid: number): number {
   return processTree(pid).reduce((sum, member) => sum + kilobytes(member, 'status', 'VmHWM'), 0) / 1024;
 }

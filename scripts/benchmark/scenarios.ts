@@ -1,7 +1,8 @@
 /**
  * What the benchmark sends: HelloWorld (a string result) and GetStudentInfoById for a student the
  * benchmark's empty store does not hold (a void answer in the documented profile, with a parameter
- * to decode and a store lookup on the measured path) over SOAP 1.1, SOAP 1.2 and HTTP GET. The requests are shaped as the ASMX help pages show them, as generated clients send.
+ * to decode and a store lookup on the measured path) over SOAP 1.1, SOAP 1.2 and HTTP GET. The
+ * requests are shaped as the ASMX help pages show them, as generated clients send.
  */
 
 export interface Scenario {

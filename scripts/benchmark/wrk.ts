@@ -41,7 +41,13 @@ const CLIENT_CPU_MARKER = 'BENCHMARK-CLIENT-CPU ';
  * wrk run by a shell that then prints the CPU time of the children it waited for (fields 16 and
  * 17 of its own /proc/<pid>/stat, cutime and cstime): wrk's CPU time, which nothing else reports.
  */
-const WRK_WRAPPER = `wrk "$@"; status=$?; set -- $(cat /proc/$$/stat); echo "${CLIENT_CPU_MARKER}\${16} \${17}"; exit $status`;
+const WRK_WRAPPER = [
+  'wrk "$@"',
+  'status=$?',
+  'set -- $(cat /proc/$$/stat)',
+  `echo "${CLIENT_CPU_MARKER}\${16} \${17}"`,
+  'exit $status',
+].join('; ');
 
 /** A Lua string literal: printable ASCII as is, every other byte as a three-digit decimal escape. */
 function luaString(text: string): string {
@@ -81,8 +87,10 @@ export function writeWrkScript(
   lines.push(
     'done = function(summary, latency, requests)',
     '  local e = summary.errors',
-    `  io.write(string.format('${RESULT_MARKER}{"requests":%d,"durationMicros":%d,"p50Micros":%d,"p99Micros":%d,"errors":%d}\\n',`,
-    '    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), e.connect + e.read + e.write + e.status + e.timeout))',
+    `  io.write(string.format('${RESULT_MARKER}{"requests":%d,"durationMicros":%d,` +
+      '"p50Micros":%d,"p99Micros":%d,"errors":%d}\\n\',',
+    '    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), ' +
+      'e.connect + e.read + e.write + e.status + e.timeout))',
     'end',
   );
   const file = join(directory, `scenario-${index}.lua`);

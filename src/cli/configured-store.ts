@@ -13,7 +13,10 @@ export async function withConfiguredStore<T>(work: (store: Store, config: Config
   }
 }
 
-/** The sealer of callers' WS-Security digest secrets, from the service key (OUTBOX_KEY or the data folder's key file). */
+/**
+ * The sealer of callers' WS-Security digest secrets, from the service key (OUTBOX_KEY or the data folder's key
+ * file).
+ */
 export function digestSealerOf(config: Config): PayloadSealer {
   return payloadSealer(keyFor(loadOutboxKey(config.delivery.outboxKey, config.dataDirectory), 'caller-digest-secrets'));
 }

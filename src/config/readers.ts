@@ -1,4 +1,7 @@
-/** Readers of one environment setting each, shared by every group of settings; a bad value is a ConfigError naming it. */
+/**
+ * Readers of one environment setting each, shared by every group of settings; a bad value is a ConfigError naming
+ * it.
+ */
 
 export class ConfigError extends Error {}
 

@@ -99,7 +99,9 @@ export function startDeliveryWorker(
     } catch (error) {
       outcome = {
         kind: 'failed',
-        error: `the payload cannot be opened (was OUTBOX_KEY changed?): ${error instanceof Error ? error.message : String(error)}`,
+        error:
+          'the payload cannot be opened (was OUTBOX_KEY changed?): ' +
+          `${error instanceof Error ? error.message : String(error)}`,
       };
     }
     const state = await recordOutcome(store, owner, message, outcome, settings, now());

@@ -1,8 +1,8 @@
 /**
  * A phone number in E.164 (+ and 8 to 15 digits), from the forms people type: spaces, dashes,
- * dots and parentheses are ignored (only ASCII spaces: other characters make it no number); +CC… and 00CC… are international; a leading 0 is the
- * national trunk prefix of the default country. Only ASCII digits count. Undefined when the text
- * is not a phone number.
+ * dots and parentheses are ignored (only ASCII spaces: other characters make it no number); +CC…
+ * and 00CC… are international; a leading 0 is the national trunk prefix of the default country.
+ * Only ASCII digits count. Undefined when the text is not a phone number.
  */
 export function normalisePhone(text: string, defaultCountryCode: string): string | undefined {
   const compact = text.trim().replace(/[ \t.\-()]/g, '');

@@ -2,7 +2,7 @@ import { enqueueMessages, newDeliveryReference } from '../delivery/outbox';
 import { RuleViolation } from '../lib/rule-violation';
 import { forwardToPartner } from '../notifications/forward-call';
 import { queueMarkNotifications } from '../notifications/mark-notifications';
-import { callerKeyOf, countAgainstLimits, MINUTE_MS } from '../notifications/rate-limit';
+import { callerKeyOf, countAgainstLimits, MINUTE_MS, pushDeviceLimit } from '../notifications/rate-limit';
 import { routeForSchool } from '../notifications/school-registry';
 import { enabledDevice } from '../store/queries/directory';
 import { absenceTypeName } from '../store/queries/school-lists';
@@ -33,7 +33,7 @@ export const pushNotificationToGateway = defineOperation('PushNotificationToGate
       { key: `push:sender:${senderId}`, limit: settings.pushPerSenderPerMinute, windowMs: MINUTE_MS },
       { key: `push:${callerKeyOf(context.call)}`, limit: settings.pushPerCallerPerMinute, windowMs: MINUTE_MS },
       // Counted for the device asked for, registered or not, so that the limit tells no one which are.
-      { key: `push:device:${applicationId}:${deviceId}`, limit: settings.pushPerDevicePerMinute, windowMs: MINUTE_MS },
+      pushDeviceLimit(applicationId, deviceId, settings.pushPerDevicePerMinute),
     ];
     const reference = newDeliveryReference();
     const outcome = await inTransaction(context.store, async (transaction) => {
@@ -67,7 +67,10 @@ function forwardToSchool(
   return forwardToPartner(context.notifications, target, { ...parameters, baseUrlSchool: partnerBaseUrl });
 }
 
-/** Mark notifications for an assessment in a class of the school at baseUrlSchool; the result is how many were queued. */
+/**
+ * Mark notifications for an assessment in a class of the school at baseUrlSchool; the result is how many were
+ * queued.
+ */
 export const sendMarkNotes = defineOperation('SendMarkNotes', {
   decode: (parameters) => ({
     parameters,

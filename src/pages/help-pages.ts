@@ -8,6 +8,17 @@ import { sampleBlocks } from './samples';
  * with its test form (HTTP POST) and the four sample blocks.
  */
 
+/** The two paragraphs of ASMX's advice on the default namespace, word for word. */
+const NAMESPACE_UNIQUE =
+  'Each XML Web service needs a unique namespace in order for client applications to distinguish it from other ' +
+  'services on the Web. http://tempuri.org/ is available for XML Web services that are under development, but ' +
+  'published XML Web services should use a more permanent namespace.';
+const NAMESPACE_YOURS =
+  'Your XML Web service should be identified by a namespace that you control. For example, you can use ' +
+  "your company's Internet domain name as part of the namespace. Although many XML Web service namespaces look " +
+  'like URLs, they ' +
+  'need not point to actual resources on the Web. (XML Web service namespaces are URIs.)';
+
 function namespaceNote(namespace: string): string {
   if (namespace !== AUTHORING_NAMESPACE) return '';
   return `
@@ -15,10 +26,13 @@ function namespaceNote(namespace: string): string {
         <hr>
         <h3>This web service is using http://tempuri.org/ as its default namespace.</h3>
         <h3>Recommendation: Change the default namespace before the XML Web service is made public.</h3>
-        <p class="intro">Each XML Web service needs a unique namespace in order for client applications to distinguish it from other services on the Web. http://tempuri.org/ is available for XML Web services that are under development, but published XML Web services should use a more permanent namespace.</p>
-        <p class="intro">Your XML Web service should be identified by a namespace that you control. For example, you can use your company's Internet domain name as part of the namespace. Although many XML Web service namespaces look like URLs, they need not point to actual resources on the Web. (XML Web service namespaces are URIs.)</p>
+        <p class="intro">${NAMESPACE_UNIQUE}</p>
+        <p class="intro">${NAMESPACE_YOURS}</p>
       </span>`;
 }
+
+/** The service page's first sentence, with ASMX's two spaces. */
+const OPERATIONS_INTRO = 'The following operations are supported.  For a formal definition, please review the';
 
 export function serviceHelpPage(endpoint: Endpoint, namespace: string, baseUrl: string): string {
   const file = `${endpoint.name}.asmx`;
@@ -28,10 +42,11 @@ export function serviceHelpPage(endpoint: Endpoint, namespace: string, baseUrl: 
         `        <li><a href="${escapeHtml(`${file}?op=${operation.name}`)}">${escapeHtml(operation.name)}</a></li>`,
     )
     .join('\n');
+  const description = escapeHtml(`${baseUrl}${endpoint.path}?WSDL`);
   return page(
     endpoint.name,
     `      <span>
-        <p class="intro">The following operations are supported.  For a formal definition, please review the <a href="${escapeHtml(`${baseUrl}${endpoint.path}?WSDL`)}">Service Description</a>. </p>
+        <p class="intro">${OPERATIONS_INTRO} <a href="${description}">Service Description</a>. </p>
         <ul>
 ${operations}
         </ul>
@@ -56,6 +71,10 @@ function testSection(operation: Operation, actionUrl: string, shown: TestFormSho
       ${TEST_FORM_SENTENCES[shown]}`;
 }
 
+const TEST_FORM_TABLE =
+  '<table cellspacing="0" cellpadding="4" frame="box" bordercolor="#dcdcdc" rules="none" ' +
+  'style="border-collapse: collapse;">';
+
 function testForm(operation: Operation, actionUrl: string): string {
   const rows = operation.parameters
     .map(
@@ -68,7 +87,7 @@ function testForm(operation: Operation, actionUrl: string): string {
   return `      <h3>Test</h3>
       To test the operation using the HTTP POST protocol, click the 'Invoke' button.
       <form target="_blank" action="${escapeHtml(actionUrl)}" method="POST">
-        <table cellspacing="0" cellpadding="4" frame="box" bordercolor="#dcdcdc" rules="none" style="border-collapse: collapse;">
+        ${TEST_FORM_TABLE}
           <tr>
             <td class="frmheader" bgcolor="#dcdcdc" style="border-right: 2px solid white;">Parameter</td>
             <td class="frmheader" bgcolor="#dcdcdc">Value</td>
@@ -116,10 +135,11 @@ ${samples}
 }
 
 export function methodNotFoundPage(endpoint: Endpoint, requestedName: string): string {
+  const file = `${endpoint.name}.asmx`;
   return page(
     endpoint.name,
     `      <span>
-        <p class="intro">Click <a href="${escapeHtml(`${endpoint.name}.asmx`)}">here</a> for a complete list of operations.</p>
+        <p class="intro">Click <a href="${escapeHtml(file)}">here</a> for a complete list of operations.</p>
         <h2>Method Not Found</h2>
         <p class="intro">The operation ${escapeHtml(requestedName)} is not supported by this service.</p>
       </span>`,

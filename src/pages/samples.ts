@@ -13,7 +13,8 @@ import { escapeHtml } from './html';
 const placeholder = (text: string) => `<font class=value>${escapeHtml(text)}</font>`;
 
 const XSI_XSD_SOAP = (version: SoapVersion) =>
-  `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:${version === SOAP11 ? 'soap' : 'soap12'}="${version.envelopeNamespace}"`;
+  'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" ' +
+  `xmlns:${version === SOAP11 ? 'soap' : 'soap12'}="${version.envelopeNamespace}"`;
 
 function soapEnvelope(version: SoapVersion, body: string[]): string[] {
   const prefix = version === SOAP11 ? 'soap' : 'soap12';
@@ -140,26 +141,30 @@ export function sampleBlocks(
     {
       title: 'SOAP 1.1',
       introduction:
-        'The following is a sample SOAP 1.1 request and response. The <font class=value>placeholders</font> shown need to be replaced with actual values.',
+        'The following is a sample SOAP 1.1 request and response. ' +
+        'The <font class=value>placeholders</font> shown need to be replaced with actual values.',
       ...soap11,
     },
     {
       title: 'SOAP 1.2',
       introduction:
-        'The following is a sample SOAP 1.2 request and response. The <font class=value>placeholders</font> shown need to be replaced with actual values.',
+        'The following is a sample SOAP 1.2 request and response. ' +
+        'The <font class=value>placeholders</font> shown need to be replaced with actual values.',
       ...soap12,
     },
     {
       title: 'HTTP GET',
       introduction:
-        'The following is a sample HTTP GET request and response. The <font class=value>placeholders</font> shown need to be replaced with actual values.',
+        'The following is a sample HTTP GET request and response. ' +
+        'The <font class=value>placeholders</font> shown need to be replaced with actual values.',
       request: [`GET ${operationPath}${fields ? `?${fields}` : ''} HTTP/1.1`, `Host: ${escapeHtml(host)}`].join('\n'),
       response: httpResponse(result, namespace),
     },
     {
       title: 'HTTP POST',
       introduction:
-        'The following is a sample HTTP POST request and response. The <font class=value>placeholders</font> shown need to be replaced with actual values.',
+        'The following is a sample HTTP POST request and response. ' +
+        'The <font class=value>placeholders</font> shown need to be replaced with actual values.',
       request: [
         `POST ${operationPath} HTTP/1.1`,
         `Host: ${escapeHtml(host)}`,

@@ -13,7 +13,10 @@ export type CallErrorKind =
   | 'compressed'
   /** SOAP: the root element is not the envelope the request announced; the message is the namespace found. */
   | 'version-mismatch'
-  /** No operation answers to the request (unknown SOAPAction, unknown method name); the message says so as ASMX does. */
+  /**
+   * No operation answers to the request (unknown SOAPAction, unknown method name); the message says so as ASMX
+   * does.
+   */
   | 'unknown-operation'
   /** The request was read but is not a valid call (a parameter that does not parse, a missing one). */
   | 'client'

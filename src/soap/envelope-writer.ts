@@ -38,7 +38,10 @@ export function faultEnvelope(version: SoapVersion, side: FaultSide, text: strin
 
 function faultElement(version: SoapVersion, code: string, text: string): string {
   if (version === SOAP11) {
-    return `<soap:Fault><faultcode>${code}</faultcode><faultstring>${escapeXmlText(text)}</faultstring><detail /></soap:Fault>`;
+    return (
+      `<soap:Fault><faultcode>${code}</faultcode>` +
+      `<faultstring>${escapeXmlText(text)}</faultstring><detail /></soap:Fault>`
+    );
   }
   return (
     `<soap:Fault><soap:Code><soap:Value>${code}</soap:Value></soap:Code>` +
@@ -56,6 +59,8 @@ export function versionMismatchEnvelope(version: SoapVersion, foundNamespace: st
     `<soap12:SupportedEnvelope qname="soap:Envelope" xmlns:soap="${SOAP11.envelopeNamespace}" />` +
     `<soap12:SupportedEnvelope qname="soap12:Envelope" xmlns:soap12="${SOAP12.envelopeNamespace}" />` +
     `</soap12:Upgrade></soap:Header>`;
-  const text = `Possible SOAP version mismatch: Envelope namespace ${foundNamespace} was unexpected. Expecting ${version.envelopeNamespace}.`;
+  const text =
+    `Possible SOAP version mismatch: Envelope namespace ${foundNamespace} was unexpected. ` +
+    `Expecting ${version.envelopeNamespace}.`;
   return envelope(version, faultElement(version, 'soap:VersionMismatch', text), upgrade);
 }

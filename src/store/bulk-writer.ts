@@ -83,7 +83,8 @@ function postgresWriter(pool: import('pg').Pool): BulkWriter {
       const client = await clientPromise;
       for (const table of tablesWithIds) {
         await client.query(
-          `SELECT setval(pg_get_serial_sequence('${table}', 'id'), COALESCE((SELECT MAX(id) FROM ${table}), 0) + 1, false)`,
+          `SELECT setval(pg_get_serial_sequence('${table}', 'id'), ` +
+            `COALESCE((SELECT MAX(id) FROM ${table}), 0) + 1, false)`,
         );
       }
       await release('COMMIT');

@@ -52,7 +52,9 @@ describe('closed by default', () => {
     expect([get.status, post.status, json.status]).toEqual([403, 403, 403]);
     expect(get.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(JSON.parse(json.text)).toEqual({
-      Message: `Access denied: 127.0.0.2 may not call GetStudentInfoById. The operator lets callers in with the command ${HOW_TO}.`,
+      Message:
+        'Access denied: 127.0.0.2 may not call GetStudentInfoById. ' +
+        `The operator lets callers in with the command ${HOW_TO}.`,
       ExceptionType: 'System.UnauthorizedAccessException',
     });
     for (const refusal of refusals) expect(refusal.text).toContain(HOW_TO);

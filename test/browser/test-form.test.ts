@@ -32,7 +32,8 @@ async function invoke(page: Page): Promise<{ answer: Page; response: Response }>
 }
 
 /** What the tab shows: innerText leaves out the hidden source copy in Chromium's XML viewer. */
-// biome-ignore lint/performance/useDomNodeTextContent: Playwright's locator.innerText is wanted here, for the reason above.
+/* biome-ignore lint/performance/useDomNodeTextContent: Playwright's locator.innerText is wanted here, for the
+   reason above. */
 const shown = (answer: Page) => answer.locator('body').innerText();
 
 describeWithTools([CHROMIUM])('the test form in Chromium', () => {
@@ -95,7 +96,8 @@ describeWithTools([CHROMIUM])('the test form in Chromium', () => {
     const { response } = await invoke(page);
     // The bytes are spelled out rather than derived, so a wrong charset cannot agree with itself.
     expect(response.request().postData()).toBe(
-      'applicationID=&senderId=&deviceId=&notes=%D9%85%D9%84%D8%A7%D8%AD%D8%B8%D8%A9+%D8%AC%D8%AF%D9%8A%D8%AF%D8%A9&notes_type=',
+      'applicationID=&senderId=&deviceId=' +
+        '&notes=%D9%85%D9%84%D8%A7%D8%AD%D8%B8%D8%A9+%D8%AC%D8%AF%D9%8A%D8%AF%D8%A9&notes_type=',
     );
     expect(response.status()).toBe(200);
     expect(handle.mock.calls.map(([parameters]) => parameters.notes)).toEqual([text]);

@@ -233,27 +233,32 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
     expect(await store.db.selectFrom('outbox_messages').select('id').execute()).toHaveLength(2);
   });
 
-  test(`three workers, two in one process and one on a ${engine === 'postgres' ? 'connection pool' : 'database connection'} of its own, deliver 150 messages, each exactly once`, async () => {
-    const messages = Array.from({ length: 150 }, (_, index) =>
-      pushTo(device.push_token, device.id, `message ${index}`),
-    );
-    await enqueueMessages(store, messages, 'ref-many', new Date(), sealer);
-    const settings = settingsFor(push, sms, { DELIVERY_BATCH: '7' });
-    // The third worker opens the store anew, as a second service process would.
-    const other = await openTestStore(storeSettings);
-    start(settings);
-    start(settings);
-    const third = startDeliveryWorker(other, settings, sealer);
-    await push.waitForRequests(150);
-    await third.stop();
-    await other.close();
-    await eventually(
-      () => store.db.selectFrom('outbox_messages').select('id').where('state', '!=', 'sent').execute(),
-      (rows) => rows.length === 0,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const bodies = push.received.map((request) => JSON.parse(request.body).message.notification.body as string);
-    expect(bodies).toHaveLength(150);
-    expect(new Set(bodies).size).toBe(150);
-  });
+  test(
+    'three workers, two in one process and one on a ' +
+      `${engine === 'postgres' ? 'connection pool' : 'database connection'} of its own, ` +
+      'deliver 150 messages, each exactly once',
+    async () => {
+      const messages = Array.from({ length: 150 }, (_, index) =>
+        pushTo(device.push_token, device.id, `message ${index}`),
+      );
+      await enqueueMessages(store, messages, 'ref-many', new Date(), sealer);
+      const settings = settingsFor(push, sms, { DELIVERY_BATCH: '7' });
+      // The third worker opens the store anew, as a second service process would.
+      const other = await openTestStore(storeSettings);
+      start(settings);
+      start(settings);
+      const third = startDeliveryWorker(other, settings, sealer);
+      await push.waitForRequests(150);
+      await third.stop();
+      await other.close();
+      await eventually(
+        () => store.db.selectFrom('outbox_messages').select('id').where('state', '!=', 'sent').execute(),
+        (rows) => rows.length === 0,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const bodies = push.received.map((request) => JSON.parse(request.body).message.notification.body as string);
+      expect(bodies).toHaveLength(150);
+      expect(new Set(bodies).size).toBe(150);
+    },
+  );
 });

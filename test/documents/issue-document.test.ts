@@ -52,64 +52,70 @@ describeWithTools(PDF_TOOLS)('issued documents', () => {
         ).count,
       );
 
-    test('a report card shows the student in both languages, and every subject with its marks from the store', async () => {
-      const document = await issue('report-card', subject);
-      const student = await store.db
-        .selectFrom('student_records as r')
-        .innerJoin('students as s', 's.id', 'r.student_id')
-        .select(['s.id', 's.name_ar', 's.name_en'])
-        .where('r.id', '=', RECORD)
-        .executeTakeFirstOrThrow();
-      expect([document.fileName, document.contentType, document.size]).toEqual([
-        `report-card-${student.id}-term-1.pdf`,
-        'application/pdf',
-        document.content.length,
-      ]);
-      expect(document.contentHash).toBe(sha256(document.content));
-      expect(pdfPageCount(document.content)).toBe(1);
-      expect(pngSize(firstPageAsPng(document.content)).width).toBeGreaterThan(0);
-
-      const text = pdfText(document.content);
-      expect(text).toContain(student.name_en);
-      expect(readingKey(text)).toContain(readingKey(student.name_ar));
-      const marks = await store.db
-        .selectFrom('assessments as a')
-        .innerJoin('subjects as s', 's.id', 'a.subject_id')
-        .innerJoin('marks as m', (join) =>
-          join.onRef('m.assessment_id', '=', 'a.id').on('m.student_record_id', '=', RECORD),
-        )
-        .select(['s.id', 's.name_en', 's.name_ar', 'm.score', 'a.max_score'])
-        .where('a.class_id', '=', subject.classId)
-        .where('a.term_id', '=', FIRST_TERM)
-        .orderBy('s.id')
-        .orderBy('a.held_on')
-        .orderBy('a.id')
-        .execute();
-      const subjectNames = [...new Set(marks.map((mark) => mark.name_en))];
-      expect(subjectNames.length).toBeGreaterThanOrEqual(8);
-      for (const name of subjectNames) {
-        const own = marks.filter((mark) => mark.name_en === name);
-        const total = own.reduce((sum, mark) => sum + Number(mark.score), 0);
-        const maximum = own.reduce((sum, mark) => sum + Number(mark.max_score), 0);
-        const row = tableRow(text, name);
-        expect(row.slice(0, own.length + 2)).toEqual([
-          name,
-          ...own.map((mark) => formatted(Number(mark.score))),
-          `${formatted(total)}/${formatted(maximum)}`,
+    test(
+      'a report card shows the student in both languages, ' + 'and every subject with its marks from the store',
+      async () => {
+        const document = await issue('report-card', subject);
+        const student = await store.db
+          .selectFrom('student_records as r')
+          .innerJoin('students as s', 's.id', 'r.student_id')
+          .select(['s.id', 's.name_ar', 's.name_en'])
+          .where('r.id', '=', RECORD)
+          .executeTakeFirstOrThrow();
+        expect([document.fileName, document.contentType, document.size]).toEqual([
+          `report-card-${student.id}-term-1.pdf`,
+          'application/pdf',
+          document.content.length,
         ]);
-        expect(readingKey(row[row.length - 1])).toBe(readingKey(own[0].name_ar));
-      }
-    });
+        expect(document.contentHash).toBe(sha256(document.content));
+        expect(pdfPageCount(document.content)).toBe(1);
+        expect(pngSize(firstPageAsPng(document.content)).width).toBeGreaterThan(0);
 
-    test('asking again when nothing changed returns the stored document, on a later day too, dated its first issue', async () => {
-      const first = await issue('report-card', subject);
-      const count = await storedCount();
-      const later = await issue('report-card', subject, '2026-12-06');
-      expect(later.content.equals(first.content)).toBe(true);
-      expect([later.contentHash, later.issuedOn]).toEqual([first.contentHash, TODAY]);
-      expect(pdfText(later.content)).toContain(TODAY);
-      expect(await storedCount()).toBe(count);
-    });
+        const text = pdfText(document.content);
+        expect(text).toContain(student.name_en);
+        expect(readingKey(text)).toContain(readingKey(student.name_ar));
+        const marks = await store.db
+          .selectFrom('assessments as a')
+          .innerJoin('subjects as s', 's.id', 'a.subject_id')
+          .innerJoin('marks as m', (join) =>
+            join.onRef('m.assessment_id', '=', 'a.id').on('m.student_record_id', '=', RECORD),
+          )
+          .select(['s.id', 's.name_en', 's.name_ar', 'm.score', 'a.max_score'])
+          .where('a.class_id', '=', subject.classId)
+          .where('a.term_id', '=', FIRST_TERM)
+          .orderBy('s.id')
+          .orderBy('a.held_on')
+          .orderBy('a.id')
+          .execute();
+        const subjectNames = [...new Set(marks.map((mark) => mark.name_en))];
+        expect(subjectNames.length).toBeGreaterThanOrEqual(8);
+        for (const name of subjectNames) {
+          const own = marks.filter((mark) => mark.name_en === name);
+          const total = own.reduce((sum, mark) => sum + Number(mark.score), 0);
+          const maximum = own.reduce((sum, mark) => sum + Number(mark.max_score), 0);
+          const row = tableRow(text, name);
+          expect(row.slice(0, own.length + 2)).toEqual([
+            name,
+            ...own.map((mark) => formatted(Number(mark.score))),
+            `${formatted(total)}/${formatted(maximum)}`,
+          ]);
+          expect(readingKey(row[row.length - 1])).toBe(readingKey(own[0].name_ar));
+        }
+      },
+    );
+
+    test(
+      'asking again when nothing changed returns the stored document, ' + 'on a later day too, dated its first issue',
+      async () => {
+        const first = await issue('report-card', subject);
+        const count = await storedCount();
+        const later = await issue('report-card', subject, '2026-12-06');
+        expect(later.content.equals(first.content)).toBe(true);
+        expect([later.contentHash, later.issuedOn]).toEqual([first.contentHash, TODAY]);
+        expect(pdfText(later.content)).toContain(TODAY);
+        expect(await storedCount()).toBe(count);
+      },
+    );
 
     test('a change of a mark gives a new document showing the new mark, stored beside the old one', async () => {
       const before = await issue('report-card', subject);

@@ -113,14 +113,17 @@ describeWithTools(PDF_TOOLS)('a rendered report', () => {
     }
   });
 
-  test('has a row per subject with each mark, the term total and its percentage; a missing mark counts in neither', () => {
-    const text = pdfText(report);
-    const arabic = tableRow(text, 'Arabic Language');
-    expect(arabic.slice(0, 6)).toEqual(['Arabic Language', '8', '24.5', '51', '83.5/100', '83.5%']);
-    expect(readingKey(arabic[6])).toBe(readingKey('اللغة العربية'));
-    expect(tableRow(text, 'Mathematics').slice(0, 6)).toEqual(['Mathematics', '7.5', '—', '48', '55.5/70', '79.3%']);
-    expect(tableRow(text, 'Overall').slice(0, 3)).toEqual(['Overall', '139/170', '81.8%']);
-  });
+  test(
+    'has a row per subject with each mark, the term total and its percentage; ' + 'a missing mark counts in neither',
+    () => {
+      const text = pdfText(report);
+      const arabic = tableRow(text, 'Arabic Language');
+      expect(arabic.slice(0, 6)).toEqual(['Arabic Language', '8', '24.5', '51', '83.5/100', '83.5%']);
+      expect(readingKey(arabic[6])).toBe(readingKey('اللغة العربية'));
+      expect(tableRow(text, 'Mathematics').slice(0, 6)).toEqual(['Mathematics', '7.5', '—', '48', '55.5/70', '79.3%']);
+      expect(tableRow(text, 'Overall').slice(0, 3)).toEqual(['Overall', '139/170', '81.8%']);
+    },
+  );
 
   test('sums up attendance and notes by type', () => {
     const text = pdfText(report);
@@ -137,17 +140,21 @@ describeWithTools(PDF_TOOLS)('a rendered report', () => {
     ]).toEqual(['2', '3', '45', '4']);
   });
 
-  test('places a mixed Arabic, Latin and digits line right to left, with the Latin word and the digits in their own order', async () => {
-    const mixed = await renderReport(
-      'report-card',
-      content({ school: { nameAr: 'مدرسة ABC الدولية 2', nameEn: 'ABC International School 2' } }),
-      '2026-11-22',
-    );
-    const words = pdfWords(mixed);
-    expect(arabicHalfOfLine(words, 'ABC')).toEqual(['2', readingKey('الدولية'), 'ABC', readingKey('مدرسة')]);
-    const title = arabicHalfOfLine(words, 'تقرير');
-    expect(title[0]).toBe('2026/2027');
-  });
+  test(
+    'places a mixed Arabic, Latin and digits line right to left, ' +
+      'with the Latin word and the digits in their own order',
+    async () => {
+      const mixed = await renderReport(
+        'report-card',
+        content({ school: { nameAr: 'مدرسة ABC الدولية 2', nameEn: 'ABC International School 2' } }),
+        '2026-11-22',
+      );
+      const words = pdfWords(mixed);
+      expect(arabicHalfOfLine(words, 'ABC')).toEqual(['2', readingKey('الدولية'), 'ABC', readingKey('مدرسة')]);
+      const title = arabicHalfOfLine(words, 'تقرير');
+      expect(title[0]).toBe('2026/2027');
+    },
+  );
 
   test('is the same file for the same content and date, and another for another date', async () => {
     expect((await renderReport('report-card', content(), '2026-11-22')).equals(report)).toBe(true);

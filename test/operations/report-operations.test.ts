@@ -76,24 +76,27 @@ describeWithTools(PDF_TOOLS)('report operations', () => {
         binding,
       );
 
-    test('typed SOAP 1.1 carries the report card as base64Binary with its file name, content type and size', async () => {
-      const student = await enrolment(db, 5);
-      const outcome = await generateReport(student, 'soap11');
-      expect(outcome.status).toBe(200);
-      const result = outcome.result as Record<string, string>;
-      expect(Object.keys(result)).toEqual(['FileName', 'ContentType', 'Size', 'Content']);
-      const pdf = Buffer.from(result.Content, 'base64');
-      expect([result.FileName, result.ContentType, result.Size]).toEqual([
-        `report-card-5-term-1.pdf`,
-        'application/pdf',
-        String(pdf.length),
-      ]);
-      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-      expect(pdfPageCount(pdf)).toBe(1);
-      const text = pdfText(pdf);
-      expect(text).toContain(student.nameEn);
-      expect(readingKey(text)).toContain(readingKey(student.nameAr));
-    });
+    test(
+      'typed SOAP 1.1 carries the report card as base64Binary ' + 'with its file name, content type and size',
+      async () => {
+        const student = await enrolment(db, 5);
+        const outcome = await generateReport(student, 'soap11');
+        expect(outcome.status).toBe(200);
+        const result = outcome.result as Record<string, string>;
+        expect(Object.keys(result)).toEqual(['FileName', 'ContentType', 'Size', 'Content']);
+        const pdf = Buffer.from(result.Content, 'base64');
+        expect([result.FileName, result.ContentType, result.Size]).toEqual([
+          `report-card-5-term-1.pdf`,
+          'application/pdf',
+          String(pdf.length),
+        ]);
+        expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+        expect(pdfPageCount(pdf)).toBe(1);
+        const text = pdfText(pdf);
+        expect(text).toContain(student.nameEn);
+        expect(readingKey(text)).toContain(readingKey(student.nameAr));
+      },
+    );
 
     test('JSON carries {"d": {FileName, ContentType, Size, Content}} with the PDF in base64', async () => {
       const student = await enrolment(db, 5);
@@ -161,7 +164,8 @@ describeWithTools(PDF_TOOLS)('report operations', () => {
       const student = await enrolment(db, 8);
       const response = await soap11(
         `${documented.url}/GenerateStudentReport.asmx`,
-        `<GenerateReport xmlns="${NS}"><studentId>${student.studentId}</studentId><studentClass>${student.classId}</studentClass></GenerateReport>`,
+        `<GenerateReport xmlns="${NS}"><studentId>${student.studentId}</studentId>` +
+          `<studentClass>${student.classId}</studentClass></GenerateReport>`,
         `"${NS}GenerateReport"`,
       );
       expect(response.status).toBe(200);

@@ -32,7 +32,9 @@ describe('typed SOAP responses', () => {
     expect(response.status).toBe(200);
     expect(response.text).toMatch(
       new RegExp(
-        `<soap:Body><GetStudentInfoByIdResponse xmlns="${NS}"><GetStudentInfoByIdResult><StudentRecId>\\d+</StudentRecId><StudentId>3</StudentId><NameAr>[^<]+</NameAr><NameEn>[^<]+</NameEn><Gender>[MF]</Gender><BirthDate>\\d{4}-\\d\\d-\\d\\d</BirthDate>`,
+        `<soap:Body><GetStudentInfoByIdResponse xmlns="${NS}"><GetStudentInfoByIdResult>` +
+          '<StudentRecId>\\d+</StudentRecId><StudentId>3</StudentId><NameAr>[^<]+</NameAr><NameEn>[^<]+</NameEn>' +
+          '<Gender>[MF]</Gender><BirthDate>\\d{4}-\\d\\d-\\d\\d</BirthDate>',
       ),
     );
   });
@@ -64,7 +66,11 @@ describe('typed SOAP responses', () => {
       /<Kind>lateness<\/Kind><AbsenceTypeId xsi:nil="true" \/><MinutesLate>\d+<\/MinutesLate>/,
     );
     expect(response.text).toMatch(
-      /<Kind>absence<\/Kind><AbsenceTypeId>\d<\/AbsenceTypeId><AbsenceTypeNameAr>[^<]+<\/AbsenceTypeNameAr><AbsenceTypeNameEn>[^<]+<\/AbsenceTypeNameEn><MinutesLate xsi:nil="true" \/>(<Note>[^<]*<\/Note>)?<\/AttendanceRecord>/,
+      new RegExp(
+        '<Kind>absence<\\/Kind><AbsenceTypeId>\\d<\\/AbsenceTypeId><AbsenceTypeNameAr>[^<]+<\\/AbsenceTypeNameAr>' +
+          '<AbsenceTypeNameEn>[^<]+<\\/AbsenceTypeNameEn><MinutesLate xsi:nil="true" \\/>' +
+          '(<Note>[^<]*<\\/Note>)?<\\/AttendanceRecord>',
+      ),
     );
   });
 
@@ -83,7 +89,11 @@ describe('typed HTTP GET/POST documents', () => {
     expect(response.headers.get('content-type')).toBe('text/xml; charset=utf-8');
     expect(
       response.text.startsWith(
-        `<?xml version="1.0" encoding="utf-8"?>\r\n<ArrayOfNoteType xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns="${NS}">\r\n  <NoteType>\r\n    <NoteTypeId>1</NoteTypeId>\r\n    <NameAr>مشاركة متميزة</NameAr>\r\n    <NameEn>Excellent participation</NameEn>\r\n    <IsPositive>true</IsPositive>\r\n  </NoteType>\r\n`,
+        '<?xml version="1.0" encoding="utf-8"?>\r\n' +
+          '<ArrayOfNoteType xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
+          `xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns="${NS}">\r\n` +
+          '  <NoteType>\r\n    <NoteTypeId>1</NoteTypeId>\r\n    <NameAr>مشاركة متميزة</NameAr>\r\n' +
+          '    <NameEn>Excellent participation</NameEn>\r\n    <IsPositive>true</IsPositive>\r\n  </NoteType>\r\n',
       ),
     ).toBe(true);
     expect(response.text.endsWith('  </NoteType>\r\n</ArrayOfNoteType>')).toBe(true);
@@ -96,7 +106,9 @@ describe('typed HTTP GET/POST documents', () => {
       'StudentRecId=0',
     );
     expect(response.text).toBe(
-      `<?xml version="1.0" encoding="utf-8"?>\r\n<StudentInfo xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xsi:nil="true" xmlns="${NS}" />`,
+      '<?xml version="1.0" encoding="utf-8"?>\r\n' +
+        '<StudentInfo xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
+        `xmlns:xsd="http://www.w3.org/2001/XMLSchema" xsi:nil="true" xmlns="${NS}" />`,
     );
   });
 });

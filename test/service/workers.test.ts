@@ -45,37 +45,40 @@ describe('WORKERS: several processes serving one port', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  test('two workers share the port and one demo school; a killed worker is replaced; SIGTERM stops them all', async () => {
-    service = await startServiceProcess({ DATA_DIR: folder, CONTRACT: 'typed', WORKERS: '2' }, 'workers listening');
-    const primary = service.child.pid as number;
-    const [first, second] = listeningPids(service);
-    expect(new Set([first, second, primary]).size).toBe(3);
-    // The first worker prepared the new store before the second started: one demo school, not two.
-    expect(service.lines.filter((line) => line.message.startsWith('new store filled with a demo school'))).toHaveLength(
-      1,
-    );
+  test(
+    'two workers share the port and one demo school; ' + 'a killed worker is replaced; SIGTERM stops them all',
+    async () => {
+      service = await startServiceProcess({ DATA_DIR: folder, CONTRACT: 'typed', WORKERS: '2' }, 'workers listening');
+      const primary = service.child.pid as number;
+      const [first, second] = listeningPids(service);
+      expect(new Set([first, second, primary]).size).toBe(3);
+      // The first worker prepared the new store before the second started: one demo school, not two.
+      expect(
+        service.lines.filter((line) => line.message.startsWith('new store filled with a demo school')),
+      ).toHaveLength(1);
 
-    for (let call = 0; call < 6; call += 1) {
-      const answer = await noteTypes(service.url);
-      expect(answer.status).toBe(200);
-      expect(answer.body).toContain('<NameAr>');
-    }
+      for (let call = 0; call < 6; call += 1) {
+        const answer = await noteTypes(service.url);
+        expect(answer.status).toBe(200);
+        expect(answer.body).toContain('<NameAr>');
+      }
 
-    process.kill(first, 'SIGKILL');
-    await service.waitForLine((line) => line.message === 'worker died' && line.pid === first);
-    // Until its replacement starts, the other worker answers every call.
-    const meanwhile = await noteTypes(service.url);
-    expect(meanwhile.status).toBe(200);
-    const replacement = await service.waitForLine(
-      (line) => line.message === 'listening' && line.pid !== first && line.pid !== second,
-    );
-    expect(isRunning(Number(replacement.pid))).toBe(true);
-    expect((await noteTypes(service.url)).status).toBe(200);
+      process.kill(first, 'SIGKILL');
+      await service.waitForLine((line) => line.message === 'worker died' && line.pid === first);
+      // Until its replacement starts, the other worker answers every call.
+      const meanwhile = await noteTypes(service.url);
+      expect(meanwhile.status).toBe(200);
+      const replacement = await service.waitForLine(
+        (line) => line.message === 'listening' && line.pid !== first && line.pid !== second,
+      );
+      expect(isRunning(Number(replacement.pid))).toBe(true);
+      expect((await noteTypes(service.url)).status).toBe(200);
 
-    service.child.kill('SIGTERM');
-    expect(await service.exited).toBe(0);
-    expect([second, Number(replacement.pid)].filter(isRunning)).toEqual([]);
-  });
+      service.child.kill('SIGTERM');
+      expect(await service.exited).toBe(0);
+      expect([second, Number(replacement.pid)].filter(isRunning)).toEqual([]);
+    },
+  );
 
   test('workers that cannot open the store stop the service with an error instead of restarting for ever', async () => {
     service = await startServiceProcess(

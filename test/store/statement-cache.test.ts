@@ -8,10 +8,13 @@ describe('SQLite statement cache', () => {
 
   beforeEach(() => {
     database = new BetterSqlite3(':memory:');
-    database.exec(`
+    database.exec(
+      `
       CREATE TABLE people (id INTEGER PRIMARY KEY, name_ar TEXT, name_en TEXT NOT NULL, score REAL, photo BLOB);
-      INSERT INTO people VALUES (1, 'أنس', 'Anas', 17.5, x'00ff'), (2, NULL, 'Huda', NULL, NULL), (3, 'رغد', 'Raghad', 9.25, NULL);
-    `);
+      INSERT INTO people VALUES (1, 'أنس', 'Anas', 17.5, x'00ff'), (2, NULL, 'Huda', NULL, NULL), ` +
+        `(3, 'رغد', 'Raghad', 9.25, NULL);
+    `,
+    );
   });
   afterEach(() => {
     if (database.open) database.close();

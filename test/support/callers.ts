@@ -72,7 +72,9 @@ export function remoteCall(
 ): Promise<RemoteResponse> {
   const fields = Object.entries(parameters);
   const form = new URLSearchParams(fields).toString();
-  const body = `<${operation} xmlns="${NS}">${fields.map(([name, value]) => `<${name}>${value}</${name}>`).join('')}</${operation}>`;
+  const body =
+    `<${operation} xmlns="${NS}">` +
+    `${fields.map(([name, value]) => `<${name}>${value}</${name}>`).join('')}</${operation}>`;
   const header = options.soapHeader === undefined ? '' : options.soapHeader;
   const headers = options.headers ?? {};
   const from = options.from;
@@ -116,7 +118,10 @@ const WSSE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity
 const WSU = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd';
 const TOKEN_PROFILE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0';
 
-/** A SOAP Header with a WS-Security UsernameToken, its password in clear or as a digest, as WS-Security clients write it. */
+/**
+ * A SOAP Header with a WS-Security UsernameToken, its password in clear or as a digest, as WS-Security clients
+ * write it.
+ */
 export function usernameTokenHeader(
   name: string,
   secret: string,

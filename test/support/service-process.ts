@@ -54,7 +54,8 @@ export function startServiceProcess(settings: Record<string, string>, ready = 'l
         finish();
         reject(
           new Error(
-            `no such log line within ${timeoutMs / 1000} s; the log:\n${lines.map((line) => JSON.stringify(line)).join('\n')}`,
+            `no such log line within ${timeoutMs / 1000} s; the log:\n` +
+              `${lines.map((line) => JSON.stringify(line)).join('\n')}`,
           ),
         );
       }, timeoutMs);

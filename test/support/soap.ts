@@ -5,11 +5,21 @@ export const SOAP11_ENV = 'http://schemas.xmlsoap.org/soap/envelope/';
 export const SOAP12_ENV = 'http://www.w3.org/2003/05/soap-envelope';
 
 export function envelope11(body: string): string {
-  return `<?xml version="1.0" encoding="utf-8"?>\n<soap:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:soap="${SOAP11_ENV}">\n  <soap:Body>\n    ${body}\n  </soap:Body>\n</soap:Envelope>`;
+  return (
+    '<?xml version="1.0" encoding="utf-8"?>\n' +
+    '<soap:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
+    `xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:soap="${SOAP11_ENV}">\n` +
+    `  <soap:Body>\n    ${body}\n  </soap:Body>\n</soap:Envelope>`
+  );
 }
 
 export function envelope12(body: string): string {
-  return `<?xml version="1.0" encoding="utf-8"?>\n<soap12:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:soap12="${SOAP12_ENV}">\n  <soap12:Body>\n    ${body}\n  </soap12:Body>\n</soap12:Envelope>`;
+  return (
+    '<?xml version="1.0" encoding="utf-8"?>\n' +
+    '<soap12:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
+    `xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:soap12="${SOAP12_ENV}">\n` +
+    `  <soap12:Body>\n    ${body}\n  </soap12:Body>\n</soap12:Envelope>`
+  );
 }
 
 export interface WireResponse {

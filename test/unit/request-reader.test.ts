@@ -3,7 +3,9 @@ import { lineAndColumn, readSoapRequest } from '../../src/soap/request-reader';
 describe('reading a SOAP request', () => {
   test('finds the envelope, the Body element and its children with their text', () => {
     const result = readSoapRequest(
-      '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><Op xmlns="urn:x"><a>1 &amp; 2</a><b><![CDATA[<c>]]></b><n xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"/></Op></s:Body></s:Envelope>',
+      '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><Op xmlns="urn:x">' +
+        '<a>1 &amp; 2</a><b><![CDATA[<c>]]></b>' +
+        '<n xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"/></Op></s:Body></s:Envelope>',
     );
     expect(result.kind).toBe('read');
     if (result.kind !== 'read') return;

@@ -64,14 +64,17 @@ describe('typed XML, as XmlSerializer writes it', () => {
     );
   });
 
-  test('a record with nothing to write and an empty list are self-closing; a null result is nil only where nillable', () => {
-    const blank = { noteId: null, text: undefined, author: null, positive: null, scan: null };
-    const NOTHING_NILLABLE: TypeRef = { ...NOTE, fields: NOTE.fields.map((each) => ({ ...each, nillable: false })) };
-    expect(xml(NOTHING_NILLABLE, blank, COMPACT)).toBe('<Result />');
-    expect(xml(NOTES, [], COMPACT)).toBe('<Result />');
-    expect(xml(NOTES, null, COMPACT)).toBe('');
-    expect(xml(NOTES, null, COMPACT, true)).toBe('<Result xsi:nil="true" />');
-  });
+  test(
+    'a record with nothing to write and an empty list are self-closing; ' + 'a null result is nil only where nillable',
+    () => {
+      const blank = { noteId: null, text: undefined, author: null, positive: null, scan: null };
+      const NOTHING_NILLABLE: TypeRef = { ...NOTE, fields: NOTE.fields.map((each) => ({ ...each, nillable: false })) };
+      expect(xml(NOTHING_NILLABLE, blank, COMPACT)).toBe('<Result />');
+      expect(xml(NOTES, [], COMPACT)).toBe('<Result />');
+      expect(xml(NOTES, null, COMPACT)).toBe('');
+      expect(xml(NOTES, null, COMPACT, true)).toBe('<Result xsi:nil="true" />');
+    },
+  );
 
   test('an HTTP document whose root has nothing inside is self-closing, with its declarations', () => {
     expect(typedDocument(NOTES, [], 'urn:x').toString('utf8')).toBe(

@@ -90,7 +90,9 @@ describe('HTTP GET and POST errors, as ASMX writes them', () => {
   test('an operation name in the wrong case', async () => {
     expectPlainError(
       await get(`${service.url}/AuthCodeSending.asmx/authcode?code=1&phone=2`),
-      'Invalid method name &#39;authcode&#39;,  method names are case sensitive.   The method name &#39;AuthCode&#39; with the same name but different casing was found.\r\nParameter name: methodName',
+      'Invalid method name &#39;authcode&#39;,  method names are case sensitive.   ' +
+        'The method name &#39;AuthCode&#39; with the same name but different casing was found.\r\n' +
+        'Parameter name: methodName',
     );
   });
 
@@ -106,7 +108,8 @@ describe('text on the HTTP bindings', () => {
   test('UTF-8 form fields and percent-encoded query fields reach the operation', async () => {
     // Operations are void in this profile; what is observable is that the request is accepted.
     const query = await get(
-      `${service.url}/GetTeacherSubjects.asmx/GetTeacherSubjectsByID?Tid=${encodeURIComponent('محمد')}&TClassid=${encodeURIComponent('أ 1')}`,
+      `${service.url}/GetTeacherSubjects.asmx/GetTeacherSubjectsByID?Tid=${encodeURIComponent('محمد')}` +
+        `&TClassid=${encodeURIComponent('أ 1')}`,
     );
     const form = await post(
       `${service.url}/GetTeacherSubjects.asmx/GetTeacherSubjectsByID`,

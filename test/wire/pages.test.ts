@@ -39,7 +39,8 @@ describe('service descriptions', () => {
     const response = await get(`${service.url}/GetNoteType.asmx?disco`);
     expect(response.headers.get('content-type')).toBe('text/xml; charset=utf-8');
     expect(response.text).toContain(
-      `<contractRef ref="${service.url}/GetNoteType.asmx?wsdl" docRef="${service.url}/GetNoteType.asmx" xmlns="http://schemas.xmlsoap.org/disco/scl/" />`,
+      `<contractRef ref="${service.url}/GetNoteType.asmx?wsdl" docRef="${service.url}/GetNoteType.asmx" ` +
+        'xmlns="http://schemas.xmlsoap.org/disco/scl/" />',
     );
     expect(response.text).toContain(`xmlns:q1="${NS}" binding="q1:GetNoteTypeSoap"`);
     expect(response.text).toContain(`xmlns:q2="${NS}" binding="q2:GetNoteTypeSoap12"`);
@@ -102,7 +103,8 @@ describe('help pages', () => {
     expect(text).toContain(`SOAPAction: "${NS}GenerateReport"`);
     expect(text).toContain('&lt;studentId&gt;<font class=value>int</font>&lt;/studentId&gt;');
     expect(text).toContain(
-      'GET /GenerateStudentReport.asmx/GenerateReport?studentId=<font class=value>string</font>&amp;studentClass=<font class=value>string</font> HTTP/1.1',
+      'GET /GenerateStudentReport.asmx/GenerateReport?studentId=<font class=value>string</font>' +
+        '&amp;studentClass=<font class=value>string</font> HTTP/1.1',
     );
   });
 

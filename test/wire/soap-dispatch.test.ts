@@ -48,7 +48,9 @@ describe('SOAP 1.1 dispatch', () => {
     const response = await soap11(helloPath(), HELLO, header);
     expect(response.status).toBe(500);
     expect(response.text).toContain(
-      `<faultcode>soap:Client</faultcode><faultstring>Server did not recognize the value of HTTP Header SOAPAction: ${shown}.</faultstring><detail /></soap:Fault>`,
+      '<faultcode>soap:Client</faultcode>' +
+        `<faultstring>Server did not recognize the value of HTTP Header SOAPAction: ${shown}.</faultstring>` +
+        '<detail /></soap:Fault>',
     );
   });
 
@@ -100,7 +102,9 @@ describe('SOAP 1.2 dispatch', () => {
     const response = await soap12(helloPath(), `<Nope xmlns="${NS}" />`);
     expect(response.status).toBe(500);
     expect(response.text).toContain(
-      '<soap:Fault><soap:Code><soap:Value>soap:Sender</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">Unable to handle request without a valid action parameter. Please supply a valid soap action.</soap:Text></soap:Reason><soap:Detail /></soap:Fault>',
+      '<soap:Fault><soap:Code><soap:Value>soap:Sender</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">' +
+        'Unable to handle request without a valid action parameter. Please supply a valid soap action.</soap:Text>' +
+        '</soap:Reason><soap:Detail /></soap:Fault>',
     );
   });
 
@@ -136,14 +140,19 @@ describe('client variations seen in the field', () => {
   );
 
   test('xsi:type attributes on parameter elements', async () => {
-    const body = `<GenerateReport xmlns="${NS}"><studentId xsi:type="xsd:int">12</studentId><studentClass xsi:type="xsd:string">A1</studentClass></GenerateReport>`;
+    const body =
+      `<GenerateReport xmlns="${NS}"><studentId xsi:type="xsd:int">12</studentId>` +
+      '<studentClass xsi:type="xsd:string">A1</studentClass></GenerateReport>';
     const response = await soap11(`${service.url}/GenerateStudentReport.asmx`, body, `"${NS}GenerateReport"`);
     expect(response.status).toBe(200);
     expect(response.text).toContain(`<GenerateReportResponse xmlns="${NS}" />`);
   });
 
   test('prefixed operation elements and a SOAP Header', async () => {
-    const text = `<?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Header><x:Trace xmlns:x="urn:trace">1</x:Trace></s:Header><s:Body><t:HelloWorld xmlns:t="${NS}"/></s:Body></s:Envelope>`;
+    const text =
+      '<?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/">' +
+      '<s:Header><x:Trace xmlns:x="urn:trace">1</x:Trace></s:Header>' +
+      `<s:Body><t:HelloWorld xmlns:t="${NS}"/></s:Body></s:Envelope>`;
     const response = await post(helloPath(), { 'Content-Type': 'text/xml; charset=utf-8' }, text);
     expect(helloAnswered(response.text)).toBe(true);
   });
@@ -153,7 +162,10 @@ describe('client variations seen in the field', () => {
     ['HTTP/1.0 with keep-alive', 'Connection: keep-alive\r\n'],
   ])('%s', async (_name, connectionHeader) => {
     const body = envelope11(HELLO);
-    const request = `POST /GetStudentsNote.asmx HTTP/1.0\r\nHost: localhost\r\n${connectionHeader}Content-Type: text/xml; charset=utf-8\r\nSOAPAction: "${NS}HelloWorld"\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const request =
+      `POST /GetStudentsNote.asmx HTTP/1.0\r\nHost: localhost\r\n${connectionHeader}` +
+      `Content-Type: text/xml; charset=utf-8\r\nSOAPAction: "${NS}HelloWorld"\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     // With keep-alive the server holds the connection open; the short timeout ends the read.
     const raw = await rawRequest(service.url, request, connectionHeader ? 1000 : 5000);
     expect(statusOf(raw)).toBe(200);

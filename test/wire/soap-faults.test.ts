@@ -18,7 +18,14 @@ function reportRequest(
   studentId: string,
   tail = '<studentClass>A1</studentClass>',
 ): string {
-  return `<?xml version="1.0" encoding="utf-8"?>\n<${prefix}:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:${prefix}="${envelopeNamespace}">\n  <${prefix}:Body>\n    <GenerateReport xmlns="${NS}"><studentId>${studentId}</studentId>${tail}</GenerateReport>\n  </${prefix}:Body>\n</${prefix}:Envelope>`;
+  return (
+    '<?xml version="1.0" encoding="utf-8"?>\n' +
+    `<${prefix}:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ` +
+    `xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:${prefix}="${envelopeNamespace}">\n` +
+    `  <${prefix}:Body>\n` +
+    `    <GenerateReport xmlns="${NS}"><studentId>${studentId}</studentId>${tail}</GenerateReport>\n` +
+    `  </${prefix}:Body>\n</${prefix}:Envelope>`
+  );
 }
 
 describe('requests that cannot be read', () => {
@@ -28,7 +35,8 @@ describe('requests that cannot be read', () => {
     ['text that is not XML', 'hello'],
     [
       'an undefined entity',
-      `<soap:Envelope xmlns:soap="${SOAP11_ENV}"><soap:Body><HelloWorld xmlns="${NS}">&nope;</HelloWorld></soap:Body></soap:Envelope>`,
+      `<soap:Envelope xmlns:soap="${SOAP11_ENV}"><soap:Body><HelloWorld xmlns="${NS}">&nope;</HelloWorld>` +
+        '</soap:Body></soap:Envelope>',
     ],
   ])('%s is 400 with an empty text/xml body', async (_name, body) => {
     const response = await post(reportPath(), XML_HEADERS, body);
@@ -59,9 +67,15 @@ describe('requests that cannot be read', () => {
     const response = await post(reportPath(), XML_HEADERS, `<AuthCode xmlns="${NS}"><code>1</code></AuthCode>`);
     expect(response.status).toBe(500);
     expect(response.text).toBe(
-      `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP11_ENV}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">` +
-        `<soap:Header><soap12:Upgrade xmlns:soap12="${SOAP12_ENV}"><soap12:SupportedEnvelope qname="soap:Envelope" xmlns:soap="${SOAP11_ENV}" /><soap12:SupportedEnvelope qname="soap12:Envelope" xmlns:soap12="${SOAP12_ENV}" /></soap12:Upgrade></soap:Header>` +
-        `<soap:Body><soap:Fault><faultcode>soap:VersionMismatch</faultcode><faultstring>Possible SOAP version mismatch: Envelope namespace http://tempuri.org/ was unexpected. Expecting ${SOAP11_ENV}.</faultstring><detail /></soap:Fault></soap:Body></soap:Envelope>`,
+      `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP11_ENV}" ` +
+        'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">' +
+        `<soap:Header><soap12:Upgrade xmlns:soap12="${SOAP12_ENV}">` +
+        `<soap12:SupportedEnvelope qname="soap:Envelope" xmlns:soap="${SOAP11_ENV}" />` +
+        `<soap12:SupportedEnvelope qname="soap12:Envelope" xmlns:soap12="${SOAP12_ENV}" />` +
+        '</soap12:Upgrade></soap:Header>' +
+        '<soap:Body><soap:Fault><faultcode>soap:VersionMismatch</faultcode>' +
+        '<faultstring>Possible SOAP version mismatch: Envelope namespace http://tempuri.org/ was unexpected. ' +
+        `Expecting ${SOAP11_ENV}.</faultstring><detail /></soap:Fault></soap:Body></soap:Envelope>`,
     );
   });
 
@@ -74,7 +88,9 @@ describe('requests that cannot be read', () => {
     expect(response.status).toBe(500);
     expect(response.headers.get('content-type')).toBe('application/soap+xml; charset=utf-8');
     expect(response.text).toContain(
-      `<soap:Value>soap:VersionMismatch</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">Possible SOAP version mismatch: Envelope namespace ${SOAP11_ENV} was unexpected. Expecting ${SOAP12_ENV}.</soap:Text>`,
+      '<soap:Value>soap:VersionMismatch</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">' +
+        `Possible SOAP version mismatch: Envelope namespace ${SOAP11_ENV} was unexpected. ` +
+        `Expecting ${SOAP12_ENV}.</soap:Text>`,
     );
   });
 
@@ -86,7 +102,8 @@ describe('requests that cannot be read', () => {
     );
     expect(response.status).toBe(500);
     expect(response.text).toContain(
-      '<faultcode>soap:Client</faultcode><faultstring>Server was unable to read request. ---&gt; Request format is invalid: Missing required soap:Body element.</faultstring>',
+      '<faultcode>soap:Client</faultcode><faultstring>Server was unable to read request. ---&gt; ' +
+        'Request format is invalid: Missing required soap:Body element.</faultstring>',
     );
   });
 });
@@ -96,7 +113,9 @@ describe('int parameters', () => {
     const response = await post(reportPath(), XML_HEADERS, reportRequest(SOAP11_ENV, 'soap', 'abc'));
     expect(response.status).toBe(500);
     expect(response.text).toContain(
-      '<soap:Fault><faultcode>soap:Client</faultcode><faultstring>Server was unable to read request. ---&gt; There is an error in XML document (4, 76). ---&gt; Input string was not in a correct format.</faultstring><detail /></soap:Fault>',
+      '<soap:Fault><faultcode>soap:Client</faultcode><faultstring>Server was unable to read request. ---&gt; ' +
+        'There is an error in XML document (4, 76). ---&gt; Input string was not in a correct format.</faultstring>' +
+        '<detail /></soap:Fault>',
     );
   });
 
@@ -107,7 +126,9 @@ describe('int parameters', () => {
       reportRequest(SOAP12_ENV, 'soap12', 'abc'),
     );
     expect(response.text).toContain(
-      '<soap:Value>soap:Sender</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">Server was unable to read request. ---&gt; There is an error in XML document (4, 76). ---&gt; Input string was not in a correct format.</soap:Text>',
+      '<soap:Value>soap:Sender</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">' +
+        'Server was unable to read request. ---&gt; There is an error in XML document (4, 76). ---&gt; ' +
+        'Input string was not in a correct format.</soap:Text>',
     );
   });
 

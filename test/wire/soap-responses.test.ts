@@ -21,7 +21,10 @@ describe('SOAP responses, byte for byte as ASMX', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/xml; charset=utf-8');
     expect(response.text).toBe(
-      `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" ${XSI_XSD}><soap:Body><HelloWorldResponse xmlns="${NS}"><HelloWorldResult>Hello World</HelloWorldResult></HelloWorldResponse></soap:Body></soap:Envelope>`,
+      '<?xml version="1.0" encoding="utf-8"?>' +
+        `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" ${XSI_XSD}>` +
+        `<soap:Body><HelloWorldResponse xmlns="${NS}"><HelloWorldResult>Hello World</HelloWorldResult>` +
+        '</HelloWorldResponse></soap:Body></soap:Envelope>',
     );
     expect(Number(response.headers.get('content-length'))).toBe(Buffer.byteLength(response.text));
   });
@@ -35,7 +38,10 @@ describe('SOAP responses, byte for byte as ASMX', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/soap+xml; charset=utf-8');
     expect(response.text).toBe(
-      `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope" ${XSI_XSD}><soap:Body><HelloWorldResponse xmlns="${NS}"><HelloWorldResult>Hello World</HelloWorldResult></HelloWorldResponse></soap:Body></soap:Envelope>`,
+      '<?xml version="1.0" encoding="utf-8"?>' +
+        `<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope" ${XSI_XSD}>` +
+        `<soap:Body><HelloWorldResponse xmlns="${NS}"><HelloWorldResult>Hello World</HelloWorldResult>` +
+        '</HelloWorldResponse></soap:Body></soap:Envelope>',
     );
   });
 
@@ -57,7 +63,8 @@ describe('SOAP responses, byte for byte as ASMX', () => {
     [
       '/PushNotificationMobile.asmx',
       'PushNotificationToGateway',
-      '<applicationID>a</applicationID><senderId>s</senderId><deviceId>d</deviceId><notes>n</notes><notes_type>t</notes_type>',
+      '<applicationID>a</applicationID><senderId>s</senderId><deviceId>d</deviceId>' +
+        '<notes>n</notes><notes_type>t</notes_type>',
     ],
     [
       '/NotificationNotes.asmx',

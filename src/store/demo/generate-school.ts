@@ -251,7 +251,9 @@ async function enrolStudents(
         name_ar: name.ar,
         name_en: name.en,
         gender,
-        birth_date: `${birthYear}-${String(random.int(1, 12)).padStart(2, '0')}-${String(random.int(1, 28)).padStart(2, '0')}`,
+        birth_date:
+          `${birthYear}-${String(random.int(1, 12)).padStart(2, '0')}-` +
+          `${String(random.int(1, 28)).padStart(2, '0')}`,
         phone: plan.grade >= 7 && random.chance(0.5) ? mobileNumber(random) : null,
       });
       records.push({

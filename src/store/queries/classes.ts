@@ -40,15 +40,24 @@ const parsed = <Row>(value: string | Row[]): Row[] =>
  * repeated on every row by the database, and the order is made here too, where it is cheap.
  */
 export async function classAttendance({ db, engine }: Session, classId: number): Promise<AttendanceRecord[]> {
-  const entryFields = sql`entry.id, entry.occurred_on, entry.student_record_id, entry.kind, entry.absence_type_id, entry.minutes_late, entry.note`;
+  const entryFields = sql.raw(
+    'entry.id, entry.occurred_on, entry.student_record_id, entry.kind, entry.absence_type_id, entry.minutes_late, ' +
+      'entry.note',
+  );
   const studentFields = sql`record.id, student.id, student.name_ar, student.name_en`;
+  const entriesJoined = sql.raw(
+    'from attendance as entry inner join student_records as record on record.id = entry.student_record_id',
+  );
+  const studentsJoined = sql.raw(
+    'from student_records as record inner join students as student on student.id = record.student_id',
+  );
   const { rows } = await sql<{
     entries: string | EntryRow[];
     students: string | StudentRow[];
     absenceTypes: string | AbsenceTypeRow[];
   }>`select
-    (select ${jsonRows(engine, entryFields)} from attendance as entry inner join student_records as record on record.id = entry.student_record_id where record.class_id = ${classId}) as entries,
-    (select ${jsonRows(engine, studentFields)} from student_records as record inner join students as student on student.id = record.student_id where record.class_id = ${classId}) as students,
+    (select ${jsonRows(engine, entryFields)} ${entriesJoined} where record.class_id = ${classId}) as entries,
+    (select ${jsonRows(engine, studentFields)} ${studentsJoined} where record.class_id = ${classId}) as students,
     (select ${jsonRows(engine, sql`id, name_ar, name_en`)} from absence_types) as "absenceTypes"`.execute(db);
   const studentOfRecord = new Map(parsed(rows[0].students).map((student) => [student[0], student]));
   const absenceType = new Map(parsed(rows[0].absenceTypes).map((type) => [type[0], type]));

@@ -50,7 +50,8 @@ public static class MonoClient
             foreach (var operation in operations)
             {
                 report["operation"] = operation.Name;
-                Console.WriteLine(json.Serialize(report.Concat(Call(proxy, operation)).ToDictionary(entry => entry.Key, entry => entry.Value)));
+                Console.WriteLine(json.Serialize(
+                    report.Concat(Call(proxy, operation)).ToDictionary(entry => entry.Key, entry => entry.Value)));
             }
         }
     }
@@ -58,7 +59,9 @@ public static class MonoClient
     static object SampleFor(ParameterInfo parameter)
     {
         var value = Environment.GetEnvironmentVariable("SAMPLE_" + parameter.Name);
-        return parameter.ParameterType == typeof(string) && value != null ? value : SampleByType[parameter.ParameterType];
+        return parameter.ParameterType == typeof(string) && value != null
+            ? value
+            : SampleByType[parameter.ParameterType];
     }
 
     // Calls one operation; a fault or transport error is reported, not thrown, so every call runs.
@@ -71,8 +74,13 @@ public static class MonoClient
         }
         catch (Exception error)
         {
-            var cause = error is TargetInvocationException && error.InnerException != null ? error.InnerException : error;
-            return new Dictionary<string, object> { { "ok", false }, { "error", cause.GetType().Name + ": " + cause.Message } };
+            var cause = error is TargetInvocationException && error.InnerException != null
+                ? error.InnerException
+                : error;
+            return new Dictionary<string, object>
+            {
+                { "ok", false }, { "error", cause.GetType().Name + ": " + cause.Message }
+            };
         }
     }
 }

@@ -48,7 +48,8 @@ public static class MonoTypedClient
     static readonly JavaScriptSerializer Json = new JavaScriptSerializer();
     // Whatever the locale says, the lines are UTF-8 (without a byte order mark): the test compares
     // the Arabic names exactly.
-    static readonly TextWriter Output = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false)) { AutoFlush = true };
+    static readonly TextWriter Output =
+        new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false)) { AutoFlush = true };
 
     public static void Main(string[] arguments)
     {
@@ -60,13 +61,18 @@ public static class MonoTypedClient
         CallAll("1.2", information12.GetStudentInfoById, marks12.GetStudentsMarks2, arguments);
     }
 
-    static void CallAll(string version, Func<string, IStudentInfo> studentInfoById, Func<string, string, IMark[]> studentMarks, string[] arguments)
+    static void CallAll(
+        string version,
+        Func<string, IStudentInfo> studentInfoById,
+        Func<string, string, IMark[]> studentMarks,
+        string[] arguments)
     {
         string studentId = arguments[0], subjectId = arguments[1], unknownId = arguments[2];
         foreach (var student in new[] { studentId, unknownId })
             Report(version, "GetStudentInfoById", new[] { student }, () => StudentFields(studentInfoById(student)));
         foreach (var subject in new[] { subjectId, unknownId })
-            Report(version, "GetStudentsMarks2", new[] { studentId, subject }, () => MarksSummary(studentMarks(studentId, subject)));
+            Report(version, "GetStudentsMarks2", new[] { studentId, subject },
+                () => MarksSummary(studentMarks(studentId, subject)));
     }
 
     static object StudentFields(IStudentInfo student)
@@ -93,14 +99,22 @@ public static class MonoTypedClient
         marks = marks ?? new IMark[0];
         object first = null;
         if (marks.Length > 0)
-            first = new Dictionary<string, object> { { "AssessmentNameAr", marks[0].AssessmentNameAr }, { "Score", marks[0].Score }, { "MaxScore", marks[0].MaxScore } };
+            first = new Dictionary<string, object>
+            {
+                { "AssessmentNameAr", marks[0].AssessmentNameAr },
+                { "Score", marks[0].Score },
+                { "MaxScore", marks[0].MaxScore }
+            };
         return new Dictionary<string, object> { { "count", marks.Length }, { "first", first } };
     }
 
     // Prints the line of one call; a fault or transport error is reported, not thrown, so every call runs.
     static void Report(string version, string operation, string[] arguments, Func<object> read)
     {
-        var line = new Dictionary<string, object> { { "version", version }, { "operation", operation }, { "arguments", arguments } };
+        var line = new Dictionary<string, object>
+        {
+            { "version", version }, { "operation", operation }, { "arguments", arguments }
+        };
         try
         {
             line["result"] = read();

@@ -50,7 +50,10 @@ function call(SoapClient $client, string $operation, array $fields): array
         $arguments = [];
         foreach ($fields as $field) {
             $override = getenv("SAMPLE_{$field['name']}");
-            $arguments[$field['name']] = $override !== false ? $override : (SAMPLE_BY_TYPE[$field['type']] ?? throw new UnexpectedValueException("no sample value for type {$field['type']}"));
+            $arguments[$field['name']] = $override !== false
+                ? $override
+                : (SAMPLE_BY_TYPE[$field['type']]
+                    ?? throw new UnexpectedValueException("no sample value for type {$field['type']}"));
         }
         $response = $client->__soapCall($operation, [$arguments]);
         // The wrapper's only child (HelloWorldResult) is the result; an empty wrapper has none.

@@ -39,7 +39,11 @@ function marksSummary(?stdClass $marks): array
     $first = $list[0] ?? null;
     return [
         'count' => count($list),
-        'first' => $first === null ? null : ['AssessmentNameAr' => $first->AssessmentNameAr, 'Score' => $first->Score, 'MaxScore' => $first->MaxScore],
+        'first' => $first === null ? null : [
+            'AssessmentNameAr' => $first->AssessmentNameAr,
+            'Score' => $first->Score,
+            'MaxScore' => $first->MaxScore,
+        ],
     ];
 }
 
@@ -62,9 +66,14 @@ foreach (VERSIONS as $version => $soapVersion) {
     $information = client("$baseUrl/GetStudentsInformation.asmx?WSDL", $soapVersion);
     $marks = client("$baseUrl/GetStudnetsMarks2.asmx?WSDL", $soapVersion);
     foreach ([$studentId, $unknownId] as $student) {
-        report($version, 'GetStudentInfoById', [$student], fn () => studentFields($information->GetStudentInfoById(['StudentId' => $student])->GetStudentInfoByIdResult ?? null));
+        report($version, 'GetStudentInfoById', [$student], fn () => studentFields(
+            $information->GetStudentInfoById(['StudentId' => $student])->GetStudentInfoByIdResult ?? null
+        ));
     }
     foreach ([$subjectId, $unknownId] as $subject) {
-        report($version, 'GetStudentsMarks2', [$studentId, $subject], fn () => marksSummary($marks->GetStudentsMarks2(['StudnetID' => $studentId, 'SubjectID' => $subject])->GetStudentsMarks2Result ?? null));
+        report($version, 'GetStudentsMarks2', [$studentId, $subject], fn () => marksSummary(
+            $marks->GetStudentsMarks2(['StudnetID' => $studentId, 'SubjectID' => $subject])
+                ->GetStudentsMarks2Result ?? null
+        ));
     }
 }

@@ -54,9 +54,19 @@ def main(base_url, student_id, subject_id, unknown_id):
         students = information.bind("GetStudentsInformation", f"GetStudentsInformation{suffix}")
         student_marks = marks.bind("GetStudnetsMarks2", f"GetStudnetsMarks2{suffix}")
         for student in (student_id, unknown_id):
-            report(version, "GetStudentInfoById", [student], lambda: student_fields(students.GetStudentInfoById(StudentId=student)))
+            report(
+                version,
+                "GetStudentInfoById",
+                [student],
+                lambda: student_fields(students.GetStudentInfoById(StudentId=student)),
+            )
         for subject in (subject_id, unknown_id):
-            report(version, "GetStudentsMarks2", [student_id, subject], lambda: marks_summary(student_marks.GetStudentsMarks2(StudnetID=student_id, SubjectID=subject)))
+            report(
+                version,
+                "GetStudentsMarks2",
+                [student_id, subject],
+                lambda: marks_summary(student_marks.GetStudentsMarks2(StudnetID=student_id, SubjectID=subject)),
+            )
 
 
 if __name__ == "__main__":

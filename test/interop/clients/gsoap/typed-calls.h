@@ -34,7 +34,8 @@ inline std::string marksSummary(const tempuri__ArrayOfMark *marks) {
   const std::vector<tempuri__Mark *> &list = marks == nullptr ? none : marks->Mark;
   std::string first = "null";
   if (!list.empty()) {
-    first = "{\"AssessmentNameAr\":" + jsonOptional(list[0]->AssessmentNameAr) + ",\"Score\":" + jsonNumber(list[0]->Score) +
+    first = "{\"AssessmentNameAr\":" + jsonOptional(list[0]->AssessmentNameAr) +
+            ",\"Score\":" + jsonNumber(list[0]->Score) +
             ",\"MaxScore\":" + jsonNumber(list[0]->MaxScore) + "}";
   }
   return "{\"count\":" + std::to_string(list.size()) + ",\"first\":" + first + "}";
@@ -44,9 +45,12 @@ inline std::string marksSummary(const tempuri__ArrayOfMark *marks) {
 // (soapcpp2 -1 or -2 fixed it in the proxy), and a fault or transport error is reported, not
 // fatal, so that every call runs.
 template <typename Proxy>
-void report(Proxy &proxy, const char *operation, const std::vector<std::string> &arguments, int status, const std::string &result) {
-  std::string line = "{\"version\":" + jsonString(proxy.soap->version == 2 ? "1.2" : "1.1") + ",\"operation\":" + jsonString(operation) + ",\"arguments\":[";
-  for (std::size_t index = 0; index < arguments.size(); index++) line += (index == 0 ? "" : ",") + jsonString(arguments[index]);
+void report(Proxy &proxy, const char *operation, const std::vector<std::string> &arguments, int status,
+            const std::string &result) {
+  std::string line = "{\"version\":" + jsonString(proxy.soap->version == 2 ? "1.2" : "1.1") +
+                     ",\"operation\":" + jsonString(operation) + ",\"arguments\":[";
+  for (std::size_t index = 0; index < arguments.size(); index++)
+    line += (index == 0 ? "" : ",") + jsonString(arguments[index]);
   if (status == SOAP_OK) {
     line += "],\"ok\":true,\"result\":" + result;
   } else {
@@ -64,7 +68,8 @@ void reportStudentInfo(Proxy &proxy, std::string studentId) {
   request.StudentId = &studentId;
   _tempuri__GetStudentInfoByIdResponse response;
   int status = proxy.GetStudentInfoById(&request, response);
-  report(proxy, "GetStudentInfoById", {studentId}, status, status == SOAP_OK ? studentFields(response.GetStudentInfoByIdResult) : "");
+  report(proxy, "GetStudentInfoById", {studentId}, status,
+         status == SOAP_OK ? studentFields(response.GetStudentInfoByIdResult) : "");
 }
 
 template <typename Proxy>
@@ -74,7 +79,8 @@ void reportMarks(Proxy &proxy, std::string studentId, std::string subjectId) {
   request.SubjectID = &subjectId;
   _tempuri__GetStudentsMarks2Response response;
   int status = proxy.GetStudentsMarks2(&request, response);
-  report(proxy, "GetStudentsMarks2", {studentId, subjectId}, status, status == SOAP_OK ? marksSummary(response.GetStudentsMarks2Result) : "");
+  report(proxy, "GetStudentsMarks2", {studentId, subjectId}, status,
+         status == SOAP_OK ? marksSummary(response.GetStudentsMarks2Result) : "");
 }
 
 // Usage: PROGRAM STUDENT_ID SUBJECT_ID UNKNOWN_ID. The proxies read and write strings as UTF-8

@@ -47,7 +47,8 @@ public final class InteropClient {
         try (Stream<Path> files = Files.walk(classes)) {
             for (Path file : (Iterable<Path>) files.filter(path -> path.toString().endsWith(".class"))::iterator) {
                 String relative = classes.relativize(file).toString();
-                String name = relative.substring(0, relative.length() - ".class".length()).replace(File.separatorChar, '.');
+                String name = relative.substring(0, relative.length() - ".class".length())
+                        .replace(File.separatorChar, '.');
                 Class<?> candidate = Class.forName(name, false, InteropClient.class.getClassLoader());
                 if (candidate.isAnnotationPresent(WebServiceClient.class)) services.add(candidate);
             }
@@ -67,7 +68,8 @@ public final class InteropClient {
         for (Method operation : portInterface.getMethods()) {
             WebMethod webMethod = operation.getAnnotation(WebMethod.class);
             if (webMethod == null) continue;
-            String report = "{\"endpoint\":" + JsonText.string(endpoint) + ",\"operation\":" + JsonText.string(webMethod.operationName())
+            String report = "{\"endpoint\":" + JsonText.string(endpoint)
+                    + ",\"operation\":" + JsonText.string(webMethod.operationName())
                     + ",\"version\":" + JsonText.string(version);
             System.out.println(report + call(port, operation) + "}");
         }
@@ -91,7 +93,10 @@ public final class InteropClient {
         }
     }
 
-    /** The wire name of a parameter, from wsimport's @WebParam; a parameter whose rules need a particular form gets SAMPLE_<name>. */
+    /**
+     * The wire name of a parameter, from wsimport's @WebParam; a parameter whose rules need a particular form gets
+     * SAMPLE_<name>.
+     */
     private static String parameterName(Method operation, int index) {
         for (java.lang.annotation.Annotation annotation : operation.getParameterAnnotations()[index]) {
             if (annotation instanceof WebParam) return ((WebParam) annotation).name();
@@ -105,7 +110,8 @@ public final class InteropClient {
         for (int index = 0; index < arguments.length; index++) {
             Class<?> type = operation.getParameterTypes()[index];
             if (!SAMPLE_BY_TYPE.containsKey(type)) {
-                return ",\"ok\":false,\"error\":" + JsonText.string("no sample value for parameter type " + type.getName());
+                return ",\"ok\":false,\"error\":"
+                        + JsonText.string("no sample value for parameter type " + type.getName());
             }
             String override = type == String.class ? System.getenv("SAMPLE_" + parameterName(operation, index)) : null;
             arguments[index] = override != null ? override : SAMPLE_BY_TYPE.get(type);

@@ -23,7 +23,8 @@ import java.util.function.Supplier;
  */
 public final class TypedClient {
     // Whatever the locale says, the lines are UTF-8: the test compares the Arabic names exactly.
-    private static final PrintStream OUTPUT = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+    private static final PrintStream OUTPUT =
+            new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
 
     public static void main(String[] arguments) {
         GetStudentsInformation information = new GetStudentsInformation();
@@ -32,15 +33,18 @@ public final class TypedClient {
         callAll("1.2", information.getGetStudentsInformationSoap12(), marks.getGetStudnetsMarks2Soap12(), arguments);
     }
 
-    private static void callAll(String version, GetStudentsInformationSoap information, GetStudnetsMarks2Soap marks, String[] arguments) {
+    private static void callAll(
+            String version, GetStudentsInformationSoap information, GetStudnetsMarks2Soap marks, String[] arguments) {
         String studentId = arguments[0];
         String subjectId = arguments[1];
         String unknownId = arguments[2];
         for (String student : List.of(studentId, unknownId)) {
-            report(version, "GetStudentInfoById", List.of(student), () -> studentFields(information.getStudentInfoById(student)));
+            report(version, "GetStudentInfoById", List.of(student),
+                    () -> studentFields(information.getStudentInfoById(student)));
         }
         for (String subject : List.of(subjectId, unknownId)) {
-            report(version, "GetStudentsMarks2", List.of(studentId, subject), () -> marksSummary(marks.getStudentsMarks2(studentId, subject)));
+            report(version, "GetStudentsMarks2", List.of(studentId, subject),
+                    () -> marksSummary(marks.getStudentsMarks2(studentId, subject)));
         }
     }
 
@@ -67,14 +71,16 @@ public final class TypedClient {
 
     /** Prints the line of one call; a fault or transport error is reported, not thrown, so every call runs. */
     private static void report(String version, String operation, List<String> arguments, Supplier<String> read) {
-        StringBuilder line = new StringBuilder("{\"version\":" + JsonText.string(version) + ",\"operation\":" + JsonText.string(operation) + ",\"arguments\":[");
+        StringBuilder line = new StringBuilder("{\"version\":" + JsonText.string(version)
+                + ",\"operation\":" + JsonText.string(operation) + ",\"arguments\":[");
         for (int index = 0; index < arguments.size(); index++) {
             line.append(index == 0 ? "" : ",").append(JsonText.string(arguments.get(index)));
         }
         try {
             line.append("],\"ok\":true,\"result\":").append(read.get());
         } catch (RuntimeException error) {
-            line.append("],\"ok\":false,\"error\":").append(JsonText.string(error.getClass().getName() + ": " + error.getMessage()));
+            line.append("],\"ok\":false,\"error\":")
+                    .append(JsonText.string(error.getClass().getName() + ": " + error.getMessage()));
         }
         OUTPUT.println(line.append('}'));
     }

@@ -17,7 +17,10 @@ public final class WsImportEach {
         String sources = arguments[0];
         for (int index = 1; index < arguments.length; index++) {
             String wsdlUrl = arguments[index];
-            String[] options = {"-extension", "-keep", "-Xnocompile", "-quiet", "-p", packageOf(wsdlUrl), "-s", sources, "-d", sources, wsdlUrl};
+            String[] options = {
+                "-extension", "-keep", "-Xnocompile", "-quiet", "-p", packageOf(wsdlUrl),
+                "-s", sources, "-d", sources, wsdlUrl
+            };
             int status = com.sun.tools.ws.WsImport.doMain(options);
             if (status != 0) {
                 System.err.println("wsimport failed with status " + status + " on " + wsdlUrl);
