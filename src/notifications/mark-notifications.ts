@@ -1,15 +1,19 @@
 import { enqueueMessages, type NewMessage, newDeliveryReference } from '../delivery/outbox';
 import type { PayloadSealer } from '../lib/payload-sealer';
-import { markRecipients } from '../store/queries/directory';
+import { type MarkRecipient, markRecipients } from '../store/queries/directory';
 import { existingIdempotencyKeys } from '../store/queries/outbox';
 import { inTransaction, type Session } from '../store/session';
-import { countAgainstLimits, MINUTE_MS, type RateLimit } from './rate-limit';
+import { countAgainstLimits, pushDeviceLimit, type RateLimit } from './rate-limit';
 
 export interface MarkNotificationLimits {
   /** The caller's own limit; past it nothing is queued and the call is refused. */
   readonly caller: RateLimit;
   /** Pushes to one device a minute; a device past it is left out of this call's messages. */
   readonly perDevicePerMinute: number;
+}
+
+function idempotencyKeyOf(assessmentId: number, row: MarkRecipient): string {
+  return `mark:${assessmentId}:${row.markId}:${row.deviceId}:${row.score}`;
 }
 
 /**
@@ -29,35 +33,32 @@ export async function queueMarkNotifications(
   return inTransaction(session, async (transaction) => {
     if (await countAgainstLimits(transaction, [limits.caller], call.now)) return 'limited';
     const rows = await markRecipients(transaction, assessmentId, classId);
-    const messages: NewMessage[] = rows.map((row) => ({
-      channel: 'push',
-      recipient: row.token,
-      deviceId: row.deviceId,
-      content: {
-        title: row.studentName,
-        body: `${row.subjectName}: ${row.score}/${row.maxScore}`,
-        data: {
-          kind: 'mark',
-          assessmentId: String(assessmentId),
-          studentId: String(row.studentId),
-          markId: String(row.markId),
-        },
-      },
-      idempotencyKey: `mark:${assessmentId}:${row.markId}:${row.deviceId}:${row.score}`,
-    }));
     const queuedBefore = await existingIdempotencyKeys(
       transaction,
-      messages.map((message) => message.idempotencyKey as string),
+      rows.map((row) => idempotencyKeyOf(assessmentId, row)),
     );
     const fresh: NewMessage[] = [];
-    for (const message of messages) {
-      if (queuedBefore.has(message.idempotencyKey as string) || message.channel !== 'push') continue;
-      const device = {
-        key: `push:device-id:${message.deviceId}`,
-        limit: limits.perDevicePerMinute,
-        windowMs: MINUTE_MS,
-      };
-      if (!(await countAgainstLimits(transaction, [device], call.now))) fresh.push(message);
+    for (const row of rows) {
+      if (queuedBefore.has(idempotencyKeyOf(assessmentId, row))) continue;
+      // The same count as PushNotificationToGateway's for the device: pushes to it from every operation.
+      const device = pushDeviceLimit(row.applicationId, row.deviceKey, limits.perDevicePerMinute);
+      if (await countAgainstLimits(transaction, [device], call.now)) continue;
+      fresh.push({
+        channel: 'push',
+        recipient: row.token,
+        deviceId: row.deviceId,
+        content: {
+          title: row.studentName,
+          body: `${row.subjectName}: ${row.score}/${row.maxScore}`,
+          data: {
+            kind: 'mark',
+            assessmentId: String(assessmentId),
+            studentId: String(row.studentId),
+            markId: String(row.markId),
+          },
+        },
+        idempotencyKey: idempotencyKeyOf(assessmentId, row),
+      });
     }
     return enqueueMessages(transaction, fresh, newDeliveryReference(), call.now, call.sealer);
   });

@@ -68,6 +68,11 @@ export function callerKeyOf(call: { readonly callerName: string; readonly addres
     : `caller:${call.callerName}`;
 }
 
+/** The limit of pushes to one device, as PushNotificationToGateway names it, from every operation together. */
+export function pushDeviceLimit(applicationId: string, deviceId: string, perMinute: number): RateLimit {
+  return { key: `push:device:${applicationId}:${deviceId}`, limit: perMinute, windowMs: MINUTE_MS };
+}
+
 function bucketOf(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }

@@ -265,6 +265,40 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
       ).toEqual({ status: 200, body: { d: 0 } });
     });
 
+    test('count pushes to a device together, from PushNotificationToGateway and SendMarkNotes', async () => {
+      const assessment = await school.db
+        .selectFrom('assessments')
+        .select(['id', 'class_id'])
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
+      const devices = await school.db
+        .selectFrom('marks as m')
+        .innerJoin('student_records as r', 'r.id', 'm.student_record_id')
+        .innerJoin('student_guardians as g', 'g.student_id', 'r.student_id')
+        .innerJoin('devices as d', 'd.guardian_id', 'g.guardian_id')
+        .select(['d.application_id', 'd.device_id'])
+        .where('m.assessment_id', '=', assessment.id)
+        .execute();
+      expect(devices.length).toBeGreaterThan(1);
+      const { url } = await start({ PUSH_PER_DEVICE_PER_MINUTE: '1' });
+      const [used] = devices;
+      const pushed = await callJson(url, PUSH, 'PushNotificationToGateway', {
+        applicationID: used.application_id,
+        senderId: 'teacher',
+        deviceId: used.device_id,
+        notes: 'hello',
+        notes_type: 't',
+      });
+      expect(pushed.status).toBe(200);
+      const parameters = { id: String(assessment.id), id_class: String(assessment.class_id), baseUrlSchool: `${url}/` };
+      // The device already had its one push of the minute: its mark waits, the others go.
+      const distinct = new Set(devices.map((device) => `${device.application_id} ${device.device_id}`));
+      expect(await callJson(url, NOTES, 'SendMarkNotes', parameters)).toEqual({
+        status: 200,
+        body: { d: distinct.size - 1 },
+      });
+    });
+
     test("give the absence type's name in this school; an unknown id gives an empty result", async () => {
       const type = await school.db
         .selectFrom('absence_types')

@@ -43,6 +43,9 @@ export interface MarkRecipient {
   readonly studentId: number;
   readonly studentName: string;
   readonly deviceId: number;
+  /** The device as PushNotificationToGateway names it: its application and its device id. */
+  readonly applicationId: string;
+  readonly deviceKey: string;
   readonly token: string;
 }
 
@@ -64,6 +67,8 @@ export async function markRecipients({ db }: Session, assessmentId: number, clas
       'student.id as studentId',
       'student.name_ar as studentName',
       'device.id as deviceId',
+      'device.application_id as applicationId',
+      'device.device_id as deviceKey',
       'device.push_token as token',
     ])
     .where('assessment.id', '=', assessmentId)
