@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { CONTRACT_TYPES_PATH, renderContractTypes } from '../../scripts/contract-types/render-types';
 import { loadCatalog } from '../../src/contract/catalog';
+import type { TypeRef } from '../../src/contract/types';
 import { WSDL_DIRECTORY } from '../../src/contract/wsdl-directory';
 import { ROOT } from '../support/cli';
 
@@ -41,5 +42,24 @@ describe('the contract types the code', () => {
     expect(errors.get('handler-misspelt-field.ts')?.join('\n')).toMatch(
       /'isPositiv' does not exist in type 'NoteType'/,
     );
+  });
+});
+
+describe('personal data in the contract', () => {
+  test("no result carries a guardian's or a teacher's phone number: the only phone is a student's own", async () => {
+    const catalog = await loadCatalog(WSDL_DIRECTORY);
+    const phones: string[] = [];
+    const visit = (type: TypeRef, seen = new Set<string>()) => {
+      if (type.kind === 'primitive' || seen.has(type.name)) return;
+      seen.add(type.name);
+      if (type.kind === 'array') visit(type.item, seen);
+      else
+        for (const field of type.fields) {
+          if (/phone/i.test(field.element)) phones.push(`${type.name}.${field.element}`);
+          visit(field.type, seen);
+        }
+    };
+    for (const operation of catalog.operations) if (operation.results.typed) visit(operation.results.typed.type);
+    expect([...new Set(phones)]).toEqual(['StudentInfo.Phone']);
   });
 });
