@@ -22,7 +22,7 @@ import { availableParallelism, cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SQLITE_FILE_NAME } from '../src/store/open-store';
-import { buildService, checkBenchmarkTools, ROOT, SERVICE_ENTRY } from './benchmark/build';
+import { buildService, CLI_ENTRY, checkBenchmarkTools, ROOT, SERVICE_ENTRY } from './benchmark/build';
 import { MemorySampler, residentPeaksMegabytes } from './benchmark/memory';
 import { firstMatchingLine, freePort, ProcessGroup } from './benchmark/processes';
 import { scenariosFor, type Operation } from './benchmark/scenarios';
@@ -165,7 +165,7 @@ function generateSchool(dataDirectory: string, options: Options): number {
   const started = process.hrtime.bigint();
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', 'scripts/demo-data.ts', '--students', String(options.students), '--seed', String(options.seed)],
+    [CLI_ENTRY, 'demo-data', '--students', String(options.students), '--seed', String(options.seed)],
     {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDirectory, DATABASE_URL: '', LOG_LEVEL: 'warn' },

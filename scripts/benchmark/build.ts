@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path';
 /** The compiled service every benchmark measures, so that tsx's loader is not on the measured path. */
 export const ROOT = resolve(__dirname, '..', '..');
 export const SERVICE_ENTRY = join(ROOT, 'dist', 'src', 'main.js');
+/** The compiled school-service command. */
+export const CLI_ENTRY = join(ROOT, 'dist', 'src', 'cli.js');
 
 /** Compiles src/ into dist/src/ with the project's options; a build with errors stops the benchmark. */
 export function buildService(): void {
