@@ -6,7 +6,10 @@ import { buildGsoapClients } from './support/gsoap-build';
 import { SPEC_ENDPOINTS } from './support/spec-operations';
 import { withTemporaryDirectory } from './support/temporary-directory';
 
-/** Builds a client per SOAP version and runs both; given SERVICE_USER and SERVICE_SECRET, they set userid and passwd. */
+/**
+ * Builds a client per SOAP version and runs both; given SERVICE_USER and SERVICE_SECRET, they set
+ * userid and passwd.
+ */
 function runGsoapClients(baseUrl: string, environment: NodeJS.ProcessEnv = process.env): Promise<ClientCall[]> {
   return withTemporaryDirectory('interop-gsoap-', async (directory) => {
     const programs = await buildGsoapClients(directory, baseUrl, SPEC_ENDPOINTS, writeGsoapClientSource);

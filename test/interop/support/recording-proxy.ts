@@ -19,7 +19,10 @@ export interface RecordedRequest {
   status?: number;
 }
 
-/** How the proxy reaches the service: as it is, from another loopback address, or as a trusted proxy forwarding a client. */
+/**
+ * How the proxy reaches the service: as it is, from another loopback address, or as a trusted
+ * proxy forwarding a client.
+ */
 export interface ProxyOptions {
   /** The local address of the proxy's connections to the service (127.0.0.2: a caller on another machine). */
   readonly from?: string;

@@ -10,7 +10,10 @@ export const SAMPLE_ENVIRONMENT: Readonly<Record<string, string>> = {
   SAMPLE_baseUrlSchool: 'http://school.example',
 };
 
-/** The service the clients call: its own school is the sample's, and each client's two AuthCode calls (SOAP 1.1 and 1.2) are within the limits. */
+/**
+ * The service the clients call: its own school is the sample's, and each client's two AuthCode
+ * calls (SOAP 1.1 and 1.2) are within the limits.
+ */
 export const SAMPLE_SERVICE_SETTINGS: Readonly<Record<string, string>> = {
   SCHOOL_BASE_URL: 'http://school.example',
   AUTH_CODE_PER_PHONE_PER_MINUTE: '100',
