@@ -12,6 +12,13 @@ export const GRANTABLE_GROUPS = ['queries', 'documents', 'notifications', 'auth-
 interface OperationAccess {
   readonly group: OperationGroup;
   readonly audited: boolean;
+  /**
+   * Whether the audit trail records the students, teachers and classes the result shows (the
+   * default), or only those the handler names: a class's attendance, whose thirty students would
+   * cost thirty rows a call, is recorded by its class, and found for a student through their
+   * enrolment in it (see CLASS_RECORDED_OPERATIONS).
+   */
+  readonly subjectsFromResult?: false;
 }
 
 export const OPERATION_ACCESS: { readonly [Name in OperationName]: OperationAccess } = {
@@ -24,7 +31,7 @@ export const OPERATION_ACCESS: { readonly [Name in OperationName]: OperationAcce
   GetStudentSubjectsByID: { group: 'queries', audited: true },
   GetTeacherSubjectsByID: { group: 'queries', audited: true },
   GetStudentsMarks2: { group: 'queries', audited: true },
-  GetAllAuditsByClassId: { group: 'queries', audited: true },
+  GetAllAuditsByClassId: { group: 'queries', audited: true, subjectsFromResult: false },
   GetStudentsGnote: { group: 'queries', audited: true },
   GetTeacherGrpupsByID: { group: 'queries', audited: true },
   GetStudentNoteByID: { group: 'queries', audited: true },
@@ -34,6 +41,11 @@ export const OPERATION_ACCESS: { readonly [Name in OperationName]: OperationAcce
   SendMarkNotes: { group: 'notifications', audited: true },
   GetNameAbsenceType: { group: 'notifications', audited: false },
 };
+
+/** The operations whose answers show students' records but are audited by the class they list. */
+export const CLASS_RECORDED_OPERATIONS: readonly OperationName[] = (
+  Object.keys(OPERATION_ACCESS) as OperationName[]
+).filter((name) => OPERATION_ACCESS[name].subjectsFromResult === false);
 
 const OPERATION_NAMES = Object.keys(OPERATION_ACCESS) as OperationName[];
 

@@ -1,3 +1,4 @@
+import { CLASS_RECORDED_OPERATIONS } from '../access/operation-groups';
 import { type AuditEntry, auditEntries } from '../store/queries/audit-trail';
 import { withConfiguredStore } from './configured-store';
 import { UsageError } from './usage-error';
@@ -45,6 +46,7 @@ export async function auditCommand(options: AuditOptions): Promise<void> {
   return withConfiguredStore(async (store) => {
     const entries = await auditEntries(store, {
       student: options.student,
+      classRecordedOperations: CLASS_RECORDED_OPERATIONS,
       caller: options.caller,
       since,
       limit: options.limit,

@@ -8,11 +8,16 @@ import { defineOperation } from './operation';
  */
 export const getAllAuditsByClassId = defineOperation('GetAllAuditsByClassId', {
   decode: ({ classId }) => ({ classId: identifier(classId) }),
-  run: async ({ classId }, { store, visibility }) => {
+  run: async ({ classId }, { store, visibility, touched }) => {
     if (classId === undefined || !(await visibility.class(classId))) return [];
     const entries = await classAttendance(store, classId);
+    // Audited by its class (see operation-groups.ts), and by the only students a guardian or student sees.
+    touched('class', classId);
     const shown = await visibility.studentsShownInClass();
-    return shown === undefined ? entries : entries.filter((entry) => shown.has(entry.studentId));
+    if (shown === undefined) return entries;
+    const own = entries.filter((entry) => shown.has(entry.studentId));
+    for (const entry of own) touched('student', entry.studentId);
+    return own;
   },
 });
 

@@ -178,7 +178,8 @@ export class CallPipeline {
       if (result === undefined || result === 0 || (Array.isArray(result) && result.length === 0)) return;
       outcome = 'ok';
       const typed = call.operation.results.typed;
-      if (typed) collectTouched(typed.type, result, touched);
+      const fromResult = OPERATION_ACCESS[call.operation.name as OperationName].subjectsFromResult !== false;
+      if (typed && fromResult) collectTouched(typed.type, result, touched);
     }
     this.parts.audit.record({
       at: context.now,

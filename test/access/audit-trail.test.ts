@@ -98,6 +98,35 @@ describe('the audit trail', () => {
     service = await startTestService({ ...REMOTE_TEST_SETTINGS, DATA_DIR: folder, DEMO_DATA: 'off' });
   });
 
+  test("records a class's attendance by its class, and finds it for each student enrolled there", async () => {
+    const enrolment = await service.store.db
+      .selectFrom('student_records')
+      .select('class_id')
+      .where('student_id', '=', 7)
+      .executeTakeFirstOrThrow();
+    const answer = await remoteCall(
+      service.url,
+      '/GetStudentsAudit.asmx',
+      'GetAllAuditsByClassId',
+      { classId: String(enrolment.class_id) },
+      'json',
+      { headers: { Authorization: basic('portal', secret) } },
+    );
+    expect(JSON.parse(answer.text).d.length).toBeGreaterThan(0);
+    await settle(1_300);
+    const subjects = await service.store.db
+      .selectFrom('audit_subjects as subject')
+      .innerJoin('audit_events as event', 'event.id', 'subject.event_id')
+      .select(['subject.kind', 'subject.subject_id'])
+      .where('event.operation', '=', 'GetAllAuditsByClassId')
+      .execute();
+    expect(subjects).toEqual([{ kind: 'class', subject_id: enrolment.class_id }]);
+    const lines = audit('--student', '7').stdout.trim().split('\n');
+    expect(lines.filter((line) => line.includes('GetAllAuditsByClassId'))).toEqual([
+      expect.stringMatching(new RegExp(`GetAllAuditsByClassId {2}json {2}ok {2}class ${enrolment.class_id}$`)),
+    ]);
+  });
+
   test('refuses an audit without a student or a caller (exit code 2)', () => {
     const run = audit();
     expect([run.status, run.stderr]).toEqual([2, 'school-service: name a --student or a --caller (or both)\n']);

@@ -33,6 +33,11 @@ export async function appendAuditEvents(
 
 export interface AuditQuery {
   readonly student?: number;
+  /**
+   * Operations audited by the class they list rather than by each student in it: for a student,
+   * their events in the classes the student is enrolled in count too.
+   */
+  readonly classRecordedOperations?: readonly string[];
   readonly caller?: string;
   readonly since?: string;
   readonly limit: number;
@@ -47,15 +52,20 @@ export async function auditEntries({ db }: Session, query: AuditQuery): Promise<
   let events = db.selectFrom('audit_events as event').selectAll('event');
   if (query.student !== undefined) {
     const student = query.student;
-    events = events.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('audit_subjects as subject')
+    const classwide = query.classRecordedOperations ?? [];
+    events = events.where((eb) => {
+      const touching = (kind: 'student' | 'class') =>
+        eb
+          .selectFrom('audit_subjects as subject')
           .select('subject.event_id')
           .whereRef('subject.event_id', '=', 'event.id')
-          .where('subject.kind', '=', 'student')
-          .where('subject.subject_id', '=', student),
-      ),
-    );
+          .where('subject.kind', '=', kind);
+      const ofStudent = eb.exists(touching('student').where('subject.subject_id', '=', student));
+      if (classwide.length === 0) return ofStudent;
+      const enrolled = eb.selectFrom('student_records').select('class_id').where('student_id', '=', student);
+      const ofClass = eb.exists(touching('class').where('subject.subject_id', 'in', enrolled));
+      return eb.or([ofStudent, eb.and([eb('event.operation', 'in', classwide), ofClass])]);
+    });
   }
   if (query.caller !== undefined) events = events.where('event.caller', '=', query.caller);
   // Ids begin with the event's time, so that the primary key orders and ranges them by time.
