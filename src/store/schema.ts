@@ -275,14 +275,16 @@ export interface AuditEventTable {
   binding: string;
   /** ok (it returned data, a document or a delivery reference) or failed. */
   outcome: string;
+  /** The teachers it showed, comma-separated ('' for none). */
+  teachers: string;
   /** How many such calls there were within the second: repeats of one call are one entry. */
   calls: number;
 }
 
-/** A student, teacher or class an audited call touched. */
+/** A student or class an audited call touched, to find the call by. */
 export interface AuditSubjectTable {
   event_id: string;
-  kind: 'student' | 'teacher' | 'class';
+  kind: 'student' | 'class';
   subject_id: number;
 }
 

@@ -16,6 +16,7 @@ const insertEvents = batchInserter('audit_events', [
   'operation',
   'binding',
   'outcome',
+  'teachers',
   'calls',
 ]);
 const insertSubjects = batchInserter('audit_subjects', ['event_id', 'kind', 'subject_id']);
@@ -85,9 +86,12 @@ export async function auditEntries({ db }: Session, query: AuditQuery): Promise<
     .execute();
   return rows.map((row) => ({
     ...row,
-    subjects: subjects
-      .filter((subject) => subject.event_id === row.id)
-      .map((subject) => ({ kind: subject.kind, subjectId: subject.subject_id })),
+    subjects: [
+      ...subjects
+        .filter((subject) => subject.event_id === row.id)
+        .map((subject) => ({ kind: subject.kind as string, subjectId: subject.subject_id })),
+      ...(row.teachers === '' ? [] : row.teachers.split(',')).map((id) => ({ kind: 'teacher', subjectId: Number(id) })),
+    ],
   }));
 }
 
