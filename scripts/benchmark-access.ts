@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { addCaller } from '../src/access/caller-admin';
 import { keyFor, payloadSealer } from '../src/lib/payload-sealer';
 import { openStore } from '../src/store/open-store';
-import { buildService, checkBenchmarkTools, ROOT, SERVICE_ENTRY } from './benchmark/build';
+import { benchmarkServiceEnvironment, buildService, checkBenchmarkTools, ROOT, SERVICE_ENTRY } from './benchmark/build';
 import { sendScenario } from './benchmark/capture';
 import { freePort, ProcessGroup, waitForPort } from './benchmark/processes';
 import { HELLO_WORLD, type Operation, type Scenario, scenariosFor, VOID_LOOKUP } from './benchmark/scenarios';
@@ -61,17 +61,7 @@ async function startService(
   const port = await freePort();
   const child = group.spawn(process.execPath, [SERVICE_ENTRY], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      DATA_DIR: dataDirectory,
-      DEMO_DATA: 'off',
-      DATABASE_URL: '',
-      OUTBOX_KEY: SERVICE_KEY,
-      LOCAL_NETWORKS: localNetworks,
-    },
+    env: benchmarkServiceEnvironment(port, dataDirectory, { OUTBOX_KEY: SERVICE_KEY, LOCAL_NETWORKS: localNetworks }),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await waitForPort(port, child, 15_000, 'the service');

@@ -22,7 +22,14 @@ import { availableParallelism, cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SQLITE_FILE_NAME } from '../src/store/open-store';
-import { buildService, CLI_ENTRY, checkBenchmarkTools, ROOT, SERVICE_ENTRY } from './benchmark/build';
+import {
+  benchmarkServiceEnvironment,
+  buildService,
+  CLI_ENTRY,
+  checkBenchmarkTools,
+  ROOT,
+  SERVICE_ENTRY,
+} from './benchmark/build';
 import { MemorySampler, residentPeaksMegabytes } from './benchmark/memory';
 import { firstMatchingLine, freePort, ProcessGroup } from './benchmark/processes';
 import { scenariosFor, type Operation } from './benchmark/scenarios';
@@ -200,17 +207,11 @@ async function main(): Promise<void> {
     const port = await freePort();
     const service = group.spawn(process.execPath, [SERVICE_ENTRY], {
       cwd: ROOT,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
+      env: benchmarkServiceEnvironment(port, dataDirectory, {
         LOG_LEVEL: 'info',
-        DATA_DIR: dataDirectory,
-        DATABASE_URL: '',
-        DEMO_DATA: 'off',
         CONTRACT: 'typed',
         WORKERS: String(options.workers),
-      },
+      }),
       stdio: ['ignore', 'inherit', 'pipe'],
     });
     // The service logs at info so that its "listening" line (every worker's, with WORKERS>1) shows

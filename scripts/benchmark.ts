@@ -21,7 +21,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildService, checkBenchmarkTools, ROOT, SERVICE_ENTRY } from './benchmark/build';
+import { benchmarkServiceEnvironment, buildService, checkBenchmarkTools, ROOT, SERVICE_ENTRY } from './benchmark/build';
 import { describeDifference, responsesFile, sendScenario, type CapturedResponse } from './benchmark/capture';
 import { parseOptions, USAGE, UsageError, type Options } from './benchmark/options';
 import { firstMatchingLine, freePort, ProcessGroup, waitForPort } from './benchmark/processes';
@@ -50,16 +50,8 @@ async function startService(group: ProcessGroup, workDirectory: string): Promise
   const port = await freePort();
   const child = group.spawn(process.execPath, [SERVICE_ENTRY], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      // An empty embedded store of its own: the scenarios read no data, and data/ stays untouched.
-      DATA_DIR: join(workDirectory, 'data'),
-      DEMO_DATA: 'off',
-      DATABASE_URL: '',
-    },
+    // An empty embedded store of its own: the scenarios read no data, and data/ stays untouched.
+    env: benchmarkServiceEnvironment(port, join(workDirectory, 'data')),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await waitForPort(port, child, 15_000, 'the service');

@@ -23,3 +23,24 @@ export function checkBenchmarkTools(): void {
   if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed (apt-get install wrk)');
   if (!existsSync(SERVICE_ENTRY)) throw new Error(`${SERVICE_ENTRY} is missing; run npm run build`);
 }
+
+/**
+ * The environment the compiled service runs with in a benchmark: on loopback, on the port given, on
+ * an embedded store of its own.
+ */
+export function benchmarkServiceEnvironment(
+  port: number,
+  dataDirectory: string,
+  settings: Readonly<Record<string, string>> = {},
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDirectory,
+    DEMO_DATA: 'off',
+    DATABASE_URL: '',
+    ...settings,
+  };
+}

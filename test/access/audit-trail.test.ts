@@ -1,12 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { RunningService } from '../../src/service';
-import { addTestCaller, basic, REMOTE_TEST_SETTINGS, remoteCall, settle } from '../support/callers';
+import {
+  addTestCaller,
+  basic,
+  REMOTE_TEST_SETTINGS,
+  remoteCall,
+  settle,
+  startRemoteTestSchool,
+} from '../support/callers';
 import { cliArguments, ROOT } from '../support/cli';
 import { startTestService } from '../support/service';
-import { openTestSchool, openTestStore } from '../support/stores';
+import { openTestStore } from '../support/stores';
 
 /**
  * The audit trail: each call that returns personal data is recorded with its caller, address,
@@ -28,15 +33,8 @@ describe('the audit trail', () => {
     });
 
   beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'school-audit-'));
-    const school = await openTestSchool({ DATA_DIR: folder });
-    await school.close();
-    service = await startTestService({
-      ...REMOTE_TEST_SETTINGS,
-      DATA_DIR: folder,
-      DEMO_DATA: 'off',
-      AUDIT_FLUSH_MS: '1000',
-    });
+    // The folder outlives the first service: a test restarts the service on it.
+    ({ service, folder } = await startRemoteTestSchool({ AUDIT_FLUSH_MS: '1000' }));
     secret = (await addTestCaller(service.store, { name: 'portal', secret: true })) as string;
     await settle();
   });

@@ -1,11 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { RunningService } from '../../src/service';
-import { addTestCaller, BINDINGS, basic, REMOTE_TEST_SETTINGS, remoteCall, settle } from '../support/callers';
+import {
+  addTestCaller,
+  BINDINGS,
+  basic,
+  type RemoteTestSchool,
+  remoteCall,
+  settle,
+  startRemoteTestSchool,
+} from '../support/callers';
 import { remoteFetch } from '../support/remote-client';
-import { startTestService } from '../support/service';
-import { openTestSchool } from '../support/stores';
 
 /**
  * A fresh service seen from another machine (127.0.0.2, with LOCAL_NETWORKS=127.0.0.1/32): only
@@ -16,18 +19,13 @@ const INFO = '/GetStudentsInformation.asmx';
 const HOW_TO = 'school-service callers add';
 
 describe('closed by default', () => {
+  let school: RemoteTestSchool;
   let service: RunningService;
-  let folder: string;
   beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'school-access-'));
-    const school = await openTestSchool({ DATA_DIR: folder });
-    await school.close();
-    service = await startTestService({ ...REMOTE_TEST_SETTINGS, DATA_DIR: folder, DEMO_DATA: 'off' });
+    school = await startRemoteTestSchool();
+    service = school.service;
   });
-  afterAll(async () => {
-    await service.close();
-    rmSync(folder, { recursive: true, force: true });
-  });
+  afterAll(() => school.close());
 
   test.each(BINDINGS)('serves HelloWorld to a remote caller over %s', async (binding) => {
     const response = await remoteCall(service.url, '/GetStudentsNote.asmx', 'HelloWorld', {}, binding);

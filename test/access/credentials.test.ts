@@ -1,23 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { revokeCaller, rotateSecret } from '../../src/access/caller-admin';
-import { keyFor, payloadSealer } from '../../src/lib/payload-sealer';
 import { setLogLevel } from '../../src/lib/log';
 import type { RunningService } from '../../src/service';
 import {
   addTestCaller,
   BINDINGS,
   basic,
-  REMOTE_TEST_SETTINGS,
+  type RemoteTestSchool,
   remoteCall,
   settle,
-  TEST_OUTBOX_KEY,
+  startRemoteTestSchool,
+  testDigestSealer,
   usernameTokenHeader,
 } from '../support/callers';
-import { startTestService } from '../support/service';
-import { openTestSchool } from '../support/stores';
 
 /**
  * The credentials every client stack can send, checked on the wire from another address: HTTP
@@ -30,30 +25,20 @@ const ask = (service: RunningService, binding: (typeof BINDINGS)[number], option
   remoteCall(service.url, INFO, 'GetStudentInfoById', { StudentId: '5' }, binding, options);
 
 describe('credentials', () => {
+  let school: RemoteTestSchool;
   let service: RunningService;
-  let folder: string;
   let secret: string;
   let digestSecret: string;
   beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'school-credentials-'));
-    const school = await openTestSchool({ DATA_DIR: folder });
-    await school.close();
-    service = await startTestService({
-      ...REMOTE_TEST_SETTINGS,
-      DATA_DIR: folder,
-      DEMO_DATA: 'off',
-      TRUSTED_PROXIES: '127.0.0.4/32',
-    });
+    school = await startRemoteTestSchool({ TRUSTED_PROXIES: '127.0.0.4/32' });
+    service = school.service;
     secret = (await addTestCaller(service.store, { name: 'app', secret: true })) as string;
     digestSecret = (await addTestCaller(service.store, { name: 'legacy-ws', wsDigest: true })) as string;
     await addTestCaller(service.store, { name: 'office', networks: ['127.0.0.3/32'] });
     await addTestCaller(service.store, { name: 'kiosk', networks: ['127.0.0.5/32'], secret: true });
     await settle();
   });
-  afterAll(async () => {
-    await service.close();
-    rmSync(folder, { recursive: true, force: true });
-  });
+  afterAll(() => school.close());
 
   test.each(BINDINGS)('HTTP Basic with the secret is let in over %s; a wrong secret is challenged', async (binding) => {
     expect((await ask(service, binding, { headers: { Authorization: basic('app', secret) } })).status).toBe(200);
@@ -108,7 +93,7 @@ describe('credentials', () => {
 
   test('a caller recognised by network and secret needs both', async () => {
     const credentials = { headers: { Authorization: '' } };
-    const kioskSecret = (await rotateSecret(service.store, 'kiosk', sealer(), new Date())).secret;
+    const kioskSecret = (await rotateSecret(service.store, 'kiosk', testDigestSealer(), new Date())).secret;
     await settle();
     credentials.headers.Authorization = basic('kiosk', kioskSecret);
     expect((await ask(service, 'get', { ...credentials, from: '127.0.0.5' })).status).toBe(200);
@@ -125,7 +110,7 @@ describe('credentials', () => {
   });
 
   test('rotating a secret and revoking a caller take effect within seconds, without a restart', async () => {
-    const rotated = (await rotateSecret(service.store, 'app', sealer(), new Date())).secret;
+    const rotated = (await rotateSecret(service.store, 'app', testDigestSealer(), new Date())).secret;
     await settle();
     expect((await ask(service, 'get', { headers: { Authorization: basic('app', secret) } })).status).toBe(401);
     expect((await ask(service, 'get', { headers: { Authorization: basic('app', rotated) } })).status).toBe(200);
@@ -154,7 +139,3 @@ describe('credentials', () => {
     expect(lines.join('')).not.toContain('the-wrong-secret');
   });
 });
-
-function sealer() {
-  return payloadSealer(keyFor(Buffer.from(TEST_OUTBOX_KEY, 'hex'), 'caller-digest-secrets'));
-}

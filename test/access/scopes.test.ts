@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { RunningService } from '../../src/service';
 import type { Database } from '../../src/store/schema';
@@ -9,12 +6,12 @@ import {
   BINDINGS,
   type Binding,
   basic,
-  REMOTE_TEST_SETTINGS,
+  type RemoteTestSchool,
   remoteCall,
   settle,
+  startRemoteTestSchool,
 } from '../support/callers';
-import { startTestService } from '../support/service';
-import { openTestSchool, TEST_TODAY } from '../support/stores';
+import { TEST_TODAY } from '../support/stores';
 
 /**
  * Scopes on the demo school, through every binding of the typed profile: a guardian sees their
@@ -125,20 +122,15 @@ async function pickSchool(db: Kysely<Database>): Promise<School> {
 }
 
 describe('scopes on data', () => {
+  let running: RemoteTestSchool;
   let service: RunningService;
-  let folder: string;
   let school: School;
   const secrets = new Map<string, string>();
 
   beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'school-scopes-'));
-    const store = await openTestSchool({ DATA_DIR: folder });
-    school = await pickSchool(store.db);
-    await store.close();
-    service = await startTestService(
-      { ...REMOTE_TEST_SETTINGS, DATA_DIR: folder, DEMO_DATA: 'off', CONTRACT: 'typed' },
-      { now: () => TEST_TODAY },
-    );
+    running = await startRemoteTestSchool({ CONTRACT: 'typed' }, { now: () => TEST_TODAY });
+    service = running.service;
+    school = await pickSchool(service.store.db);
     for (const [name, scope] of [
       ['parent', `guardian:${school.guardian}`],
       ['teacher', `teacher:${school.teacher}`],
@@ -152,10 +144,7 @@ describe('scopes on data', () => {
     }
     await settle();
   });
-  afterAll(async () => {
-    await service.close();
-    rmSync(folder, { recursive: true, force: true });
-  });
+  afterAll(() => running.close());
 
   const call = (
     caller: string,
@@ -313,13 +302,14 @@ describe('scopes on data', () => {
 });
 
 describe('scopes on documents', () => {
+  let running: RemoteTestSchool;
   let service: RunningService;
-  let folder: string;
   let records: { child: number; childClass: number; other: number; otherClass: number; term: number };
   let secret: string;
   beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'school-scoped-documents-'));
-    const store = await openTestSchool({ DATA_DIR: folder });
+    running = await startRemoteTestSchool({ CONTRACT: 'typed' }, { now: () => TEST_TODAY });
+    service = running.service;
+    const store = service.store;
     const school = await pickSchool(store.db);
     const recordOf = (student: number) =>
       store.db
@@ -336,11 +326,6 @@ describe('scopes on documents', () => {
       otherClass: other.class_id,
       term: term.id,
     };
-    await store.close();
-    service = await startTestService(
-      { ...REMOTE_TEST_SETTINGS, DATA_DIR: folder, DEMO_DATA: 'off', CONTRACT: 'typed' },
-      { now: () => TEST_TODAY },
-    );
     const scope = `guardian:${school.guardian}`;
     secret = (await addTestCaller(service.store, {
       name: 'parent',
@@ -350,10 +335,7 @@ describe('scopes on documents', () => {
     })) as string;
     await settle();
   });
-  afterAll(async () => {
-    await service.close();
-    rmSync(folder, { recursive: true, force: true });
-  });
+  afterAll(() => running.close());
 
   test("a guardian gets their child's term book; another child's answers as an unknown record", async () => {
     const book = (srid: number, classId: number, binding: Binding) =>

@@ -1,9 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { addCaller, type NewCaller } from '../../src/access/caller-admin';
 import { keyFor, payloadSealer } from '../../src/lib/payload-sealer';
+import type { RunningService, StartOptions } from '../../src/service';
 import type { Session } from '../../src/store/session';
 import { envelope11, envelope12, NS } from './soap';
 import { basic, type RemoteResponse, remoteFetch } from './remote-client';
+import { startTestService } from './service';
+import { openTestSchool } from './stores';
 
 /**
  * Callers for the tests of who may call: a service seen from another address, callers added as
@@ -28,12 +34,17 @@ export function settle(ms = CALLERS_SETTLE_MS): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** The sealer of digest secrets of a service running with TEST_OUTBOX_KEY, as the callers command makes it. */
+export function testDigestSealer() {
+  return payloadSealer(keyFor(Buffer.from(TEST_OUTBOX_KEY, 'hex'), 'caller-digest-secrets'));
+}
+
 /** Adds a caller as `school-service callers add` does; returns its secret when it has one. */
 export async function addTestCaller(
   store: Session,
   caller: Partial<NewCaller> & { name: string },
 ): Promise<string | undefined> {
-  const sealer = payloadSealer(keyFor(Buffer.from(TEST_OUTBOX_KEY, 'hex'), 'caller-digest-secrets'));
+  const sealer = testDigestSealer();
   const { secret } = await addCaller(
     store,
     {
@@ -142,4 +153,35 @@ export function usernameTokenHeader(
     `<wsse:Nonce>${nonce.toString('base64')}</wsse:Nonce><wsu:Created>${created}</wsu:Created>` +
     '</wsse:UsernameToken></wsse:Security></soap:Header>'
   );
+}
+
+/** A running service on the test school in a data folder of its own, as seen from other addresses. */
+export interface RemoteTestSchool {
+  readonly service: RunningService;
+  /** The data folder, for a second look at the store or a restart on it. */
+  readonly folder: string;
+  /** Stops the service and removes the folder. */
+  close(): Promise<void>;
+}
+
+/** Loads the test school into a new data folder and starts a service on it with REMOTE_TEST_SETTINGS and `settings`. */
+export async function startRemoteTestSchool(
+  settings: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<RemoteTestSchool> {
+  const folder = mkdtempSync(join(tmpdir(), 'school-access-'));
+  const school = await openTestSchool({ DATA_DIR: folder });
+  await school.close();
+  const service = await startTestService(
+    { ...REMOTE_TEST_SETTINGS, DATA_DIR: folder, DEMO_DATA: 'off', ...settings },
+    options,
+  );
+  return {
+    service,
+    folder,
+    close: async () => {
+      await service.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
 }
