@@ -5,6 +5,8 @@ import { GRANTABLE_GROUPS } from './access/operation-groups';
 import { auditCommand } from './cli/audit';
 import { addCommand, listCommand, revokeCommand, rotateCommand } from './cli/callers';
 import { demoData } from './cli/demo-data';
+import { exportCommand } from './cli/export';
+import { importCommand } from './cli/import';
 import { deliveryStatus } from './cli/delivery-status';
 import { deliveryWorker } from './cli/delivery-worker';
 import { serve } from './cli/serve';
@@ -86,6 +88,20 @@ program
   .option('--limit <count>', 'at most this many calls', positiveInteger, 1000)
   .option('--json', 'print them as JSON', false)
   .action(auditCommand);
+
+program
+  .command('import <path>')
+  .description("load a school from a OneRoster 1.1 bundle (a folder or .zip) and the service's own files")
+  .option('--dry-run', 'check everything and report, writing nothing', false)
+  .option('--mode <mode>', 'bulk (replace the school) or delta (apply changes); default: as the manifest says')
+  .option('--skip-invalid', 'leave out bad rows and the rows that depend on them, and write the rest', false)
+  .option('--ids <how>', "assigned, or from-identifier: a user's integer identifier becomes its id", 'assigned')
+  .action(importCommand);
+
+program
+  .command('export <path>')
+  .description("write the school as a OneRoster 1.1 bundle with the service's own files (a folder, or a .zip)")
+  .action(exportCommand);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);

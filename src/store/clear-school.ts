@@ -1,33 +1,14 @@
 import type { Database } from './schema';
+import { SCHOOL_TABLES } from './roster/school-tables';
 import type { Session } from './session';
 
-/** Tables in an order that deletes children before their parents. */
+/** The service's rows that point into the school, then the school children first, then the ledger of its ids. */
 const TABLES_CHILDREN_FIRST: ReadonlyArray<keyof Database> = [
   'outbox_messages',
   'rate_limit_events',
   'generated_documents',
-  'exam_slots',
-  'exams',
-  'class_notes',
-  'student_notes',
-  'note_types',
-  'attendance',
-  'absence_types',
-  'marks',
-  'assessments',
-  'devices',
-  'student_guardians',
-  'guardians',
-  'student_records',
-  'students',
-  'teacher_assignments',
-  'teachers',
-  'subjects',
-  'classes',
-  'grade_levels',
-  'terms',
-  'academic_years',
-  'schools',
+  ...SCHOOL_TABLES.map((table) => table.name).reverse(),
+  'roster_ids',
 ];
 
 /** Deletes every row of the school's data in one transaction, keeping the schema. */

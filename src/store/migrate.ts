@@ -4,6 +4,7 @@ import * as school from './migrations/001-school';
 import * as documents from './migrations/002-documents';
 import * as notifications from './migrations/003-notifications';
 import * as access from './migrations/004-access';
+import * as roster from './migrations/005-roster';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -14,6 +15,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['002-documents', documents.up],
   ['003-notifications', notifications.up],
   ['004-access', access.up],
+  ['005-roster', roster.up],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {

@@ -116,6 +116,21 @@ export interface AssessmentTable {
   name_en: string;
   held_on: string;
   max_score: number;
+  category_id: number | null;
+}
+
+/** The kinds of assessment a school grades (quiz, midterm, ...): OneRoster's categories. */
+export interface AssessmentCategoryTable {
+  id: Generated<number>;
+  name_ar: string;
+  name_en: string;
+}
+
+/** A subject a class takes: OneRoster's scheduled class, which its teachers' assignments and assessments name. */
+export interface ClassSubjectTable {
+  id: Generated<number>;
+  class_id: number;
+  subject_id: number;
 }
 
 export interface MarkTable {
@@ -288,6 +303,26 @@ export interface AuditSubjectTable {
   subject_id: number;
 }
 
+/** The sourcedId of every record an import brought, and the integer id it was given once. */
+export interface RosterIdTable {
+  /** The table the record lives in. */
+  kind: string;
+  sourced_id: string;
+  id: number;
+  /** Its dateLastModified, for delta imports. */
+  modified_at: string | null;
+}
+
+export interface RosterImportTable {
+  id: Generated<number>;
+  started_at: string;
+  finished_at: string;
+  mode: 'bulk' | 'delta';
+  source: string;
+  rows_written: number;
+  rows_skipped: number;
+}
+
 export interface Database {
   schools: SchoolTable;
   academic_years: AcademicYearTable;
@@ -302,7 +337,9 @@ export interface Database {
   guardians: GuardianTable;
   student_guardians: StudentGuardianTable;
   devices: DeviceTable;
+  assessment_categories: AssessmentCategoryTable;
   assessments: AssessmentTable;
+  class_subjects: ClassSubjectTable;
   marks: MarkTable;
   absence_types: AbsenceTypeTable;
   attendance: AttendanceTable;
@@ -318,4 +355,6 @@ export interface Database {
   ws_security_nonces: WsSecurityNonceTable;
   audit_events: AuditEventTable;
   audit_subjects: AuditSubjectTable;
+  roster_ids: RosterIdTable;
+  roster_imports: RosterImportTable;
 }

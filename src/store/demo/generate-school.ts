@@ -105,6 +105,10 @@ export async function generateDemoSchool(writer: BulkWriter, options: DemoOption
     })),
   );
   await writer.insert(
+    'assessment_categories',
+    ASSESSMENTS.map(([nameAr, nameEn], index) => ({ id: index + 1, name_ar: nameAr, name_en: nameEn })),
+  );
+  await writer.insert(
     'absence_types',
     ABSENCE_TYPES.map(([nameAr, nameEn], index) => ({ id: index + 1, name_ar: nameAr, name_en: nameEn })),
   );
@@ -200,6 +204,10 @@ async function planTeachers(writer: BulkWriter, random: Random, classes: ClassPl
       }
     }
   });
+  await writer.insert(
+    'class_subjects',
+    classes.flatMap((plan) => plan.subjectIds.map((subjectId) => ({ class_id: plan.id, subject_id: subjectId }))),
+  );
   await writer.insert('teachers', teachers);
   await writer.insert('teacher_assignments', assignments);
   return teachers.length;
@@ -342,6 +350,7 @@ async function writeMarks(
           name_en: nameEn,
           held_on: day,
           max_score: maxScore,
+          category_id: order + 1,
         });
         records.forEach((record, seat) => {
           marks.push({

@@ -1,0 +1,68 @@
+import { BundleError } from '../roster/bundle-source';
+import { importSchool } from '../roster/import-school';
+import { formatProblem } from '../roster/problems';
+import { progressDisplay } from '../roster/progress';
+import type { ImportMode } from '../roster/roster-book';
+import { withConfiguredStore } from './configured-store';
+import { UsageError } from './usage-error';
+
+export interface ImportCommandOptions {
+  readonly dryRun: boolean;
+  readonly mode: string | undefined;
+  readonly skipInvalid: boolean;
+  readonly ids: string;
+}
+
+/** Exit codes: 0 written (or, dry, would be) whole; 1 written with rows left out; 2 nothing written. */
+export const EXIT_DONE = 0;
+export const EXIT_ROWS_SKIPPED = 1;
+export const EXIT_NOTHING_WRITTEN = 2;
+
+export async function importCommand(path: string, options: ImportCommandOptions): Promise<void> {
+  if (options.mode !== undefined && options.mode !== 'bulk' && options.mode !== 'delta') {
+    throw new UsageError('--mode is bulk or delta');
+  }
+  if (options.ids !== 'assigned' && options.ids !== 'from-identifier') {
+    throw new UsageError('--ids is assigned or from-identifier');
+  }
+  try {
+    process.exitCode = await withConfiguredStore(async (store, config) => {
+      const outcome = await importSchool(store, {
+        path,
+        mode: options.mode as ImportMode | undefined,
+        dryRun: options.dryRun,
+        skipInvalid: options.skipInvalid,
+        fromIdentifier: options.ids === 'from-identifier',
+        defaultCountryCode: config.notifications.defaultCountryCode,
+        progress: progressDisplay(process.stderr),
+      });
+      const { problems, notKept } = outcome.problems.list();
+      for (const problem of problems) process.stderr.write(`${formatProblem(problem)}\n`);
+      if (notKept > 0) process.stderr.write(`... and ${notKept} more problems\n`);
+      const counts = Object.entries(outcome.counts)
+        .map(([table, count]) => `${count} ${table.replace(/_/g, ' ')}`)
+        .join(', ');
+      const skipped = outcome.problems.rowCount;
+      const verb = options.dryRun ? 'would import' : 'imported';
+      if (!outcome.written && (!options.dryRun || (skipped > 0 && !options.skipInvalid) || outcome.problems.hasFatal)) {
+        process.stdout.write(
+          `Nothing was written: ${outcome.problems.count} problems in ${skipped} rows` +
+            `${options.skipInvalid || outcome.problems.hasFatal ? '' : ' (--skip-invalid leaves bad rows out)'}.\n`,
+        );
+        return EXIT_NOTHING_WRITTEN;
+      }
+      const into = options.dryRun ? `a dry run into ${store.location}` : store.location;
+      process.stdout.write(`${outcome.mode} import ${verb} (${into}): ${counts || 'no records'}.\n`);
+      if (skipped > 0) {
+        process.stdout.write(`${skipped} rows were left out (listed above) with the rows that depend on them.\n`);
+        return EXIT_ROWS_SKIPPED;
+      }
+      return EXIT_DONE;
+    });
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`school-service: import failed, nothing was written: ${message}\n`);
+    process.exitCode = error instanceof BundleError ? EXIT_NOTHING_WRITTEN : EXIT_NOTHING_WRITTEN;
+  }
+}

@@ -1,0 +1,134 @@
+import type { FieldReader } from './fields';
+import type { ImportContext } from './import-context';
+import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
+import type { Entry } from './roster-book';
+
+/**
+ * orgs.csv -> the school; academicSessions.csv -> academic years and terms. The store holds one
+ * school: the bundle's one org of type school (other orgs, a district say, are only names rows may
+ * refer to). A schoolYear is an academic year; a term or semester is a term of the year it sits in
+ * (its parent, or the year whose schoolYear it names); a grading period inside a term is that term.
+ */
+
+const ORG_TYPES = ['department', 'school', 'district', 'local', 'state', 'national'] as const;
+const SESSION_TYPES = ['schoolYear', 'term', 'semester', 'gradingPeriod'] as const;
+
+export async function readOrgs(context: ImportContext): Promise<void> {
+  let school: Entry | undefined;
+  await forEachRow(context, 'orgs.csv', ['sourcedId', 'name', 'type'], (reader) => {
+    const start = rowStart(context, reader, 'schools', 'metadata.contractId');
+    if (!start) return;
+    const name = reader.required('name') ?? '';
+    const type = reader.oneOf('type', ORG_TYPES, true);
+    if (reader.ok) context.orgs.add(start.sourcedId);
+    if (type !== 'school') return;
+    if (school) {
+      reader.fail(
+        'type',
+        'unknown-value',
+        `the store holds one school, and ${school.file}:${school.line} is one already`,
+      );
+    }
+    const entry = takeRow(context, reader, 'schools', start, {
+      name_ar: name,
+      name_en: reader.text('metadata.nameEn') || name,
+    });
+    school ??= entry;
+  });
+  assignIds(context, 'schools');
+}
+
+interface SessionRow {
+  readonly line: number;
+  readonly sourcedId: string;
+  readonly type: (typeof SESSION_TYPES)[number];
+  readonly parent: string;
+  readonly schoolYear: number;
+  readonly start: ReturnType<typeof rowStart>;
+  readonly row: Record<string, unknown>;
+}
+
+export async function readAcademicSessions(context: ImportContext): Promise<void> {
+  const sessions: SessionRow[] = [];
+  await forEachRow(
+    context,
+    'academicSessions.csv',
+    ['sourcedId', 'title', 'type', 'startDate', 'endDate', 'schoolYear'],
+    (reader) => {
+      const start = rowStart(context, reader, ['academic_years', 'terms'], 'metadata.contractId');
+      if (!start) return;
+      const title = reader.required('title') ?? '';
+      const type = reader.oneOf('type', SESSION_TYPES, true);
+      const startsOn = reader.date('startDate', true);
+      const endsOn = reader.date('endDate', true);
+      const schoolYear = reader.integer('schoolYear', true, { min: 1900, max: 2200 });
+      if (startsOn && endsOn && endsOn < startsOn) reader.fail('endDate', 'bad-date', 'endDate is before startDate');
+      if (!reader.ok || type === undefined || schoolYear === undefined) {
+        context.book.markInvalid(type === 'schoolYear' ? 'academic_years' : 'terms', start.sourcedId, reader);
+        return;
+      }
+      const row =
+        type === 'schoolYear'
+          ? { name: title, starts_on: startsOn, ends_on: endsOn }
+          : { name_ar: title, name_en: reader.text('metadata.nameEn') || title, starts_on: startsOn, ends_on: endsOn };
+      sessions.push({
+        line: reader.line,
+        sourcedId: start.sourcedId,
+        type,
+        parent: reader.raw('parentSourcedId'),
+        schoolYear,
+        start,
+        row,
+      });
+    },
+  );
+  const reader = context.readers.get('academicSessions.csv');
+  if (!reader) return;
+  const at = (session: SessionRow) => reader.begin({ line: session.line, values: [] });
+  const years = sessions.filter((session) => session.type === 'schoolYear');
+  for (const session of years) {
+    at(session);
+    if (session.start) takeRow(context, reader, 'academic_years', session.start, session.row);
+  }
+  assignIds(context, 'academic_years');
+  resolveTerms(
+    context,
+    reader,
+    sessions.filter((session) => session.type !== 'schoolYear'),
+    at,
+  );
+  assignIds(context, 'terms');
+}
+
+/** Terms under their year; grading periods and terms nested in a term become that term, whatever the file's order. */
+function resolveTerms(
+  context: ImportContext,
+  reader: FieldReader,
+  pending: SessionRow[],
+  at: (session: SessionRow) => void,
+): void {
+  const { book } = context;
+  const yearOf = (session: SessionRow): Entry | undefined =>
+    book.all('academic_years').find((year) => String(year.row?.ends_on ?? '').startsWith(String(session.schoolYear)));
+  let left = pending;
+  for (let progress = true; left.length > 0 && progress; ) {
+    const waiting: SessionRow[] = [];
+    for (const session of left) {
+      const parentTerm = session.parent ? book.find('terms', session.parent) : undefined;
+      const parentYear = session.parent ? book.find('academic_years', session.parent) : yearOf(session);
+      if (parentTerm) book.alias(session.sourcedId, parentTerm);
+      else if (parentYear && session.start) {
+        at(session);
+        takeRow(context, reader, 'terms', session.start, { ...session.row, academic_year_id: parentYear });
+      } else waiting.push(session);
+    }
+    progress = waiting.length < left.length;
+    left = waiting;
+  }
+  for (const session of left) {
+    at(session);
+    if (session.parent) book.resolve(reader, 'parentSourcedId', ['academic_years', 'terms'], session.parent, 'session');
+    else reader.fail('schoolYear', 'unknown-reference', `no schoolYear session ends in ${session.schoolYear}`);
+    book.markInvalid('terms', session.sourcedId, reader);
+  }
+}

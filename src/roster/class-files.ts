@@ -1,0 +1,174 @@
+import type { FieldReader } from './fields';
+import { standardGradeLevel } from './grade-levels';
+import type { ImportContext } from './import-context';
+import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
+import type { Entry } from './roster-book';
+
+/**
+ * gradeLevels.csv (the service's own, optional) -> grade levels; courses.csv -> subjects;
+ * classes.csv -> the school's classes. A homeroom class is a class section (ClassID): its grade
+ * level from `grades`, its section from classCode. A scheduled class is a subject taken by a
+ * class section: its section is metadata.homeroomSourcedId, or else the one homeroom its students
+ * are enrolled in, found once enrollments are read (resolveScheduledClasses).
+ */
+
+export async function readGradeLevels(context: ImportContext): Promise<void> {
+  await forEachRow(context, 'gradeLevels.csv', ['sourcedId', 'ordinal', 'name'], (reader) => {
+    const start = rowStart(context, reader, 'grade_levels', 'contractId');
+    if (!start) return;
+    const name = reader.required('name') ?? '';
+    const ordinal = reader.integer('ordinal', true, { min: -100, max: 100 });
+    takeRow(
+      context,
+      reader,
+      'grade_levels',
+      start,
+      { ordinal, name_ar: name, name_en: reader.text('nameEn') || name },
+      undefined,
+      'contractId',
+    );
+  });
+}
+
+export async function readCourses(context: ImportContext): Promise<void> {
+  await forEachRow(context, 'courses.csv', ['sourcedId', 'title', 'orgSourcedId'], (reader) => {
+    const start = rowStart(context, reader, 'subjects', 'metadata.contractId');
+    if (!start) return;
+    const title = reader.required('title') ?? '';
+    checkOrg(context, reader, 'orgSourcedId');
+    takeRow(context, reader, 'subjects', start, {
+      code: reader.text('courseCode'),
+      name_ar: title,
+      name_en: reader.text('metadata.nameEn') || title,
+    });
+  });
+  assignIds(context, 'subjects');
+}
+
+/** An org reference must name an org of the bundle (or, in a delta, the store's school). */
+export function checkOrg(context: ImportContext, reader: FieldReader, column: string): void {
+  for (const sourcedId of reader.list(column)) {
+    if (context.orgs.has(sourcedId) || context.book.find('schools', sourcedId)) continue;
+    reader.fail(column, 'unknown-reference', `${column} "${sourcedId}" names no org in the bundle`);
+  }
+}
+
+/** The scheduled classes waiting for their homeroom, with the row each came from. */
+export type PendingSections = Map<Entry, { line: number; homeroom: string }>;
+
+export async function readClasses(context: ImportContext): Promise<PendingSections> {
+  const pending: PendingSections = new Map();
+  const { book } = context;
+  await forEachRow(
+    context,
+    'classes.csv',
+    ['sourcedId', 'title', 'courseSourcedId', 'classType', 'schoolSourcedId', 'termSourcedIds'],
+    (reader) => {
+      const start = rowStart(context, reader, ['classes', 'class_subjects'], 'metadata.contractId');
+      if (!start) return;
+      const type = reader.oneOf('classType', ['homeroom', 'scheduled'], true);
+      const title = reader.required('title') ?? '';
+      const course = reader.required('courseSourcedId');
+      const subject = course && book.resolve(reader, 'courseSourcedId', ['subjects'], course, 'course');
+      checkOrg(context, reader, 'schoolSourcedId');
+      const terms = reader.list('termSourcedIds');
+      if (terms.length === 0) reader.fail('termSourcedIds', 'missing-value', 'termSourcedIds is required');
+      const session =
+        terms[0] && book.resolve(reader, 'termSourcedIds', ['academic_years', 'terms'], terms[0], 'session');
+      const year = session && (session.table === 'terms' ? (session.row?.academic_year_id as Entry) : session);
+      if (type === 'scheduled') {
+        const entry = takeRow(context, reader, 'class_subjects', start, { class_id: undefined, subject_id: subject });
+        if (entry) pending.set(entry, { line: reader.line, homeroom: reader.raw('metadata.homeroomSourcedId') });
+        return;
+      }
+      const grade = gradeLevelOf(context, reader);
+      takeRow(context, reader, 'classes', start, {
+        academic_year_id: year,
+        grade_level_id: grade,
+        section: reader.text('classCode') || title,
+        name_ar: title,
+        name_en: reader.text('metadata.nameEn') || title,
+      });
+    },
+  );
+  assignIds(context, 'grade_levels');
+  assignIds(context, 'classes');
+  return pending;
+}
+
+/** The grade level a homeroom's first grade names: from gradeLevels.csv, else a standard grade's own names. */
+function gradeLevelOf(context: ImportContext, reader: FieldReader): Entry | undefined {
+  const code = reader.list('grades')[0];
+  if (code === undefined) return reader.fail('grades', 'missing-value', 'a homeroom class needs its grade in grades');
+  const known = context.book.find('grade_levels', code);
+  if (known) return known;
+  const standard = standardGradeLevel(code);
+  if (!standard) {
+    return reader.fail('grades', 'unknown-value', `grade "${code}" is no CEDS grade and not in gradeLevels.csv`);
+  }
+  const found = context.book.find('grade_levels', standard.code);
+  if (found) return found;
+  return context.book.accept('grade_levels', reader, {
+    sourcedId: standard.code,
+    row: { ordinal: standard.ordinal, name_ar: standard.nameAr, name_en: standard.nameEn },
+    modifiedAt: undefined,
+  });
+}
+
+/**
+ * Gives each scheduled class its homeroom: the one it names, else the one homeroom its students
+ * are enrolled in. A second scheduled class of the same subject in the same homeroom is the first.
+ * `homeroomsOf` gives the homerooms a scheduled class's students are enrolled in.
+ */
+export function resolveScheduledClasses(
+  context: ImportContext,
+  pending: PendingSections,
+  homeroomsOf: (section: Entry) => Set<Entry>,
+): void {
+  const reader = context.readers.get('classes.csv');
+  if (!reader) return;
+  const { book } = context;
+  const taken = new Map<string, Entry>();
+  for (const section of book.all('class_subjects')) {
+    const row = section.row;
+    if (row?.class_id && !pending.has(section)) taken.set(pairKey(row.class_id, row.subject_id), section);
+  }
+  for (const [section, { line, homeroom }] of pending) {
+    reader.begin({ line, values: [] });
+    let found: Entry | undefined;
+    if (homeroom) {
+      found = book.find('classes', homeroom);
+      if (!found)
+        reader.failAt(line, 'metadata.homeroomSourcedId', 'unknown-reference', `"${homeroom}" names no homeroom class`);
+    } else {
+      const homerooms = [...homeroomsOf(section)];
+      if (homerooms.length === 1) found = homerooms[0];
+      else {
+        reader.failAt(
+          line,
+          'classType',
+          'unknown-reference',
+          `scheduled class "${section.sourcedId}" has students in ${homerooms.length} homerooms; ` +
+            'name its homeroom in metadata.homeroomSourcedId',
+        );
+      }
+    }
+    if (!found || !section.row) {
+      book.reject(section);
+      continue;
+    }
+    section.row.class_id = found;
+    const key = pairKey(found, section.row.subject_id);
+    const first = taken.get(key);
+    if (first) {
+      book.reject(section);
+      book.alias(section.sourcedId, first);
+    } else taken.set(key, section);
+  }
+  assignIds(context, 'class_subjects');
+}
+
+function pairKey(homeroom: unknown, subject: unknown): string {
+  const idOf = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Entry).id : Number(value));
+  return `${idOf(homeroom)} ${idOf(subject)}`;
+}

@@ -1,0 +1,92 @@
+import { parse } from 'csv-parse';
+import type { Bundle } from './bundle-source';
+
+/**
+ * One CSV file of a bundle, read as a stream of rows with the line each starts on. csv-parse
+ * handles the format as SIS exports write it (a BOM or none, CRLF or LF, quoted fields holding
+ * commas, quotes and line breaks); lines are counted here from the fields' own line breaks,
+ * since the parser's count is off for CRLF inside quotes. Empty lines are skipped. Header names
+ * are matched without regard to case or surrounding spaces; extra columns are ignored.
+ */
+export interface CsvRow {
+  readonly line: number;
+  readonly values: readonly string[];
+}
+
+export interface CsvFile {
+  readonly name: string;
+  /** Lower-cased header name -> the field's index. */
+  readonly header: ReadonlyMap<string, number>;
+  readonly rows: AsyncIterable<CsvRow>;
+  /** Bytes of the file read so far, for progress. */
+  bytesRead(): number;
+}
+
+/** A field longer than this is no value any file here holds: the row is refused rather than kept in memory. */
+const MAX_RECORD_BYTES = 1_000_000;
+
+export class CsvSyntaxError extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function openCsv(bundle: Bundle, name: string): Promise<CsvFile> {
+  const source = await bundle.open(name);
+  let bytes = 0;
+  source.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+  });
+  const parser = source.pipe(
+    parse({
+      bom: true,
+      relax_column_count: true,
+      record_delimiter: ['\r\n', '\n'],
+      max_record_size: MAX_RECORD_BYTES,
+    }),
+  );
+  source.on('error', (error) => parser.destroy(error));
+  const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
+  let nextLine = 1;
+  const lineBreaks = (values: readonly string[]) =>
+    values.reduce((count, value) => count + (value.match(/\n/g)?.length ?? 0), 0);
+  const next = async (): Promise<CsvRow | undefined> => {
+    try {
+      for (;;) {
+        const result = await records.next();
+        if (result.done) return undefined;
+        const line = nextLine;
+        nextLine += 1 + lineBreaks(result.value);
+        if (result.value.length === 1 && result.value[0].trim() === '') continue;
+        return { line, values: result.value };
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new CsvSyntaxError(nextLine, message.replace(/ at line \d+.*$/s, ''));
+    }
+  };
+  const first = await next();
+  const header = new Map<string, number>();
+  first?.values.forEach((value, index) => {
+    const key = value.trim().toLowerCase();
+    if (!header.has(key)) header.set(key, index);
+  });
+  return {
+    name,
+    header,
+    bytesRead: () => bytes,
+    rows: {
+      async *[Symbol.asyncIterator]() {
+        try {
+          for (let row = await next(); row; row = await next()) yield row;
+        } finally {
+          parser.destroy();
+          source.destroy();
+        }
+      },
+    },
+  };
+}

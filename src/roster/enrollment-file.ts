@@ -1,0 +1,107 @@
+import { checkOrg, type PendingSections, resolveScheduledClasses } from './class-files';
+import type { ImportContext } from './import-context';
+import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
+import type { Entry } from './roster-book';
+
+/**
+ * enrollments.csv. A student in a homeroom class -> an enrolment record (StudentRecId), from its
+ * beginDate (else the start of the class's year). A teacher in a scheduled class -> an assignment
+ * to teach that subject to that class section. A student in a scheduled class tells which homeroom
+ * the class is taught to; other enrolments have no place in the store and are passed over.
+ */
+export async function readEnrollments(context: ImportContext, pending: PendingSections): Promise<void> {
+  const { book } = context;
+  const studentsInSections = new Map<Entry, Entry[]>();
+  const teaching: Array<{
+    start: NonNullable<ReturnType<typeof rowStart>>;
+    line: number;
+    teacher: Entry;
+    section: Entry;
+  }> = [];
+  await forEachRow(
+    context,
+    'enrollments.csv',
+    ['sourcedId', 'classSourcedId', 'schoolSourcedId', 'userSourcedId', 'role'],
+    (reader) => {
+      const start = rowStart(context, reader, ['student_records', 'teacher_assignments'], 'metadata.contractId');
+      if (!start) return;
+      const role = reader.oneOf('role', ['administrator', 'proctor', 'student', 'teacher'], true);
+      const table = role === 'teacher' ? 'teacher_assignments' : 'student_records';
+      checkOrg(context, reader, 'schoolSourcedId');
+      const classId = reader.required('classSourcedId');
+      const userId = reader.required('userSourcedId');
+      const beginDate = reader.date('beginDate', false);
+      reader.date('endDate', false);
+      const klass = classId && book.resolve(reader, 'classSourcedId', ['classes', 'class_subjects'], classId, 'class');
+      const userTables = role === 'teacher' ? (['teachers'] as const) : (['students'] as const);
+      const user =
+        userId && (role === 'teacher' || role === 'student')
+          ? book.resolve(reader, 'userSourcedId', userTables, userId, role)
+          : undefined;
+      if (!reader.ok || !klass || !user) {
+        if (reader.ok) return;
+        book.markInvalid(table, start.sourcedId, reader);
+        return;
+      }
+      if (role === 'student' && klass.table === 'classes') {
+        const year = klass.row?.academic_year_id as Entry | number;
+        takeRow(context, reader, 'student_records', start, {
+          student_id: user,
+          class_id: klass,
+          academic_year_id: year,
+          enrolled_on: beginDate ?? startOfYear(context, year),
+          status: 'active',
+        });
+      } else if (role === 'student') {
+        const students = studentsInSections.get(klass) ?? [];
+        students.push(user);
+        studentsInSections.set(klass, students);
+      } else if (klass.table === 'class_subjects') {
+        teaching.push({ start, line: reader.line, teacher: user, section: klass });
+      }
+    },
+  );
+  assignIds(context, 'student_records');
+  const homeroomsOfStudent = new Map<unknown, Set<Entry>>();
+  const classesById = new Map(book.all('classes').map((entry) => [entry.id, entry]));
+  for (const record of book.all('student_records')) {
+    const student = record.row?.student_id;
+    const key = typeof student === 'object' ? (student as Entry).id : student;
+    const homeroom = record.row?.class_id;
+    const found = typeof homeroom === 'object' ? (homeroom as Entry) : classesById.get(Number(homeroom));
+    if (!found) continue;
+    const homerooms = homeroomsOfStudent.get(key) ?? new Set();
+    homerooms.add(found);
+    homeroomsOfStudent.set(key, homerooms);
+  }
+  resolveScheduledClasses(context, pending, (section) => {
+    const homerooms = new Set<Entry>();
+    for (const student of studentsInSections.get(section) ?? []) {
+      for (const homeroom of homeroomsOfStudent.get(student.id) ?? []) homerooms.add(homeroom);
+    }
+    return homerooms;
+  });
+  const reader = context.readers.get('enrollments.csv');
+  for (const { start, line, teacher, section } of teaching) {
+    if (!reader) break;
+    reader.begin({ line, values: [] });
+    const resolved = book.find('class_subjects', section.sourcedId);
+    if (!resolved?.row) {
+      reader.fail('classSourcedId', 'depends-on-invalid', `class "${section.sourcedId}" has no homeroom`);
+      book.markInvalid('teacher_assignments', start.sourcedId, reader);
+      continue;
+    }
+    takeRow(context, reader, 'teacher_assignments', start, {
+      teacher_id: teacher,
+      class_id: resolved.row.class_id,
+      subject_id: resolved.row.subject_id,
+    });
+  }
+  assignIds(context, 'teacher_assignments');
+}
+
+function startOfYear(context: ImportContext, year: Entry | number): unknown {
+  const entry =
+    typeof year === 'object' ? year : context.book.all('academic_years').find((candidate) => candidate.id === year);
+  return entry?.row?.starts_on ?? '';
+}

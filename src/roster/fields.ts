@@ -1,0 +1,175 @@
+import type { CsvRow } from './csv-file';
+import type { Problems, Rule } from './problems';
+
+/**
+ * Reads the fields of one row of a file by header name and checks each against its rule, recording
+ * a problem at the field's line and column when it breaks one. A row with any problem is not `ok`
+ * and is left out.
+ */
+
+/** The longest value of a name, title or code; notes and texts may be longer. */
+export const MAX_NAME_LENGTH = 255;
+export const MAX_TEXT_LENGTH = 4000;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const TIME = /^([01]\d|2[0-3]):([0-5]\d)(:[0-5]\d)?$/;
+
+export interface TextOptions {
+  readonly required?: boolean;
+  readonly max?: number;
+}
+
+export class FieldReader {
+  private current: CsvRow = { line: 1, values: [] };
+  private problemCount = 0;
+
+  constructor(
+    readonly file: string,
+    private readonly header: ReadonlyMap<string, number>,
+    private readonly problems: Problems,
+  ) {}
+
+  /** Reports each required column the header lacks (a problem of the whole file); true when none is missing. */
+  requireColumns(names: readonly string[]): boolean {
+    const missing = names.filter((name) => !this.header.has(name.toLowerCase()));
+    for (const name of missing) {
+      this.problems.add({
+        file: this.file,
+        line: 1,
+        column: this.header.size + 1,
+        rule: 'missing-column',
+        message: `the header has no ${name} column`,
+      });
+    }
+    return missing.length === 0;
+  }
+
+  hasColumn(name: string): boolean {
+    return this.header.has(name.toLowerCase());
+  }
+
+  begin(row: CsvRow): void {
+    this.current = row;
+    this.problemCount = 0;
+  }
+
+  get line(): number {
+    return this.current.line;
+  }
+
+  get ok(): boolean {
+    return this.problemCount === 0;
+  }
+
+  /** The field's position in the row (1 for the first), or the position after the last column when there is none. */
+  column(name: string): number {
+    const index = this.header.get(name.toLowerCase());
+    return index === undefined ? this.header.size + 1 : index + 1;
+  }
+
+  fail(name: string, rule: Rule, message: string): undefined {
+    this.problemCount += 1;
+    this.problems.add({ file: this.file, line: this.current.line, column: this.column(name), rule, message });
+    return undefined;
+  }
+
+  /** A problem found later with a row already read (a reference resolved after the whole file). */
+  failAt(line: number, name: string, rule: Rule, message: string): void {
+    this.problems.add({ file: this.file, line, column: this.column(name), rule, message });
+  }
+
+  /** The raw value, trimmed; '' when the column or the field is absent. */
+  raw(name: string): string {
+    const index = this.header.get(name.toLowerCase());
+    return index === undefined ? '' : (this.current.values[index] ?? '').trim();
+  }
+
+  text(name: string, options: TextOptions = {}): string {
+    const value = this.raw(name);
+    const max = options.max ?? MAX_NAME_LENGTH;
+    if (value === '' && options.required) this.fail(name, 'missing-value', `${name} is required`);
+    else if ([...value].length > max) this.fail(name, 'too-long', `${name} is longer than ${max} characters`);
+    return value;
+  }
+
+  /** A value that must be present, or undefined (with a problem). */
+  required(name: string, max = MAX_NAME_LENGTH): string | undefined {
+    const value = this.text(name, { required: true, max });
+    return value === '' ? undefined : value;
+  }
+
+  date(name: string, required: boolean): string | undefined {
+    const value = this.raw(name);
+    if (value === '') return required ? this.fail(name, 'missing-value', `${name} is required`) : undefined;
+    const match = DATE.exec(value);
+    const valid =
+      match !== null &&
+      (() => {
+        const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+        return date.toISOString().slice(0, 10) === value;
+      })();
+    return valid ? value : this.fail(name, 'bad-date', `${name} "${clip(value)}" is not a date (YYYY-MM-DD)`);
+  }
+
+  timestamp(name: string, required: boolean): string | undefined {
+    const value = this.raw(name);
+    if (value === '') return required ? this.fail(name, 'missing-value', `${name} is required`) : undefined;
+    const time = Date.parse(value);
+    if (!TIMESTAMP.test(value) || Number.isNaN(time)) {
+      return this.fail(name, 'bad-date', `${name} "${clip(value)}" is not an ISO 8601 date and time`);
+    }
+    return new Date(time).toISOString();
+  }
+
+  time(name: string, required: boolean): string | undefined {
+    const value = this.raw(name);
+    if (value === '') return required ? this.fail(name, 'missing-value', `${name} is required`) : undefined;
+    const match = TIME.exec(value);
+    return match
+      ? `${match[1]}:${match[2]}`
+      : this.fail(name, 'bad-date', `${name} "${clip(value)}" is not a time (HH:MM)`);
+  }
+
+  number(name: string, required: boolean, range: { min?: number; max?: number } = {}): number | undefined {
+    const value = this.raw(name);
+    if (value === '') return required ? this.fail(name, 'missing-value', `${name} is required`) : undefined;
+    const parsed = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(value) ? Number(value) : Number.NaN;
+    const { min = -1e9, max = 1e9 } = range;
+    if (!Number.isFinite(parsed) || parsed < min || parsed > max) {
+      return this.fail(name, 'bad-number', `${name} "${clip(value)}" is not a number from ${min} to ${max}`);
+    }
+    return parsed;
+  }
+
+  integer(name: string, required: boolean, range: { min?: number; max?: number } = {}): number | undefined {
+    const value = this.number(name, required, range);
+    if (value === undefined || Number.isInteger(value)) return value;
+    return this.fail(name, 'bad-number', `${name} "${clip(this.raw(name))}" is not a whole number`);
+  }
+
+  oneOf<Value extends string>(name: string, values: readonly Value[], required: boolean): Value | undefined {
+    const value = this.raw(name);
+    if (value === '') return required ? this.fail(name, 'missing-value', `${name} is required`) : undefined;
+    const found = values.find((candidate) => candidate.toLowerCase() === value.toLowerCase());
+    return found ?? this.fail(name, 'unknown-value', `${name} "${clip(value)}" is not one of ${values.join(', ')}`);
+  }
+
+  boolean(name: string, required: boolean): boolean | undefined {
+    const value = this.oneOf(name, ['true', 'false'], required);
+    return value === undefined ? undefined : value === 'true';
+  }
+
+  /** A comma-separated list of sourcedIds (OneRoster's plural columns). */
+  list(name: string): string[] {
+    return this.raw(name)
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
+  }
+}
+
+/** A value quoted in a message, cut short so a huge field does not flood the report. */
+export function clip(value: string): string {
+  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
+}

@@ -1,0 +1,36 @@
+import type { SchoolTableName } from '../store/roster/school-tables';
+import type { Bundle } from './bundle-source';
+import type { FieldReader } from './fields';
+import type { Problems } from './problems';
+import type { Progress } from './progress';
+import type { Entry, ImportMode, RosterBook } from './roster-book';
+
+/** What every file's reader shares while a bundle is read. */
+export interface ImportContext {
+  readonly bundle: Bundle;
+  readonly book: RosterBook;
+  readonly problems: Problems;
+  readonly progress: Progress;
+  readonly mode: ImportMode;
+  /** --ids from-identifier: a user's integer identifier (or numeric sourcedId) becomes its id. */
+  readonly fromIdentifier: boolean;
+  /** For phone numbers, as AuthCode normalises them. */
+  readonly defaultCountryCode: string;
+  /** The files the manifest declares, by OneRoster name (users, classes, ...). */
+  readonly declared: ReadonlySet<string>;
+  /** Each file's reader once read, to report problems found later at a row of it. */
+  readonly readers: Map<string, FieldReader>;
+  /** Sourced ids of the bundle's orgs of any type, which classes, users and enrollments name. */
+  readonly orgs: Set<string>;
+  /** The guardian links of the bundle's users. */
+  readonly links: Array<{ student: Entry; guardian: Entry; relation: string }>;
+  /** Changes to records not in the bundle (a delta's demographics), applied by id. */
+  readonly patches: Array<{ table: SchoolTableName; id: number; columns: Record<string, unknown> }>;
+}
+
+/** The reader of the file an entry came from. */
+export function readerOf(context: ImportContext, file: string): FieldReader {
+  const reader = context.readers.get(file);
+  if (!reader) throw new Error(`no reader for ${file}`);
+  return reader;
+}

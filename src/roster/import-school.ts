@@ -1,0 +1,258 @@
+import type { Store } from '../store/open-store';
+import { type ImportConnection, openImportConnection } from '../store/roster/import-connection';
+import { loadLedger, recordLedger, storedRecords } from '../store/roster/ledger';
+import { SCHOOL_TABLES, type SchoolTableName } from '../store/roster/school-tables';
+import {
+  abortSchoolChange,
+  beginSchoolChange,
+  clearSchoolTables,
+  commitSchoolChange,
+  deleteLinks,
+  deleteWithDependents,
+  patchRow,
+  writeRows,
+} from '../store/roster/school-writer';
+import {
+  assignMarkIds,
+  createMarkStaging,
+  dropUnchangedMarks,
+  duplicateMarks,
+  stagedMarkCount,
+  stageMarks,
+  writeStagedMarks,
+} from '../store/roster/staged-marks';
+import { openBundle } from './bundle-source';
+import { readAcademicSessions, readOrgs } from './calendar-files';
+import { readClasses, readCourses, readGradeLevels } from './class-files';
+import { readEnrollments } from './enrollment-file';
+import { readCategories, readLineItems, readResults } from './gradebook-files';
+import type { ImportContext } from './import-context';
+import { readManifest } from './manifest';
+import { readOwnFiles } from './own-files';
+import { Problems } from './problems';
+import type { Progress } from './progress';
+import { type Entry, type ImportMode, type Ledger, RosterBook } from './roster-book';
+import { readDemographics, readUsers } from './user-files';
+
+/**
+ * Imports a bundle into the store: every file is read and checked first (results staged in the
+ * store's temporary tables), then, if nothing is wrong (or --skip-invalid leaves the bad rows
+ * out), the school changes in one transaction. Nothing is written on a dry run or when any row is
+ * wrong without --skip-invalid; a problem with a file itself (unreadable CSV, a missing column)
+ * writes nothing either way.
+ */
+export interface ImportOptions {
+  readonly path: string;
+  /** Undefined: as the manifest declares. */
+  readonly mode: ImportMode | undefined;
+  readonly dryRun: boolean;
+  readonly skipInvalid: boolean;
+  readonly fromIdentifier: boolean;
+  readonly defaultCountryCode: string;
+  readonly progress: Progress;
+}
+
+export interface ImportOutcome {
+  readonly written: boolean;
+  readonly mode: ImportMode;
+  readonly problems: Problems;
+  /** Records of the bundle by table (marks included), written or, on a dry run, that would be. */
+  readonly counts: Readonly<Partial<Record<SchoolTableName, number>>>;
+}
+
+export async function importSchool(store: Store, options: ImportOptions): Promise<ImportOutcome> {
+  const startedAt = new Date().toISOString();
+  const problems = new Problems();
+  const bundle = await openBundle(options.path);
+  const connection = await openImportConnection(store.connection);
+  try {
+    const manifest = await readManifest(bundle, problems);
+    const mode = options.mode ?? manifest?.mode ?? 'bulk';
+    if (!manifest) return { written: false, mode, problems, counts: {} };
+    const ledger = await loadLedger(connection);
+    const book = new RosterBook(mode, ledgerView(ledger));
+    if (mode === 'delta') await preloadStore(connection, book);
+    const context: ImportContext = {
+      bundle,
+      book,
+      problems,
+      progress: options.progress,
+      mode,
+      fromIdentifier: options.fromIdentifier,
+      defaultCountryCode: options.defaultCountryCode,
+      declared: manifest.declared,
+      readers: new Map(),
+      orgs: new Set(),
+      patches: [],
+      links: [],
+    };
+    await readBundle(context, connection, ledger.highest.get('marks') ?? 0, options.skipInvalid);
+    if (mode === 'bulk' && manifest.declared.has('orgs') && book.entries('schools').length === 0) {
+      problems.add({ file: 'orgs.csv', line: 1, column: 1, rule: 'missing-value', message: 'no org of type school' });
+    }
+    const counts = countRecords(book);
+    counts.marks = await stagedMarkCount(connection);
+    const refused = problems.hasFatal || (problems.count > 0 && !options.skipInvalid);
+    if (options.dryRun || refused) return { written: false, mode, problems, counts };
+    await writeSchool(context, connection, {
+      startedAt,
+      mode,
+      source: bundle.location,
+      rowsWritten: Object.values(counts).reduce((sum, count) => sum + (count ?? 0), 0),
+      rowsSkipped: problems.rowCount,
+    });
+    return { written: true, mode, problems, counts };
+  } finally {
+    await connection.run('DROP TABLE IF EXISTS staged_marks').catch(() => 0);
+    await connection.release();
+    await bundle.close();
+  }
+}
+
+function ledgerView(ledger: Awaited<ReturnType<typeof loadLedger>>): Ledger {
+  return {
+    idOf: (table, sourcedId) => ledger.entries.get(table)?.get(sourcedId),
+    highestId: (table) => ledger.highest.get(table) ?? 0,
+  };
+}
+
+async function preloadStore(connection: ImportConnection, book: RosterBook): Promise<void> {
+  for (const table of SCHOOL_TABLES) {
+    if (!table.hasId || table.name === 'marks') continue;
+    for (const record of await storedRecords(connection, table.name)) {
+      book.preload(table.name, record.sourcedId, record.id, record.row);
+    }
+  }
+}
+
+/** The files in the order their references need: what a row names is read before it. */
+async function readBundle(
+  context: ImportContext,
+  connection: ImportConnection,
+  highestMarkId: number,
+  skipInvalid: boolean,
+): Promise<void> {
+  await readOrgs(context);
+  await readAcademicSessions(context);
+  await readGradeLevels(context);
+  await readCourses(context);
+  const pending = await readClasses(context);
+  await readUsers(context);
+  await readDemographics(context);
+  await readEnrollments(context, pending);
+  await readCategories(context);
+  await readLineItems(context);
+  const recordOf = recordFinder(context.book);
+  await readOwnFiles(context, recordOf);
+  await createMarkStaging(connection);
+  await readResults(context, recordOf, (marks) => stageMarks(connection, marks));
+  const reader = context.readers.get('results.csv');
+  if (!reader) return;
+  for (const duplicate of await duplicateMarks(connection, skipInvalid)) {
+    reader.failAt(
+      duplicate.line,
+      'sourcedId',
+      'duplicate-sourcedId',
+      `sourcedId "${duplicate.sourcedId}" is already on line ${duplicate.firstLine} of results.csv`,
+    );
+  }
+  for (const clash of await assignMarkIds(connection, highestMarkId, skipInvalid)) {
+    reader.failAt(
+      clash.line,
+      'metadata.contractId',
+      'id-clash',
+      `id ${clash.id} is asked for by results.csv:${clash.line} and results.csv:${clash.firstLine}`,
+    );
+  }
+  if (context.mode === 'delta') await dropUnchangedMarks(connection);
+}
+
+/** A student's enrolment record in a class section, by their ids. */
+function recordFinder(book: RosterBook): (studentId: number, classId: number) => number | undefined {
+  const idOf = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Entry).id : Number(value));
+  const records = new Map<string, number>();
+  for (const record of book.all('student_records')) {
+    records.set(`${idOf(record.row?.student_id)} ${idOf(record.row?.class_id)}`, record.id);
+  }
+  return (studentId, classId) => records.get(`${studentId} ${classId}`);
+}
+
+function countRecords(book: RosterBook): Partial<Record<SchoolTableName, number>> {
+  const counts: Partial<Record<SchoolTableName, number>> = {};
+  for (const table of SCHOOL_TABLES) {
+    const count = table.name === 'student_guardians' ? 0 : book.entries(table.name).length;
+    if (count > 0) counts[table.name] = count;
+  }
+  return counts;
+}
+
+/** A record's row in the store's column order, its references turned into ids. */
+function valuesOf(entry: Entry, columns: readonly string[]): unknown[] {
+  return [
+    entry.id,
+    ...columns.map((column) => {
+      const value = entry.row?.[column];
+      if (typeof value === 'object' && value !== null) return (value as Entry).id;
+      return value ?? null;
+    }),
+  ];
+}
+
+async function writeSchool(
+  context: ImportContext,
+  connection: ImportConnection,
+  log: Parameters<typeof commitSchoolChange>[1],
+): Promise<void> {
+  const { book } = context;
+  const delta = context.mode === 'delta';
+  await beginSchoolChange(connection);
+  try {
+    if (!delta) await clearSchoolTables(connection);
+    for (const table of SCHOOL_TABLES) {
+      if (table.name === 'marks') await writeStagedMarks(connection, delta);
+      else if (table.name === 'student_guardians') await writeLinks(context, connection);
+      else {
+        const rows = book.entries(table.name).map((entry) => valuesOf(entry, table.columns));
+        await writeRows(connection, table, rows, delta);
+      }
+    }
+    for (const patch of context.patches) await patchRow(connection, patch.table, patch.id, patch.columns);
+    for (const table of [...SCHOOL_TABLES].reverse()) {
+      const ids = book.deletions(table.name).map((entry) => entry.id);
+      await deleteWithDependents(connection, table.name, ids);
+    }
+    const ledger = SCHOOL_TABLES.flatMap((table) =>
+      book
+        .entries(table.name)
+        .map((entry) => [table.name, entry.sourcedId, entry.id, entry.modifiedAt ?? null] as const),
+    );
+    await recordLedger(connection, ledger);
+    await commitSchoolChange(connection, log);
+  } catch (error) {
+    await abortSchoolChange(connection);
+    throw error;
+  }
+}
+
+/** The guardian links; a delta restates the links of each user it lists. */
+async function writeLinks(context: ImportContext, connection: ImportConnection): Promise<void> {
+  const table = SCHOOL_TABLES.find((candidate) => candidate.name === 'student_guardians');
+  if (!table) return;
+  if (context.mode === 'delta') {
+    await deleteLinks(
+      connection,
+      'student_id',
+      context.book.entries('students').map((entry) => entry.id),
+    );
+    await deleteLinks(
+      connection,
+      'guardian_id',
+      context.book.entries('guardians').map((entry) => entry.id),
+    );
+  }
+  const live = (entry: Entry) => context.book.find(entry.table, entry.sourcedId) === entry;
+  const rows = context.links
+    .filter((link) => live(link.student) && live(link.guardian))
+    .map((link) => [link.student.id, link.guardian.id, link.relation]);
+  await writeRows(connection, table, rows, context.mode === 'delta');
+}

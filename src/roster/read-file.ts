@@ -1,0 +1,110 @@
+import type { SchoolTableName } from '../store/roster/school-tables';
+import { type CsvFile, CsvSyntaxError, openCsv } from './csv-file';
+import { FieldReader } from './fields';
+import { type ImportContext, readerOf } from './import-context';
+import { ONEROSTER_FILES } from './manifest';
+import type { Entry } from './roster-book';
+
+/**
+ * Reads one file of the bundle row by row: checks its header has the required columns, hands each
+ * row to `handle` through a field reader, and reports a file the CSV parser cannot read as one
+ * problem at the line it stopped on. Returns false when the file is absent.
+ */
+export async function forEachRow(
+  context: ImportContext,
+  fileName: string,
+  requiredColumns: readonly string[],
+  handle: (reader: FieldReader) => void,
+  batches?: { every: number; flush: () => Promise<void> },
+): Promise<boolean> {
+  const base = fileName.replace(/\.csv$/, '');
+  if ((ONEROSTER_FILES as readonly string[]).includes(base) && !context.declared.has(base)) return false;
+  const found = context.bundle.find(fileName);
+  if (!found) return false;
+  let file: CsvFile;
+  let reader: FieldReader | undefined;
+  let count = 0;
+  context.progress.file(found, context.bundle.size(found));
+  try {
+    file = await openCsv(context.bundle, found);
+    reader = new FieldReader(fileName, file.header, context.problems);
+    context.readers.set(fileName, reader);
+    if (!reader.requireColumns(requiredColumns)) return true;
+    for await (const row of file.rows) {
+      reader.begin(row);
+      handle(reader);
+      count += 1;
+      if (batches && count % batches.every === 0) await batches.flush();
+      if (count % 1000 === 0) context.progress.rows(count, file.bytesRead());
+    }
+    if (batches) await batches.flush();
+  } catch (error) {
+    if (!(error instanceof CsvSyntaxError)) throw error;
+    context.problems.add({ file: fileName, line: error.line, column: 1, rule: 'bad-file', message: error.message });
+  }
+  context.progress.fileDone(count);
+  return true;
+}
+
+/** The columns every file of the bundle starts with, OneRoster's and the service's own. */
+export const COMMON_COLUMNS = ['sourcedId'] as const;
+
+export interface RowStart {
+  readonly sourcedId: string;
+  readonly modifiedAt: string | undefined;
+  readonly pinnedId: number | undefined;
+}
+
+const MAX_ID = 2 ** 31 - 1;
+
+/**
+ * The fields every row has: sourcedId, status and dateLastModified (required in delta mode, as
+ * OneRoster has it), and the contract id an export wrote. A row with status=tobedeleted is taken
+ * as a deletion of the record in whichever of `tables` holds it, and handled no further (undefined):
+ * it needs no other field.
+ */
+export function rowStart(
+  context: ImportContext,
+  reader: FieldReader,
+  tables: SchoolTableName | readonly SchoolTableName[],
+  contractIdColumn: string,
+): RowStart | undefined {
+  const sourcedId = reader.required('sourcedId') ?? '';
+  const status = reader.oneOf('status', ['active', 'tobedeleted'], context.mode === 'delta');
+  const modifiedAt = reader.timestamp('dateLastModified', context.mode === 'delta');
+  const pinnedId = reader.integer(contractIdColumn, false, { min: 1, max: MAX_ID });
+  if (status === 'tobedeleted') {
+    if (reader.ok) for (const table of [tables].flat()) context.book.delete(table, sourcedId, reader);
+    return undefined;
+  }
+  return { sourcedId, modifiedAt, pinnedId };
+}
+
+/** Takes a row that passed its checks into the book, or marks its sourcedId invalid so that rows naming it say why. */
+export function takeRow(
+  context: ImportContext,
+  reader: FieldReader,
+  table: SchoolTableName,
+  start: RowStart,
+  row: Record<string, unknown>,
+  claim?: Entry['claim'],
+  contractIdColumn = 'metadata.contractId',
+): Entry | undefined {
+  if (!reader.ok) {
+    context.book.markInvalid(table, start.sourcedId, reader);
+    return undefined;
+  }
+  const pinned =
+    start.pinnedId !== undefined ? { id: start.pinnedId, column: contractIdColumn, pinned: true } : undefined;
+  return context.book.accept(table, reader, {
+    sourcedId: start.sourcedId,
+    row,
+    modifiedAt: start.modifiedAt,
+    claim: pinned ?? claim,
+  });
+}
+
+/** Gives the ids of a table's new records, reporting clashes at the rows they came from. */
+export function assignIds(context: ImportContext, table: SchoolTableName): void {
+  context.book.assignIds(table, (entry) => readerOf(context, entry.file));
+}

@@ -1,0 +1,230 @@
+import type { SchoolTableName } from '../store/roster/school-tables';
+import type { FieldReader } from './fields';
+
+/**
+ * The school as the bundle describes it, table by table: each record under its sourcedId, with
+ * the file and line it came from, its row (the store's columns) and the integer id it is given.
+ * References between files resolve here, so a row that names a record the bundle does not hold
+ * (or holds only as an invalid row) is reported where it is. In delta mode the book starts with
+ * the records the store already has, so a delta row may name them.
+ */
+export type ImportMode = 'bulk' | 'delta';
+
+export interface Entry {
+  readonly table: SchoolTableName;
+  readonly sourcedId: string;
+  /** 0 until ids are assigned. */
+  id: number;
+  readonly file: string;
+  /** 0 for a record already in the store. */
+  readonly line: number;
+  /** The store's columns, but the id; undefined for a record of the store not loaded whole. */
+  row: Record<string, unknown> | undefined;
+  readonly modifiedAt: string | undefined;
+  /** An id the row asks for: its contractId, or its identifier under --ids from-identifier. */
+  readonly claim?: { readonly id: number; readonly column: string; readonly pinned: boolean };
+}
+
+/** The ids the store has handed out already, per table. */
+export interface Ledger {
+  idOf(table: SchoolTableName, sourcedId: string): { id: number; modifiedAt: string | null } | undefined;
+  /** The highest id the table or its ledger has ever held, so that no id is handed out twice. */
+  highestId(table: SchoolTableName): number;
+}
+
+export class RosterBook {
+  private readonly tables = new Map<SchoolTableName, Map<string, Entry>>();
+  private readonly invalid = new Map<SchoolTableName, Map<string, string>>();
+  private readonly deleted = new Map<SchoolTableName, Entry[]>();
+  private readonly aliases = new Map<SchoolTableName, Map<string, Entry>>();
+
+  constructor(
+    readonly mode: ImportMode,
+    private readonly ledger: Ledger,
+  ) {}
+
+  private of(table: SchoolTableName): Map<string, Entry> {
+    let entries = this.tables.get(table);
+    if (!entries) {
+      entries = new Map();
+      this.tables.set(table, entries);
+    }
+    return entries;
+  }
+
+  /** A record of the store, known to a delta import so rows may refer to it. */
+  preload(table: SchoolTableName, sourcedId: string, id: number, row?: Record<string, unknown>): void {
+    this.of(table).set(sourcedId, { table, sourcedId, id, file: '(store)', line: 0, row, modifiedAt: undefined });
+  }
+
+  /**
+   * Takes a valid row. A sourcedId the bundle already gave is a duplicate; in delta mode a row no
+   * newer than the store's copy changes nothing. Returns the entry, or undefined when it is not taken.
+   */
+  accept(
+    table: SchoolTableName,
+    reader: FieldReader,
+    entry: Omit<Entry, 'table' | 'id' | 'file' | 'line'>,
+    sourcedIdColumn = 'sourcedId',
+  ): Entry | undefined {
+    const entries = this.of(table);
+    const earlier = entries.get(entry.sourcedId);
+    if (earlier && earlier.line > 0 && earlier.file === reader.file) {
+      reader.fail(
+        sourcedIdColumn,
+        'duplicate-sourcedId',
+        `sourcedId "${entry.sourcedId}" is already on line ${earlier.line} of ${earlier.file}`,
+      );
+      this.markInvalid(table, entry.sourcedId, reader);
+      return undefined;
+    }
+    if (this.mode === 'delta' && entry.modifiedAt !== undefined) {
+      const stored = this.ledger.idOf(table, entry.sourcedId)?.modifiedAt;
+      if (stored && stored >= entry.modifiedAt) return undefined;
+    }
+    const accepted: Entry = { ...entry, table, id: 0, file: reader.file, line: reader.line };
+    entries.set(entry.sourcedId, accepted);
+    return accepted;
+  }
+
+  /** A row with status=tobedeleted: in delta mode its record leaves the store. */
+  delete(table: SchoolTableName, sourcedId: string, reader: FieldReader): void {
+    if (this.mode !== 'delta') return;
+    const known = this.ledger.idOf(table, sourcedId);
+    this.of(table).delete(sourcedId);
+    if (known) {
+      const list = this.deleted.get(table) ?? [];
+      list.push({
+        table,
+        sourcedId,
+        id: known.id,
+        file: reader.file,
+        line: reader.line,
+        row: undefined,
+        modifiedAt: undefined,
+      });
+      this.deleted.set(table, list);
+    }
+  }
+
+  markInvalid(table: SchoolTableName, sourcedId: string, where: { file: string; line: number }): void {
+    if (sourcedId === '') return;
+    let entries = this.invalid.get(table);
+    if (!entries) {
+      entries = new Map();
+      this.invalid.set(table, entries);
+    }
+    if (!entries.has(sourcedId)) entries.set(sourcedId, `${where.file}:${where.line}`);
+  }
+
+  /** The record `sourcedId` names among `tables`, or undefined with the problem recorded at `column`. */
+  resolve(
+    reader: FieldReader,
+    column: string,
+    tables: readonly SchoolTableName[],
+    sourcedId: string,
+    what: string,
+  ): Entry | undefined {
+    for (const table of tables) {
+      const found = this.find(table, sourcedId);
+      if (found) return found;
+    }
+    for (const table of tables) {
+      const where = this.invalid.get(table)?.get(sourcedId);
+      if (where) {
+        return reader.fail(column, 'depends-on-invalid', `${what} "${sourcedId}" is the invalid row at ${where}`);
+      }
+    }
+    return reader.fail(column, 'unknown-reference', `${column} "${sourcedId}" names no ${what} in the bundle`);
+  }
+
+  /** Finds a record without reporting anything. */
+  find(table: SchoolTableName, sourcedId: string): Entry | undefined {
+    return this.tables.get(table)?.get(sourcedId) ?? this.aliases.get(table)?.get(sourcedId);
+  }
+
+  /**
+   * Another sourcedId for a record: a grading period inside a term is that term, and a second
+   * scheduled class of one subject in one class is the first.
+   */
+  alias(sourcedId: string, target: Entry): void {
+    let entries = this.aliases.get(target.table);
+    if (!entries) {
+      entries = new Map();
+      this.aliases.set(target.table, entries);
+    }
+    entries.set(sourcedId, target);
+  }
+
+  /** The table's records from this bundle, in file order. */
+  entries(table: SchoolTableName): Entry[] {
+    return [...this.of(table).values()].filter((entry) => entry.line > 0);
+  }
+
+  /** Every record of the table the book knows, from the store as well. */
+  all(table: SchoolTableName): Entry[] {
+    return [...this.of(table).values()];
+  }
+
+  deletions(table: SchoolTableName): readonly Entry[] {
+    return this.deleted.get(table) ?? [];
+  }
+
+  /** Drops a record found bad after it was taken (an id clash), so rows after it see it as invalid. */
+  reject(entry: Entry): void {
+    this.of(entry.table).delete(entry.sourcedId);
+    this.markInvalid(entry.table, entry.sourcedId, entry);
+  }
+
+  /**
+   * Gives each new record of the table its id: the id it asks for (contractId, or identifier under
+   * --ids from-identifier), else the id the ledger gave its sourcedId before, else the next id never
+   * handed out. Two records asking for one id is a clash, reported at the later one with both rows named.
+   */
+  assignIds(table: SchoolTableName, readerFor: (entry: Entry) => FieldReader): void {
+    const owners = new Map<number, Entry>();
+    for (const entry of this.all(table)) if (entry.line === 0) owners.set(entry.id, entry);
+    const clash = (entry: Entry, id: number, column: string): boolean => {
+      const owner = owners.get(id);
+      if (!owner || owner.sourcedId === entry.sourcedId) return false;
+      const reader = readerFor(entry);
+      const first = owner.line > 0 ? `${owner.file}:${owner.line}` : 'the store';
+      reader.failAt(
+        entry.line,
+        column,
+        'id-clash',
+        `id ${id} is asked for by ${entry.file}:${entry.line} (sourcedId "${entry.sourcedId}") and is ` +
+          `already ${first}'s (sourcedId "${owner.sourcedId}")`,
+      );
+      this.reject(entry);
+      return true;
+    };
+    const fresh = this.entries(table);
+    const waiting: Entry[] = [];
+    // Ids asked for explicitly, and ids the ledger gave before, are taken first; then identifiers.
+    const take = (entry: Entry, id: number, column: string) => {
+      if (clash(entry, id, column)) return;
+      entry.id = id;
+      owners.set(id, entry);
+    };
+    for (const entry of fresh) {
+      const known = this.ledger.idOf(table, entry.sourcedId)?.id;
+      if (entry.claim?.pinned) take(entry, entry.claim.id, entry.claim.column);
+      else if (known !== undefined && !(this.mode === 'bulk' && entry.claim)) take(entry, known, 'sourcedId');
+      else waiting.push(entry);
+    }
+    const rest: Entry[] = [];
+    for (const entry of waiting) {
+      if (entry.claim) take(entry, entry.claim.id, entry.claim.column);
+      else rest.push(entry);
+    }
+    let next = this.ledger.highestId(table);
+    for (const id of owners.keys()) next = Math.max(next, id);
+    for (const entry of rest) {
+      do next += 1;
+      while (owners.has(next));
+      entry.id = next;
+      owners.set(next, entry);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import type { ImportConnection } from '../store/roster/import-connection';
+import { readSchoolTable, type StoredRow } from '../store/roster/school-reader';
+import { type SchoolTableName, schoolTable } from '../store/roster/school-tables';
+import type { BundleWriter } from './bundle-writer';
+import { codeForOrdinal } from './grade-levels';
+import { generatedSourcedId } from './sourced-ids';
+
+/** Reads a table's rows whole (the tables other rows refer to, small beside marks) with each id's sourcedId. */
+export class SchoolSnapshot {
+  private readonly sourcedIds = new Map<SchoolTableName, Map<number, string>>();
+  readonly rows = new Map<SchoolTableName, StoredRow[]>();
+
+  constructor(readonly connection: ImportConnection) {}
+
+  async load(table: SchoolTableName): Promise<StoredRow[]> {
+    const rows: StoredRow[] = [];
+    const ids = new Map<number, string>();
+    for await (const row of readSchoolTable(this.connection, schoolTable(table))) {
+      rows.push(row);
+      ids.set(row.id, this.sourcedIdOf(table, row));
+    }
+    this.rows.set(table, rows);
+    this.sourcedIds.set(table, ids);
+    return rows;
+  }
+
+  sourcedIdOf(table: SchoolTableName, row: StoredRow): string {
+    if (row.sourced_id) return row.sourced_id;
+    if (table === 'grade_levels') return codeForOrdinal(Number(row.ordinal), row.id);
+    return generatedSourcedId(table, row.id);
+  }
+
+  /** The sourcedId of a record another row names, by its id. */
+  ref(table: SchoolTableName, id: unknown): string {
+    if (id === null || id === undefined) return '';
+    return this.sourcedIds.get(table)?.get(Number(id)) ?? generatedSourcedId(table, Number(id));
+  }
+
+  byId(table: SchoolTableName): Map<number, StoredRow> {
+    return new Map((this.rows.get(table) ?? []).map((row) => [row.id, row]));
+  }
+}
+
+/** Writes the rows of a file and counts them. */
+export async function emit<Row>(
+  writer: BundleWriter,
+  counts: Record<string, number>,
+  name: string,
+  header: readonly string[],
+  rows: Iterable<Row> | AsyncIterable<Row>,
+  values: (row: Row) => readonly unknown[],
+): Promise<void> {
+  const file = writer.file(name, header);
+  let count = 0;
+  for await (const row of rows) {
+    await file.row(values(row));
+    count += 1;
+  }
+  await file.end();
+  counts[name] = count;
+}

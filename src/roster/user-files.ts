@@ -1,0 +1,138 @@
+import { normalisePhone } from '../notifications/phone-number';
+import type { SchoolTableName } from '../store/roster/school-tables';
+import { checkOrg } from './class-files';
+import type { FieldReader } from './fields';
+import { type ImportContext, readerOf } from './import-context';
+import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
+import type { Entry } from './roster-book';
+
+/**
+ * users.csv -> students, teachers and guardians (parent, guardian and relative); administrators,
+ * aides and proctors have no place in the store and are passed over. A user's name is its given,
+ * middle and family names (metadata.nameAr, when present, is the name exactly as the store keeps
+ * it; metadata.nameEn its English form). phone, else sms, is the phone number, normalised as
+ * AuthCode normalises numbers. A student's agentSourcedIds name its guardians and a guardian's its
+ * children; the links are the union, each with the guardian's metadata.relation (else its role).
+ * demographics.csv -> a student's birth date and sex.
+ */
+
+const ROLES = ['administrator', 'aide', 'guardian', 'parent', 'proctor', 'relative', 'student', 'teacher'] as const;
+const GUARDIAN_ROLES: readonly string[] = ['guardian', 'parent', 'relative'];
+export const USER_TABLES: readonly SchoolTableName[] = ['students', 'teachers', 'guardians'];
+
+function tableOfRole(role: string | undefined): SchoolTableName | undefined {
+  if (role === 'student') return 'students';
+  if (role === 'teacher') return 'teachers';
+  return role && GUARDIAN_ROLES.includes(role) ? 'guardians' : undefined;
+}
+
+/** The agents each user named, to link once every user is read. */
+type Agents = Map<Entry, { line: number; agents: string[]; relation: string }>;
+
+export async function readUsers(context: ImportContext): Promise<void> {
+  const agents: Agents = new Map();
+  await forEachRow(
+    context,
+    'users.csv',
+    ['sourcedId', 'enabledUser', 'orgSourcedIds', 'role', 'username', 'givenName', 'familyName'],
+    (reader) => {
+      const start = rowStart(context, reader, USER_TABLES, 'metadata.contractId');
+      if (!start) return;
+      const role = reader.oneOf('role', ROLES, true);
+      const table = tableOfRole(role);
+      reader.oneOf('enabledUser', ['true', 'false'], true);
+      reader.required('username');
+      checkOrg(context, reader, 'orgSourcedIds');
+      const names = ['givenName', 'middleName', 'familyName'].map((column) =>
+        reader.text(column, { required: column !== 'middleName' }),
+      );
+      const nameAr = reader.text('metadata.nameAr') || names.filter((name) => name !== '').join(' ');
+      const phone = phoneOf(context, reader);
+      if (!table) return;
+      const row: Record<string, unknown> = {
+        name_ar: nameAr,
+        name_en: reader.text('metadata.nameEn') || nameAr,
+        phone: phone ?? (table === 'students' ? null : ''),
+      };
+      if (table === 'students') Object.assign(row, { gender: '', birth_date: '' });
+      const entry = takeRow(context, reader, table, start, row, claimOf(context, reader, start.sourcedId));
+      if (entry) {
+        agents.set(entry, {
+          line: reader.line,
+          agents: reader.list('agentSourcedIds'),
+          relation: reader.text('metadata.relation') || role || '',
+        });
+      }
+    },
+  );
+  for (const table of USER_TABLES) assignIds(context, table);
+  linkGuardians(context, agents);
+}
+
+function phoneOf(context: ImportContext, reader: FieldReader): string | undefined {
+  const column = reader.raw('phone') ? 'phone' : 'sms';
+  const text = reader.text(column);
+  if (text === '') return undefined;
+  const phone = normalisePhone(text, context.defaultCountryCode);
+  return phone ?? reader.fail(column, 'bad-number', `${column} "${text}" is not a phone number`);
+}
+
+/** Under --ids from-identifier: the user's identifier, or its sourcedId, when it is a whole number. */
+function claimOf(context: ImportContext, reader: FieldReader, sourcedId: string): Entry['claim'] {
+  if (!context.fromIdentifier) return undefined;
+  for (const [column, value] of [
+    ['identifier', reader.raw('identifier')],
+    ['sourcedId', sourcedId],
+  ] as const) {
+    if (/^\d{1,10}$/.test(value) && Number(value) >= 1 && Number(value) < 2 ** 31) {
+      return { id: Number(value), column, pinned: false };
+    }
+  }
+  return undefined;
+}
+
+/** The guardian links, each pair once; the student's and the guardian's agent lists are both read. */
+function linkGuardians(context: ImportContext, agents: Agents): void {
+  const { book } = context;
+  const reader = readerOf(context, 'users.csv');
+  const links = new Map<string, { student: Entry; guardian: Entry; relation: string }>();
+  for (const [user, { line, agents: named, relation }] of agents) {
+    if (!book.find(user.table, user.sourcedId)) continue;
+    for (const agent of named) {
+      const other = user.table === 'guardians' ? book.find('students', agent) : book.find('guardians', agent);
+      if (!other) {
+        if (!USER_TABLES.some((table) => book.find(table, agent))) {
+          reader.failAt(
+            line,
+            'agentSourcedIds',
+            'unknown-reference',
+            `agentSourcedIds "${agent}" names no user in the bundle`,
+          );
+        }
+        continue;
+      }
+      const [student, guardian] = user.table === 'guardians' ? [other, user] : [user, other];
+      const guardianRelation = agents.get(guardian)?.relation ?? relation;
+      links.set(`${student.sourcedId} ${guardian.sourcedId}`, { student, guardian, relation: guardianRelation });
+    }
+  }
+  context.links.push(...links.values());
+}
+
+export async function readDemographics(context: ImportContext): Promise<void> {
+  await forEachRow(context, 'demographics.csv', ['sourcedId'], (reader) => {
+    const start = rowStart(context, reader, 'students', 'metadata.contractId');
+    if (!start) return;
+    const birthDate = reader.date('birthDate', false);
+    const sex = reader.oneOf('sex', ['male', 'female', 'other', 'unspecified'], false);
+    const user = context.book.resolve(reader, 'sourcedId', USER_TABLES, start.sourcedId, 'user');
+    const student = user?.table === 'students' ? user : undefined;
+    if (!reader.ok || !student) return;
+    const columns = {
+      gender: { male: 'M', female: 'F', other: 'O', unspecified: '' }[sex ?? 'unspecified'],
+      birth_date: birthDate ?? '',
+    };
+    if (student.row && student.line > 0) Object.assign(student.row, columns);
+    else context.patches.push({ table: 'students', id: student.id, columns });
+  });
+}

@@ -1,0 +1,85 @@
+import type { ImportConnection } from './import-connection';
+import { SCHOOL_TABLES, type SchoolTableName } from './school-tables';
+
+/**
+ * The roster ledger: the sourcedId of every record an import brought and the id it was given. Read
+ * whole at the start of an import (but for marks, which may number millions and are matched in
+ * the store itself), with the highest id each table has ever used.
+ */
+export interface LedgerEntry {
+  readonly id: number;
+  readonly modifiedAt: string | null;
+}
+
+export interface LoadedLedger {
+  readonly entries: ReadonlyMap<string, ReadonlyMap<string, LedgerEntry>>;
+  readonly highest: ReadonlyMap<string, number>;
+}
+
+export async function loadLedger(connection: ImportConnection): Promise<LoadedLedger> {
+  const entries = new Map<string, Map<string, LedgerEntry>>();
+  const rows = await connection.all<{ kind: string; sourced_id: string; id: number; modified_at: string | null }>(
+    "SELECT kind, sourced_id, id, modified_at FROM roster_ids WHERE kind <> 'marks'",
+  );
+  for (const row of rows) {
+    let kind = entries.get(row.kind);
+    if (!kind) {
+      kind = new Map();
+      entries.set(row.kind, kind);
+    }
+    kind.set(row.sourced_id, { id: Number(row.id), modifiedAt: row.modified_at });
+  }
+  const highest = new Map<string, number>();
+  for (const row of await connection.all<{ kind: string; top: number }>(
+    'SELECT kind, MAX(id) AS top FROM roster_ids GROUP BY kind',
+  )) {
+    highest.set(row.kind, Number(row.top));
+  }
+  for (const table of SCHOOL_TABLES) {
+    if (!table.hasId) continue;
+    const [row] = await connection.all<{ top: number | null }>(`SELECT MAX(id) AS top FROM ${table.name}`);
+    highest.set(table.name, Math.max(highest.get(table.name) ?? 0, Number(row?.top ?? 0)));
+  }
+  return { entries, highest };
+}
+
+/** The columns of the store's records a delta import needs to follow references, by table. */
+const PRELOADED: Partial<Record<SchoolTableName, readonly string[]>> = {
+  academic_years: ['starts_on', 'ends_on'],
+  terms: ['academic_year_id'],
+  classes: ['academic_year_id'],
+  class_subjects: ['class_id', 'subject_id'],
+  student_records: ['student_id', 'class_id'],
+  assessments: ['class_id', 'subject_id'],
+};
+
+/** The store's records of a table that the ledger knows, with the columns a delta import follows. */
+export async function storedRecords(
+  connection: ImportConnection,
+  table: SchoolTableName,
+): Promise<Array<{ sourcedId: string; id: number; row: Record<string, unknown> | undefined }>> {
+  const columns = PRELOADED[table];
+  const selected = columns ? columns.map((column) => `t.${column}`).join(', ') : '';
+  const rows = await connection.all<Record<string, unknown>>(
+    `SELECT r.sourced_id, r.id${selected ? `, ${selected}` : ''} FROM roster_ids r ` +
+      `JOIN ${table} t ON t.id = r.id WHERE r.kind = ?`,
+    [table],
+  );
+  return rows.map((row) => {
+    const { sourced_id, id, ...rest } = row;
+    return { sourcedId: String(sourced_id), id: Number(id), row: columns ? rest : undefined };
+  });
+}
+
+/** Records the ids the import gave; a sourcedId seen before keeps its row, updated. */
+export async function recordLedger(
+  connection: ImportConnection,
+  entries: ReadonlyArray<readonly [kind: string, sourcedId: string, id: number, modifiedAt: string | null]>,
+): Promise<void> {
+  await connection.insert(
+    'roster_ids',
+    ['kind', 'sourced_id', 'id', 'modified_at'],
+    entries,
+    ' ON CONFLICT (kind, sourced_id) DO UPDATE SET id = excluded.id, modified_at = excluded.modified_at',
+  );
+}

@@ -1,0 +1,36 @@
+import type { ImportConnection } from './import-connection';
+import type { SchoolTable } from './school-tables';
+
+/**
+ * Reads a school table for export, a page at a time in id order, each row with the sourcedId the
+ * ledger holds for it (null for a record no import brought, the demo school's). Pages keep memory
+ * bounded for millions of marks, on either engine, without a cursor.
+ */
+export type StoredRow = Record<string, unknown> & { id: number; sourced_id: string | null; modified_at: string | null };
+
+const PAGE = 5000;
+
+export async function* readSchoolTable(connection: ImportConnection, table: SchoolTable): AsyncGenerator<StoredRow> {
+  const columns = table.columns.map((column) => `t.${column}`).join(', ');
+  let after = 0;
+  for (;;) {
+    const rows = await connection.all<StoredRow>(
+      `SELECT t.id, ${columns}, r.sourced_id, r.modified_at FROM ${table.name} t ` +
+        'LEFT JOIN roster_ids r ON r.kind = ? AND r.id = t.id WHERE t.id > ? ORDER BY t.id LIMIT ?',
+      [table.name, after, PAGE],
+    );
+    for (const row of rows) yield { ...row, id: Number(row.id) };
+    if (rows.length < PAGE) return;
+    after = Number(rows[rows.length - 1].id);
+  }
+}
+
+/** The guardian links, which have no id of their own. */
+export async function readGuardianLinks(
+  connection: ImportConnection,
+): Promise<Array<{ student_id: number; guardian_id: number; relation: string }>> {
+  const rows = await connection.all<{ student_id: number; guardian_id: number; relation: string }>(
+    'SELECT student_id, guardian_id, relation FROM student_guardians ORDER BY student_id, guardian_id',
+  );
+  return rows.map((row) => ({ ...row, student_id: Number(row.student_id), guardian_id: Number(row.guardian_id) }));
+}

@@ -1,0 +1,163 @@
+import type { ImportConnection } from './import-connection';
+
+/**
+ * Results, staged in a temporary table of the import's own connection while the bundle is read,
+ * so millions of them never sit in memory and nothing of the school changes until the import
+ * commits. Duplicates, ids and (in a delta) what is newer are worked out by the store in a few
+ * set-wide statements.
+ */
+export interface MarkRow {
+  readonly line: number;
+  readonly sourcedId: string;
+  readonly pinnedId: number | null;
+  readonly assessmentId: number;
+  readonly studentRecordId: number;
+  readonly score: number;
+  readonly modifiedAt: string | null;
+  readonly deleted: boolean;
+}
+
+/** Two rows of results.csv under one sourcedId, or asking for one id: the later line, and the first. */
+export interface MarkConflict {
+  readonly line: number;
+  readonly sourcedId: string;
+  readonly firstLine: number;
+  readonly id?: number;
+}
+
+const COLUMNS = [
+  'line',
+  'sourced_id',
+  'pinned_id',
+  'assessment_id',
+  'student_record_id',
+  'score',
+  'modified_at',
+  'deleted',
+];
+/** Conflicts reported at most; the rest are only counted by the caller's problem list. */
+const REPORTED = 10_001;
+
+export async function createMarkStaging(connection: ImportConnection): Promise<void> {
+  const temporary = connection.engine === 'sqlite' ? 'TEMP' : 'TEMPORARY';
+  const real = connection.engine === 'sqlite' ? 'REAL' : 'DOUBLE PRECISION';
+  await connection.run(`DROP TABLE IF EXISTS staged_marks`);
+  await connection.run(
+    `CREATE ${temporary} TABLE staged_marks (line INTEGER PRIMARY KEY, sourced_id TEXT NOT NULL, pinned_id INTEGER, ` +
+      `assessment_id INTEGER NOT NULL, student_record_id INTEGER NOT NULL, score ${real} NOT NULL, ` +
+      'modified_at TEXT, deleted INTEGER NOT NULL, id INTEGER)',
+  );
+}
+
+export async function stageMarks(connection: ImportConnection, marks: readonly MarkRow[]): Promise<void> {
+  const rows = marks.map((mark) => [
+    mark.line,
+    mark.sourcedId,
+    mark.pinnedId,
+    mark.assessmentId,
+    mark.studentRecordId,
+    mark.score,
+    mark.modifiedAt,
+    mark.deleted ? 1 : 0,
+  ]);
+  // SQLite: one transaction per batch, which takes no lock on the school (temporary tables are the connection's).
+  if (connection.engine === 'sqlite') await connection.run('BEGIN');
+  await connection.insert('staged_marks', COLUMNS, rows);
+  if (connection.engine === 'sqlite') await connection.run('COMMIT');
+}
+
+/** Rows after the first under the same sourcedId; with `drop`, they leave the staging table. */
+export async function duplicateMarks(connection: ImportConnection, drop: boolean): Promise<MarkConflict[]> {
+  await connection.run('CREATE INDEX staged_marks_sourced ON staged_marks (sourced_id)');
+  const conflicts = await connection.all<{ line: number; sourced_id: string; first_line: number }>(
+    'SELECT s.line, s.sourced_id, f.first_line FROM staged_marks s JOIN ' +
+      '(SELECT sourced_id, MIN(line) AS first_line FROM staged_marks GROUP BY sourced_id HAVING COUNT(*) > 1) f ' +
+      `ON f.sourced_id = s.sourced_id WHERE s.line <> f.first_line ORDER BY s.line LIMIT ${REPORTED}`,
+  );
+  if (drop && conflicts.length > 0) {
+    await connection.run(
+      'DELETE FROM staged_marks WHERE line NOT IN (SELECT MIN(line) FROM staged_marks GROUP BY sourced_id)',
+    );
+  }
+  return conflicts.map((row) => ({
+    line: Number(row.line),
+    sourcedId: row.sourced_id,
+    firstLine: Number(row.first_line),
+  }));
+}
+
+/**
+ * Gives every staged mark its id: the one its row asks for, else the one the ledger gave its
+ * sourcedId, else a new one above every id used. Returns rows whose id another row has as well.
+ */
+export async function assignMarkIds(
+  connection: ImportConnection,
+  highestUsed: number,
+  drop: boolean,
+): Promise<MarkConflict[]> {
+  await connection.run('UPDATE staged_marks SET id = pinned_id WHERE pinned_id IS NOT NULL');
+  await connection.run(
+    'UPDATE staged_marks SET id = r.id FROM roster_ids r ' +
+      "WHERE staged_marks.id IS NULL AND r.kind = 'marks' AND r.sourced_id = staged_marks.sourced_id",
+  );
+  const clashes = await connection.all<{ line: number; sourced_id: string; first_line: number; id: number }>(
+    'SELECT s.line, s.sourced_id, f.first_line, s.id FROM staged_marks s JOIN ' +
+      '(SELECT id, MIN(line) AS first_line FROM staged_marks WHERE id IS NOT NULL GROUP BY id HAVING COUNT(*) > 1) f ' +
+      `ON f.id = s.id WHERE s.line <> f.first_line ORDER BY s.line LIMIT ${REPORTED}`,
+  );
+  if (drop && clashes.length > 0) {
+    await connection.run(
+      'DELETE FROM staged_marks WHERE id IS NOT NULL AND line NOT IN ' +
+        '(SELECT MIN(line) FROM staged_marks WHERE id IS NOT NULL GROUP BY id)',
+    );
+  }
+  const [top] = await connection.all<{ top: number | null }>('SELECT MAX(id) AS top FROM staged_marks');
+  await connection.run(
+    'UPDATE staged_marks SET id = n.position + ? FROM ' +
+      '(SELECT line, ROW_NUMBER() OVER (ORDER BY line) AS position FROM staged_marks WHERE id IS NULL) n ' +
+      'WHERE staged_marks.line = n.line',
+    [Math.max(highestUsed, Number(top?.top ?? 0))],
+  );
+  return clashes.map((row) => ({
+    line: Number(row.line),
+    sourcedId: row.sourced_id,
+    firstLine: Number(row.first_line),
+    id: Number(row.id),
+  }));
+}
+
+/** A delta's results no newer than the store's copy change nothing. */
+export async function dropUnchangedMarks(connection: ImportConnection): Promise<void> {
+  await connection.run(
+    'DELETE FROM staged_marks WHERE deleted = 0 AND modified_at IS NOT NULL AND EXISTS (SELECT 1 FROM roster_ids r ' +
+      "WHERE r.kind = 'marks' AND r.sourced_id = staged_marks.sourced_id " +
+      'AND r.modified_at >= staged_marks.modified_at)',
+  );
+}
+
+export async function stagedMarkCount(connection: ImportConnection): Promise<number> {
+  const [row] = await connection.all<{ count: number }>('SELECT COUNT(*) AS count FROM staged_marks WHERE deleted = 0');
+  return Number(row?.count ?? 0);
+}
+
+/** Writes the staged marks into the school (replacing marks of the same id) and their ids into the ledger. */
+export async function writeStagedMarks(connection: ImportConnection, upsert: boolean): Promise<void> {
+  const conflict = upsert
+    ? ' ON CONFLICT (id) DO UPDATE SET assessment_id = excluded.assessment_id, ' +
+      'student_record_id = excluded.student_record_id, score = excluded.score'
+    : '';
+  await connection.run(
+    'INSERT INTO marks (id, assessment_id, student_record_id, score) ' +
+      `SELECT id, assessment_id, student_record_id, score FROM staged_marks WHERE deleted = 0 ORDER BY id${conflict}`,
+  );
+  await connection.run(
+    'DELETE FROM marks WHERE id IN (SELECT r.id FROM roster_ids r JOIN staged_marks s ' +
+      "ON r.kind = 'marks' AND r.sourced_id = s.sourced_id WHERE s.deleted = 1)",
+  );
+  await connection.run(
+    "INSERT INTO roster_ids (kind, sourced_id, id, modified_at) SELECT 'marks', sourced_id, id, modified_at " +
+      'FROM staged_marks WHERE deleted = 0 ON CONFLICT (kind, sourced_id) DO UPDATE SET id = excluded.id, ' +
+      'modified_at = excluded.modified_at WHERE roster_ids.id <> excluded.id ' +
+      'OR roster_ids.modified_at IS DISTINCT FROM excluded.modified_at',
+  );
+}
