@@ -48,7 +48,11 @@ export async function readUsers(context: ImportContext): Promise<void> {
       );
       const nameAr = reader.text('metadata.nameAr') || names.filter((name) => name !== '').join(' ');
       const phone = phoneOf(context, reader);
-      if (!table) return;
+      if (!table) {
+        // A role the store has no place for is passed over; a row that is wrong may be any user a later row names.
+        if (!reader.ok) for (const userTable of USER_TABLES) context.book.markInvalid(userTable, start.sourcedId, reader);
+        return;
+      }
       const row: Record<string, unknown> = {
         name_ar: nameAr,
         name_en: reader.text('metadata.nameEn') || nameAr,
