@@ -13,10 +13,13 @@ import { defineOperation } from './operation';
 /**
  * Queries about one student. An identifier the store does not know, or a student outside the
  * caller's scope, gives an empty result. Phone numbers and birth dates go to school-scoped
- * callers only.
+ * callers only; a birth date the store does not know is nil.
  */
 function shownTo(visibility: Visibility, info: StudentInfo | undefined): StudentInfo | undefined {
-  return info === undefined || visibility.seesEverything ? info : { ...info, phone: null, birthDate: null };
+  if (info === undefined) return undefined;
+  // A school whose roster has no demographics for a student holds no birth date: nil, not an empty dateTime.
+  const known = info.birthDate === '' ? { ...info, birthDate: null } : info;
+  return visibility.seesEverything ? known : { ...known, phone: null, birthDate: null };
 }
 
 export const getStudentInfoByRecId = defineOperation('GetStudentInfoByRecId', {
