@@ -50,7 +50,8 @@ export async function readUsers(context: ImportContext): Promise<void> {
       const phone = phoneOf(context, reader);
       if (!table) {
         // A role the store has no place for is passed over; a row that is wrong may be any user a later row names.
-        if (!reader.ok) for (const userTable of USER_TABLES) context.book.markInvalid(userTable, start.sourcedId, reader);
+        if (!reader.ok)
+          for (const userTable of USER_TABLES) context.book.markInvalid(userTable, start.sourcedId, reader);
         return;
       }
       const row: Record<string, unknown> = {

@@ -34,7 +34,7 @@ describe('school-service import and export', () => {
     }
   };
 
-  test('a dry run reports and writes nothing; a good bundle imports with exit code 0 and shows its progress', async () => {
+  test('a dry run writes nothing; a good bundle imports with exit code 0 and shows its progress', async () => {
     const bundle = writeBundle(smallSchool());
     const dry = run('import', bundle, '--dry-run');
     expect([dry.status, dry.stdout]).toEqual([0, expect.stringContaining('would import')]);
@@ -46,7 +46,7 @@ describe('school-service import and export', () => {
     expect((await rows()).students).toHaveLength(3);
   });
 
-  test('bad rows: exit code 2 and nothing written, or with --skip-invalid exit code 1 and the rest written', async () => {
+  test('bad rows: exit 2 and nothing written, or with --skip-invalid exit 1 and the rest written', async () => {
     const before = await rows();
     const bundle = writeBundle(withValue(smallSchool(), 'demographics', 's1', 'birthDate', '2013-13-01'));
     const refused = run('import', bundle);

@@ -86,7 +86,7 @@ describeEachEngine('importing a OneRoster bundle', (engine) => {
     }
   });
 
-  test('users by role: students, teachers and guardians, names joined, phones normalised as AuthCode does', async () => {
+  test('users by role: students, teachers, guardians; names joined, phones normalised as AuthCode does', async () => {
     const student = await store.db
       .selectFrom('students')
       .selectAll()
@@ -136,7 +136,7 @@ describeEachEngine('importing a OneRoster bundle', (engine) => {
     );
   });
 
-  test("enrollments: a student's homeroom enrolment is a record, a teacher's scheduled class an assignment", async () => {
+  test("enrollments: a student's homeroom enrolment is a record, a teacher's class an assignment", async () => {
     const records = await store.db.selectFrom('student_records').selectAll().orderBy('id').execute();
     expect(records).toHaveLength(3);
     const record = await store.db
@@ -168,7 +168,7 @@ describeEachEngine('importing a OneRoster bundle', (engine) => {
     });
   });
 
-  test('lineItems are assessments of their class and subject, category as kind, resultValueMax as maximum; results are marks', async () => {
+  test('lineItems are assessments: category as kind, resultValueMax as maximum; results are marks', async () => {
     const assessment = await store.db
       .selectFrom('assessments')
       .selectAll()

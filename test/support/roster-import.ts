@@ -1,5 +1,5 @@
 import { importSchool, type ImportOptions, type ImportOutcome } from '../../src/roster/import-school';
-import { type Problem } from '../../src/roster/problems';
+import type { Problem } from '../../src/roster/problems';
 import { SILENT_PROGRESS } from '../../src/roster/progress';
 import type { Store } from '../../src/store/open-store';
 import { SCHOOL_TABLES } from '../../src/store/roster/school-tables';
