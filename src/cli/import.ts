@@ -1,4 +1,3 @@
-import { BundleError } from '../roster/bundle-source';
 import { importSchool } from '../roster/import-school';
 import { formatProblem } from '../roster/problems';
 import { progressDisplay } from '../roster/progress';
@@ -63,6 +62,6 @@ export async function importCommand(path: string, options: ImportCommandOptions)
     if (error instanceof UsageError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`school-service: import failed, nothing was written: ${message}\n`);
-    process.exitCode = error instanceof BundleError ? EXIT_NOTHING_WRITTEN : EXIT_NOTHING_WRITTEN;
+    process.exitCode = EXIT_NOTHING_WRITTEN;
   }
 }

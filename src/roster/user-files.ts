@@ -31,7 +31,7 @@ type Agents = Map<Entry, { line: number; agents: string[]; relation: string }>;
 
 export async function readUsers(context: ImportContext): Promise<void> {
   const agents: Agents = new Map();
-  await forEachRow(
+  const present = await forEachRow(
     context,
     'users.csv',
     ['sourcedId', 'enabledUser', 'orgSourcedIds', 'role', 'username', 'givenName', 'familyName'],
@@ -70,6 +70,8 @@ export async function readUsers(context: ImportContext): Promise<void> {
       }
     },
   );
+  // A delta bundle may leave users.csv out: then no user is new and no link changes.
+  if (!present) return;
   for (const table of USER_TABLES) assignIds(context, table);
   linkGuardians(context, agents);
 }

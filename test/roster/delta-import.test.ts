@@ -110,6 +110,16 @@ describeEachEngine('a delta import', (engine) => {
     }
   });
 
+  test('a delta of results alone changes the marks it lists', async () => {
+    const delta = deltaBundle({
+      results: [{ ...resultRow('r1'), status: 'active', dateLastModified: '2026-11-02T10:00:00Z', score: '7' }],
+    });
+    const outcome = await importBundle(store, writeBundle(delta));
+    expect(problemsOf(outcome)).toEqual([]);
+    const id = await idOf('marks', 'r1');
+    expect((await store.db.selectFrom('marks').select('score').where('id', '=', id).executeTakeFirst())?.score).toBe(7);
+  });
+
   test('a row no newer than the store changes nothing', async () => {
     const newer = deltaBundle({
       users: [{ ...userRow('s1'), status: 'active', dateLastModified: '2026-11-05T00:00:00Z', givenName: 'Newer' }],
