@@ -59,7 +59,11 @@ export async function readUsers(context: ImportContext): Promise<void> {
         name_en: reader.text('metadata.nameEn') || nameAr,
         phone: phone ?? (table === 'students' ? null : ''),
       };
-      if (table === 'students') Object.assign(row, { gender: '', birth_date: '' });
+      if (table === 'students') {
+        // demographics.csv gives these; a delta that changes the user alone keeps what the store has.
+        const stored = context.book.find('students', start.sourcedId)?.row;
+        Object.assign(row, { gender: stored?.gender ?? '', birth_date: stored?.birth_date ?? '' });
+      }
       const entry = takeRow(context, reader, table, start, row, claimOf(context, reader, start.sourcedId));
       if (entry) {
         agents.set(entry, {
@@ -104,7 +108,8 @@ function linkGuardians(context: ImportContext, agents: Agents): void {
   const reader = readerOf(context, 'users.csv');
   const links = new Map<string, { student: Entry; guardian: Entry; relation: string }>();
   for (const [user, { line, agents: named, relation }] of agents) {
-    if (!book.find(user.table, user.sourcedId)) continue;
+    // Only a student's and a guardian's agents are family; a teacher's name no child of theirs.
+    if (user.table === 'teachers' || !book.find(user.table, user.sourcedId)) continue;
     for (const agent of named) {
       const other = user.table === 'guardians' ? book.find('students', agent) : book.find('guardians', agent);
       if (!other) {

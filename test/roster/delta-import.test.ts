@@ -80,6 +80,10 @@ describeEachEngine('a delta import', (engine) => {
     expect(outcome.mode).toBe('delta');
     expect(await nameOf('s2')).toBe('Sarah Ali');
     expect(await idOf('students', 's2')).toBe(s2);
+    // The delta changed s2's name and gave no demographics: the birth date and gender stay.
+    expect(
+      await store.db.selectFrom('students').select(['birth_date', 'gender']).where('id', '=', s2).executeTakeFirst(),
+    ).toEqual({ birth_date: '2013-09-12', gender: 'F' });
     const after = await schoolRows(store);
     const marks = after.marks as Array<{ id: number; score: number }>;
     const scoreOf = async (sourcedId: string) => {

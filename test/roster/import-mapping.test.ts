@@ -1,6 +1,6 @@
 import type { Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
-import { ARABIC_STUDENT, smallSchool, writeBundle } from '../support/roster-bundle';
+import { ARABIC_STUDENT, smallSchool, withValue, writeBundle } from '../support/roster-bundle';
 import { importBundle, problemsOf } from '../support/roster-import';
 import { openTestStore } from '../support/stores';
 
@@ -268,5 +268,14 @@ describeEachEngine('importing a OneRoster bundle', (engine) => {
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ mode: 'bulk', rows_skipped: 0 });
     expect(log[0].rows_written).toBeGreaterThan(40);
+  });
+
+  test("a teacher's agentSourcedIds link no one", async () => {
+    const links = () => store.db.selectFrom('student_guardians').selectAll().orderBy('student_id').execute();
+    const before = await links();
+    let bundle = withValue(smallSchool(), 'users', 't-1', 'agentSourcedIds', 'g2');
+    bundle = withValue(bundle, 'users', 't-2', 'agentSourcedIds', 'g2');
+    expect(problemsOf(await importBundle(store, writeBundle(bundle)))).toEqual([]);
+    expect(await links()).toEqual(before);
   });
 });

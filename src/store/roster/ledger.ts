@@ -50,6 +50,7 @@ const PRELOADED: Partial<Record<SchoolTableName, readonly string[]>> = {
   classes: ['academic_year_id'],
   class_subjects: ['class_id', 'subject_id'],
   student_records: ['student_id', 'class_id'],
+  students: ['gender', 'birth_date'],
   assessments: ['class_id', 'subject_id'],
 };
 
