@@ -6,11 +6,12 @@ import { auditCommand } from './cli/audit';
 import { addCommand, listCommand, revokeCommand, rotateCommand } from './cli/callers';
 import { demoData } from './cli/demo-data';
 import { exportCommand } from './cli/export';
-import { importCommand } from './cli/import';
+import { type ImportCommandOptions, importCommand } from './cli/import';
 import { deliveryStatus } from './cli/delivery-status';
 import { deliveryWorker } from './cli/delivery-worker';
 import { serve } from './cli/serve';
 import { UsageError } from './cli/usage-error';
+import { ranWithBoundedHeap } from './cli/bounded-heap';
 import { serviceVersion } from './lib/package-info';
 
 /**
@@ -96,12 +97,16 @@ program
   .option('--mode <mode>', 'bulk (replace the school) or delta (apply changes); default: as the manifest says')
   .option('--skip-invalid', 'leave out bad rows and the rows that depend on them, and write the rest', false)
   .option('--ids <how>', "assigned, or from-identifier: a user's integer identifier becomes its id", 'assigned')
-  .action(importCommand);
+  .action(async (path: string, options: ImportCommandOptions) => {
+    if (!(await ranWithBoundedHeap())) await importCommand(path, options);
+  });
 
 program
   .command('export <path>')
   .description("write the school as a OneRoster 1.1 bundle with the service's own files (a folder, or a .zip)")
-  .action(exportCommand);
+  .action(async (path: string) => {
+    if (!(await ranWithBoundedHeap())) await exportCommand(path);
+  });
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);

@@ -2,6 +2,7 @@ import { importSchool } from '../roster/import-school';
 import { formatProblem } from '../roster/problems';
 import { progressDisplay } from '../roster/progress';
 import type { ImportMode } from '../roster/roster-book';
+import { logHeapLimit } from './bounded-heap';
 import { withConfiguredStore } from './configured-store';
 import { UsageError } from './usage-error';
 
@@ -26,6 +27,7 @@ export async function importCommand(path: string, options: ImportCommandOptions)
   }
   try {
     process.exitCode = await withConfiguredStore(async (store, config) => {
+      logHeapLimit('import');
       const outcome = await importSchool(store, {
         path,
         mode: options.mode as ImportMode | undefined,

@@ -19,12 +19,13 @@ describe('school-service import and export', () => {
   });
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-  const run = (...args: string[]) =>
+  const runWith = (settings: Record<string, string>, ...args: string[]) =>
     spawnSync(process.execPath, cliArguments(...args), {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: folder, DATABASE_URL: '' },
+      env: { ...process.env, DATA_DIR: folder, DATABASE_URL: '', ...settings },
       encoding: 'utf8',
     });
+  const run = (...args: string[]) => runWith({}, ...args);
   const rows = async () => {
     const store = await openTestStore({ DATA_DIR: folder });
     try {
@@ -44,6 +45,23 @@ describe('school-service import and export', () => {
     expect(done.stdout).toContain('bulk import imported');
     expect(done.stderr).toMatch(/^users\.csv: 8 rows in [\d.]+ s$/m);
     expect((await rows()).students).toHaveLength(3);
+  });
+
+  test('import and export run with the heap bounded by IMPORT_HEAP_MB; a bad bound is a usage error', () => {
+    const bundle = writeBundle(smallSchool());
+    for (const args of [
+      ['import', bundle, '--dry-run'],
+      ['export', join(folder, 'bounded-export')],
+    ]) {
+      const done = runWith({ IMPORT_HEAP_MB: '96', LOG_LEVEL: 'debug' }, ...args);
+      expect(done.status).toBe(0);
+      const line = done.stderr.split('\n').find((text) => text.includes('runs with a bounded heap'));
+      // Without the bound, V8's limit on this machine is a quarter of its memory, up to 4 GB.
+      expect(JSON.parse(line ?? '{}').heapLimitMegabytes).toBeLessThan(160);
+    }
+    const refused = runWith({ IMPORT_HEAP_MB: 'lots' }, 'import', bundle, '--dry-run');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('IMPORT_HEAP_MB must be a whole number, got "lots"');
   });
 
   test('bad rows: exit 2 and nothing written, or with --skip-invalid exit 1 and the rest written', async () => {
