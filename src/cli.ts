@@ -3,6 +3,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ConfigError } from './config/readers';
 import { GRANTABLE_GROUPS } from './access/operation-groups';
 import { auditCommand } from './cli/audit';
+import { backupCommand } from './cli/backup';
 import { addCommand, listCommand, revokeCommand, rotateCommand } from './cli/callers';
 import { demoData } from './cli/demo-data';
 import { exportCommand } from './cli/export';
@@ -102,6 +103,11 @@ program
   .command('export <path>')
   .description("write the school as a OneRoster 1.1 bundle with the service's own files (a folder, or a .zip)")
   .action(exportCommand);
+
+program
+  .command('backup <path>')
+  .description('back up the store into a new file while the service serves (SQLite online backup, or pg_dump)')
+  .action(backupCommand);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
