@@ -204,10 +204,10 @@ describe('school-service backup used wrongly', () => {
   });
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-  const backup = (path: string, dataDirectory: string) =>
+  const backup = (path: string, dataDirectory: string, databaseUrl = '') =>
     spawnSync(process.execPath, cliArguments('backup', path), {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDirectory, DATABASE_URL: '' },
+      env: { ...process.env, DATA_DIR: dataDirectory, DATABASE_URL: databaseUrl },
       encoding: 'utf8',
     });
 
@@ -223,6 +223,16 @@ describe('school-service backup used wrongly', () => {
       `school-service: there is no store at ${nowhere}/school.sqlite\n`,
     ]);
     expect(backup(join(folder, 'no-folder', 'copy.sqlite'), folder).status).toBe(2);
+    expect(readdirSync(folder)).toEqual([SQLITE_FILE_NAME]);
+  });
+
+  test('a PostgreSQL store it cannot reach: exit code 1, the reason, and no file left behind', () => {
+    const failed = backup(join(folder, 'school.dump'), folder, 'postgres://school:secret@127.0.0.1:1/school');
+    expect([failed.status, failed.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^school-service: pg_dump (failed|is not)/),
+    ]);
+    expect(failed.stderr).not.toContain('secret');
     expect(readdirSync(folder)).toEqual([SQLITE_FILE_NAME]);
   });
 });
