@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests drive for real: Chromium for the test-form browser test,
 # and the SOAP client stacks of the interop tests (python3-zeep, PHP SoapClient, JAX-WS wsimport,
-# gSOAP, Mono's wsdl), PostgreSQL for the store tests, and poppler-utils (pdftotext, pdftoppm,
-# pdfinfo) to read the generated report PDFs. Never downloads a browser or anything outside Debian's
+# gSOAP, Mono's wsdl), PostgreSQL for the store tests, poppler-utils (pdftotext, pdftoppm,
+# pdfinfo) to read the generated report PDFs, haproxy for the nodes behind a balancer, and systemd's
+# systemd-analyze to check deploy/'s unit. Never downloads a browser or anything outside Debian's
 # and npm's registries.
 set -euo pipefail
 
@@ -17,6 +18,8 @@ packages=(
   wrk
   postgresql
   poppler-utils
+  haproxy
+  systemd
 )
 
 run_as_root() {

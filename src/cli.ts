@@ -3,6 +3,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ConfigError } from './config/readers';
 import { GRANTABLE_GROUPS } from './access/operation-groups';
 import { auditCommand } from './cli/audit';
+import { backupCommand } from './cli/backup';
 import { addCommand, listCommand, revokeCommand, rotateCommand } from './cli/callers';
 import { demoData } from './cli/demo-data';
 import { exportCommand } from './cli/export';
@@ -107,6 +108,11 @@ program
   .action(async (path: string) => {
     if (!(await ranWithBoundedHeap())) await exportCommand(path);
   });
+
+program
+  .command('backup <path>')
+  .description('back up the store into a new file while the service serves (SQLite online backup, or pg_dump)')
+  .action(backupCommand);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);

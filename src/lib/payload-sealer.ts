@@ -41,10 +41,15 @@ export function payloadSealer(key: Buffer): PayloadSealer {
   };
 }
 
+/** The key file the service creates in the data folder when OUTBOX_KEY is unset. */
+export function outboxKeyFile(dataDirectory: string): string {
+  return join(dataDirectory, KEY_FILE_NAME);
+}
+
 /** The configured key, or the data folder's key file, created (readable by its owner only) when missing. */
 export function loadOutboxKey(configured: string | undefined, dataDirectory: string): Buffer {
   if (configured) return Buffer.from(configured, 'hex');
-  const file = join(dataDirectory, KEY_FILE_NAME);
+  const file = outboxKeyFile(dataDirectory);
   if (!existsSync(file)) {
     mkdirSync(dataDirectory, { recursive: true });
     try {

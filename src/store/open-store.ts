@@ -38,9 +38,21 @@ interface Opened {
   connection: Connection;
 }
 
+/** The embedded store's file in the data folder. */
+export function sqliteFileOf(dataDirectory: string): string {
+  return join(dataDirectory, SQLITE_FILE_NAME);
+}
+
+/** The PostgreSQL URL without its password, fit for logs and messages. */
+export function withoutPassword(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  url.password = '';
+  return url.toString();
+}
+
 function openSqlite(dataDirectory: string): Opened {
   mkdirSync(dataDirectory, { recursive: true });
-  const location = join(dataDirectory, SQLITE_FILE_NAME);
+  const location = sqliteFileOf(dataDirectory);
   const database = new BetterSqlite3(location);
   // WAL lets readers run while the outbox worker writes; the rest make writes durable and safe.
   database.pragma('journal_mode = WAL');
@@ -62,11 +74,9 @@ function openPostgres(databaseUrl: string): Opened {
   const lost = (error: Error) => log.warn('a PostgreSQL connection was lost', { error: error.message });
   pool.on('error', lost);
   pool.on('connect', (client) => client.on('error', lost));
-  const url = new URL(databaseUrl);
-  url.password = '';
   return {
     db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
-    location: url.toString(),
+    location: withoutPassword(databaseUrl),
     connection: { engine: 'postgres', pool },
   };
 }
