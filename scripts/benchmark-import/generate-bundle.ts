@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
+import { ONEROSTER_FILES } from '../../src/roster/manifest';
 
 /**
  * A large school as a OneRoster 1.1 bundle, written for the import benchmark: the sizes the issue
@@ -60,22 +61,14 @@ function layoutOf(size: BundleSize) {
 export async function generateBundle(folder: string, size: BundleSize = ISSUE_SIZE): Promise<void> {
   await mkdir(folder, { recursive: true });
   const { homerooms, sections, students, teachers, guardians, perHomeroom } = layoutOf(size);
-  const files = [
-    'orgs',
-    'academicSessions',
-    'courses',
-    'classes',
-    'users',
-    'enrollments',
-    'categories',
-    'lineItems',
-    'results',
-  ];
   await writeFile(
     folder,
     'manifest.csv',
     ['propertyName', 'value'],
-    [['oneroster.version', '1.1'], ...files.map((file) => [`file.${file}`, 'bulk']), ['file.demographics', 'absent']],
+    [
+      ['oneroster.version', '1.1'],
+      ...ONEROSTER_FILES.map((file) => [`file.${file}`, file === 'demographics' ? 'absent' : 'bulk']),
+    ],
   );
   await writeFile(folder, 'orgs.csv', ['sourcedId', 'name', 'type'], [['org-1', 'مدرسة المستقبل', 'school']]);
   await writeFile(
