@@ -1,6 +1,7 @@
 import { AUTHORING_NAMESPACE, type Endpoint, type Operation } from '../contract/catalog';
 import type { Profile } from '../contract/profile';
-import { escapeHtml, page } from './html';
+import { escapeHtml } from '../wire/html-escape';
+import { page } from './html';
 import { sampleBlocks } from './samples';
 
 /**
