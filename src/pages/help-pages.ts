@@ -37,7 +37,9 @@ const OPERATIONS_INTRO = 'The following operations are supported.  For a formal 
 
 export function serviceHelpPage(endpoint: Endpoint, namespace: string, baseUrl: string): string {
   const file = `${endpoint.name}.asmx`;
-  const operations = endpoint.operations
+  // ASMX lists the operations alphabetically; the WSDL keeps the order of the interface.
+  const operations = [...endpoint.operations]
+    .sort((a, b) => a.name.localeCompare(b.name, 'en'))
     .map(
       (operation) =>
         `        <li><a href="${escapeHtml(`${file}?op=${operation.name}`)}">${escapeHtml(operation.name)}</a></li>`,
