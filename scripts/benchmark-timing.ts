@@ -5,7 +5,7 @@
  *
  *   npm run bench:timing [-- --no-build] [-- --calls 500]
  *
- * The compiled service runs on loopback on a demo school (500 students), with rate limits high
+ * The compiled service runs on loopback on a demo school (1,000 students), with rate limits high
  * enough never to refuse, and no gateways (messages stay queued). For each operation the client
  * makes CALLS calls of each kind over SOAP 1.1 on one keep-alive connection, one at a time, in
  * pairs whose order is drawn at random, each to a number or device not asked for before, and
@@ -42,7 +42,7 @@ interface Callees {
 async function prepareSchool(dataDirectory: string): Promise<Callees> {
   const store = await openStore({ databaseUrl: undefined, dataDirectory });
   try {
-    await loadDemoSchool(store, { students: 500, seed: 1, startYear: academicYearStartOf(new Date()) });
+    await loadDemoSchool(store, { students: 1000, seed: 1, startYear: academicYearStartOf(new Date()) });
     const phones = await store.db.selectFrom('guardians').select('phone').orderBy('id').execute();
     const devices = await store.db
       .selectFrom('devices')
@@ -229,7 +229,7 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'benchmark-timing-'));
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
-    console.log('Filling a demo school (500 students) ...');
+    console.log('Filling a demo school (1,000 students) ...');
     const callees = await prepareSchool(work);
     const port = await freePort();
     const child = group.spawn(process.execPath, [SERVICE_ENTRY], {
