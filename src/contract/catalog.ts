@@ -103,6 +103,21 @@ const PRIMITIVES: ReadonlySet<string> = new Set<PrimitiveName>([
 ]);
 
 /**
+ * The primitives that are .NET value types. XmlSerializer always writes a value type, so ASMX
+ * declares such an element minOccurs="1" (a Nullable one nillable as well), and .NET's wsdl.exe
+ * turns one declared minOccurs="0" into an out parameter with a "Specified" flag instead of a
+ * return value or a plain property. The catalog refuses that declaration.
+ */
+const VALUE_TYPES: ReadonlySet<string> = new Set<PrimitiveName>(['int', 'double', 'boolean', 'date']);
+
+function checkValueTypeOccurs(node: SchemaNode, where: string): void {
+  const [prefix, local] = String(node.$type).split(':');
+  if (prefix === 's' && VALUE_TYPES.has(local) && node.$minOccurs === '0') {
+    throw new CatalogError(`${where}: ${node.$name} is of a value type (${local}) and must be minOccurs="1"`);
+  }
+}
+
+/**
  * Resolves a schema type name to a TypeRef: s:xxx primitives, and tns: complex types, which are
  * arrays when their sequence is one unbounded element (ASMX's ArrayOfX) and records otherwise.
  */
@@ -130,6 +145,7 @@ function typeRefOf(
     resolved.set(local, array);
     return array;
   }
+  for (const element of elements) checkValueTypeOccurs(element, `${where} ${local}`);
   const fields = elements.map((element) => ({
     element: String(element.$name),
     property: propertyNameOf(String(element.$name)),
@@ -185,6 +201,7 @@ function readEndpoint(model: WsdlModel, fileName: string): EndpointReading {
     }));
     const results = sequenceOf(response);
     if (results.length > 1) throw new CatalogError(`${where}: at most one result element is supported`);
+    if (results[0]) checkValueTypeOccurs(results[0], `${where} result`);
     const result = results[0] && {
       name: String(results[0].$name),
       type: typeRefOf(results[0].$type, schema.complexTypes, `${where} result`),

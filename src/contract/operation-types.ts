@@ -242,7 +242,7 @@ export interface OperationTypes {
   /** /NotificationNotes.asmx */
   SendMarkNotes: {
     parameters: { id: string | null; id_class: string | null; baseUrlSchool: string | null };
-    result: number | undefined;
+    result: number;
   };
   /** /NotificationNotes.asmx */
   GetNameAbsenceType: {

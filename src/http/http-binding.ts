@@ -7,7 +7,10 @@ import type { Binding, CallPipeline } from '../pipeline/call-pipeline';
 import type { Exchange } from '../pipeline/exchange';
 import { decodeParameters, type ParameterProblem } from '../pipeline/parameters';
 import { decodeBody, parseContentType } from '../wire/content-type';
+import { FormFields } from '../wire/form-fields';
+import { escapeHtml } from '../wire/html-escape';
 import { send } from '../wire/send';
+import { requestValidationFailure } from './request-validation';
 import { typedDocument } from './typed-document';
 
 /** What is known of an HTTP GET or POST call before it is decoded: /X.asmx/Op?query. */
@@ -30,11 +33,6 @@ const STATUS: Partial<Record<CallErrorKind, number>> = {
   forbidden: 403,
 };
 
-/** .NET writes single quotes in these messages as HTML character references. */
-function escapeQuotesAsDotNet(text: string): string {
-  return text.replace(/'/g, '&#39;');
-}
-
 /** ASMX's answer to a method name the endpoint does not have, or has with other letter case. */
 function unknownOperationMessage(endpoint: Endpoint, operationName: string): string {
   const sameButCase = endpoint.operations.find(
@@ -44,7 +42,7 @@ function unknownOperationMessage(endpoint: Endpoint, operationName: string): str
   const message =
     `Invalid method name '${operationName}',  method names are case sensitive.   ` +
     `The method name '${sameButCase.name}' with the same name but different casing was found.`;
-  return `${escapeQuotesAsDotNet(message)}\r\nParameter name: methodName`;
+  return `${escapeHtml(message)}\r\nParameter name: methodName`;
 }
 
 function problemMessage(problem: ParameterProblem): string {
@@ -54,8 +52,9 @@ function problemMessage(problem: ParameterProblem): string {
 
 /**
  * The HTTP GET and POST bindings: GET /X.asmx/Op?p=v and POST /X.asmx/Op with a form body.
- * Every parameter is required here, as in ASMX, and arrives as text; ints are parsed by .NET's
- * rules and reported with .NET's messages. Errors are HTTP 500 text/plain, as ASMX writes them.
+ * Every parameter is required here, as in ASMX, and arrives as text under its name in any letter
+ * case, after ASP.NET's request validation; ints are parsed by .NET's rules and reported with
+ * .NET's messages. Errors are HTTP 500 text/plain, as ASMX writes them (HTML-encoded).
  */
 export class HttpBinding implements Binding<HttpRequest> {
   constructor(
@@ -70,25 +69,20 @@ export class HttpBinding implements Binding<HttpRequest> {
   async decode(exchange: Exchange, { endpoint, operationName, query }: HttpRequest): Promise<Call> {
     const operation = endpoint.operations.find((candidate) => candidate.name === operationName);
     if (!operation) throw new CallError('unknown-operation', unknownOperationMessage(endpoint, operationName));
+    const post = exchange.request.method === 'POST';
     const fields = await this.fields(exchange, query);
-    const decoded = decodeParameters(
-      operation,
-      (parameter) => {
-        const all = fields.getAll(parameter.name);
-        // ASMX reads fields through a NameValueCollection, which joins repeated fields with commas.
-        return all.length === 0 ? undefined : all.join(',');
-      },
-      'refuse',
-    );
+    const dangerous = requestValidationFailure(fields, post ? 'Request.Form' : 'Request.QueryString');
+    if (dangerous) throw new CallError('client', dangerous);
+    const decoded = decodeParameters(operation, (parameter) => fields.get(parameter.name), 'refuse');
     if (!decoded.ok) throw new CallError('client', problemMessage(decoded.problem));
-    const binding = exchange.request.method === 'POST' ? 'http-post' : 'http-get';
+    const binding = post ? 'http-post' : 'http-get';
     return { operation, parameters: decoded.values, caller: exchange.caller(binding) };
   }
 
   /** The request's fields: the query for GET, the form body for POST. */
-  private async fields(exchange: Exchange, query: string): Promise<URLSearchParams> {
+  private async fields(exchange: Exchange, query: string): Promise<FormFields> {
     const { request } = exchange;
-    if (request.method !== 'POST') return new URLSearchParams(query);
+    if (request.method !== 'POST') return new FormFields(query);
     const header = request.headers['content-type'] ?? '';
     const contentType = parseContentType(header);
     if (contentType.mediaType !== FORM_MEDIA_TYPE)
@@ -97,7 +91,7 @@ export class HttpBinding implements Binding<HttpRequest> {
     if (text === undefined) {
       throw new CallError('malformed', 'Request format is invalid: the body is not valid in its charset.');
     }
-    return new URLSearchParams(text);
+    return new FormFields(text);
   }
 
   writeResult(exchange: Exchange, _state: HttpRequest, call: Call, result: unknown): void {

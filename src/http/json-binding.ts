@@ -7,6 +7,7 @@ import type { Exchange } from '../pipeline/exchange';
 import { decodeParameters, type ParameterProblem } from '../pipeline/parameters';
 import { send } from '../wire/send';
 import { toJsonValue } from '../wire/typed-json';
+import { jsonBoundsProblem } from './json-bounds';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -50,7 +51,8 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
 
 /**
  * The JSON binding of ASP.NET script services: POST /X.asmx/Op with a JSON object of parameters
- * answers {"d": result} with the typed result, in either profile. Errors are HTTP 500 (413, 415
+ * answers {"d": result} with the typed result, in either profile. A body nested too deep or with
+ * an object of too many properties is refused before it is parsed. Errors are HTTP 500 (413, 415
  * for refused bodies) with a JSON object carrying Message and ExceptionType; never a stack trace.
  */
 export class JsonBinding implements Binding<Operation> {
@@ -61,7 +63,10 @@ export class JsonBinding implements Binding<Operation> {
   }
 
   async decode(exchange: Exchange, operation: Operation): Promise<Call> {
-    const fields = parseJsonObject((await exchange.body()).toString('utf8'));
+    const text = (await exchange.body()).toString('utf8');
+    const beyondBounds = jsonBoundsProblem(text);
+    if (beyondBounds) throw new CallError('client', beyondBounds, 'System.ArgumentException');
+    const fields = parseJsonObject(text);
     if (!fields) {
       throw new CallError(
         'client',

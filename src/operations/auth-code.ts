@@ -1,4 +1,4 @@
-import { enqueueMessages, newDeliveryReference } from '../delivery/outbox';
+import { enqueueOrRehearse, newDeliveryReference } from '../delivery/outbox';
 import { RuleViolation } from '../lib/rule-violation';
 import { normalisePhone } from '../notifications/phone-number';
 import { callerKeyOf, countAgainstLimits, HOUR_MS, MINUTE_MS } from '../notifications/rate-limit';
@@ -8,9 +8,10 @@ import { defineOperation } from './operation';
 
 /**
  * Sends "verification code {code}" by SMS, but only to a number in the school directory; any
- * other number is accepted and dropped with the same answer, so the operation tells no one who
- * is registered. The rate limits count every request for a number, registered or not, for the
- * same reason. The code itself is only ever in the sealed outbox payload.
+ * other number is accepted and dropped with the same answer, in the same time (the message is
+ * sealed and inserted, and the insert taken back), so the operation tells no one who is
+ * registered. The rate limits count every request for a number, registered or not, for the same
+ * reason. The code itself is only ever in the sealed outbox payload.
  */
 export const authCode = defineOperation('AuthCode', {
   decode: ({ code, phone }) => ({ code, phone }),
@@ -36,10 +37,10 @@ export const authCode = defineOperation('AuthCode', {
         context.now,
       );
       if (exceeded) return exceeded.key === callerKey ? 'caller-limit' : 'phone-limit';
-      if (!(await isDirectoryPhone(transaction, number))) return 'dropped';
+      const registered = await isDirectoryPhone(transaction, number);
       const message = { channel: 'sms' as const, recipient: number, content: { text: `verification code ${code}` } };
-      await enqueueMessages(transaction, [message], reference, context.now, context.sealer);
-      return 'queued';
+      await enqueueOrRehearse(transaction, message, registered, reference, context.now, context.sealer);
+      return 'accepted';
     });
     if (outcome === 'phone-limit') {
       throw new RuleViolation('Too many authentication codes were requested for this phone number; try again later.');
@@ -48,7 +49,9 @@ export const authCode = defineOperation('AuthCode', {
       const from = callerKey.startsWith('auth-code:address:') ? 'this address' : 'this caller';
       throw new RuleViolation(`Too many authentication codes were requested from ${from}; try again later.`);
     }
-    if (outcome === 'queued') context.outboxChanged();
+    // Every accepted request tells the worker, which looks once the answer is sent (and finds
+    // nothing for a dropped one), so that the two kinds of request differ in nothing.
+    context.outboxChanged();
     return reference;
   },
 });

@@ -1,4 +1,4 @@
-import { enqueueMessages, newDeliveryReference } from '../delivery/outbox';
+import { enqueueOrRehearse, newDeliveryReference } from '../delivery/outbox';
 import { RuleViolation } from '../lib/rule-violation';
 import { forwardToPartner } from '../notifications/forward-call';
 import { queueMarkNotifications } from '../notifications/mark-notifications';
@@ -12,8 +12,9 @@ import { defineOperation, type OperationContext } from './operation';
 
 /**
  * Sends the notes as a push to the device registered under deviceId for the application. A device
- * that is not registered (or disabled) is accepted and dropped with the same answer. Notes are
- * bounded in length, and each sender is rate limited.
+ * that is not registered (or disabled) is accepted and dropped with the same answer, in the same
+ * time (the push is sealed and inserted, and the insert taken back). Notes are bounded in length,
+ * and each sender is rate limited.
  */
 export const pushNotificationToGateway = defineOperation('PushNotificationToGateway', {
   decode: ({ applicationID, senderId, deviceId, notes, notes_type }) => ({
@@ -40,18 +41,22 @@ export const pushNotificationToGateway = defineOperation('PushNotificationToGate
       const exceeded = await countAgainstLimits(transaction, limits, context.now);
       if (exceeded) return exceeded;
       const device = await enabledDevice(transaction, applicationId, deviceId);
-      if (!device) return 'dropped';
       const content = { title: notesType, body: notes, data: { notesType, senderId } };
-      const message = { channel: 'push' as const, recipient: device.pushToken, deviceId: device.id, content };
-      await enqueueMessages(transaction, [message], reference, context.now, context.sealer);
-      return 'queued';
+      // For a device that is not registered the push is rehearsed, addressed to no device.
+      const message = device
+        ? { channel: 'push' as const, recipient: device.pushToken, deviceId: device.id, content }
+        : { channel: 'push' as const, recipient: deviceId, deviceId: null, content };
+      await enqueueOrRehearse(transaction, message, device !== undefined, reference, context.now, context.sealer);
+      return 'accepted';
     });
     if (typeof outcome === 'object') {
       const from = ['this sender', 'this caller', 'to this device'][limits.indexOf(outcome)];
       const whose = from.startsWith('to ') ? from : `from ${from}`;
       throw new RuleViolation(`Too many notifications ${whose}; try again in a minute.`);
     }
-    if (outcome === 'queued') context.outboxChanged();
+    // Every accepted request tells the worker, which looks once the answer is sent (and finds
+    // nothing for a dropped one), so that the two kinds of request differ in nothing.
+    context.outboxChanged();
     return reference;
   },
 });

@@ -1,6 +1,7 @@
 import { AUTHORING_NAMESPACE, type Endpoint, type Operation } from '../contract/catalog';
 import type { Profile } from '../contract/profile';
-import { escapeHtml, page } from './html';
+import { escapeHtml } from '../wire/html-escape';
+import { page } from './html';
 import { sampleBlocks } from './samples';
 
 /**
@@ -36,7 +37,9 @@ const OPERATIONS_INTRO = 'The following operations are supported.  For a formal 
 
 export function serviceHelpPage(endpoint: Endpoint, namespace: string, baseUrl: string): string {
   const file = `${endpoint.name}.asmx`;
-  const operations = endpoint.operations
+  // ASMX lists the operations alphabetically; the WSDL keeps the order of the interface.
+  const operations = [...endpoint.operations]
+    .sort((a, b) => a.name.localeCompare(b.name, 'en'))
     .map(
       (operation) =>
         `        <li><a href="${escapeHtml(`${file}?op=${operation.name}`)}">${escapeHtml(operation.name)}</a></li>`,

@@ -1,9 +1,4 @@
-/** Escapes text for HTML content and double-quoted attributes; everything echoed goes through it. */
-const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ENTITIES[char]);
-}
+import { escapeHtml } from '../wire/html-escape';
 
 /** ASMX's style sheet; its longest rules are written apart, each one line of the sheet. */
 const HEADING1_RULE =

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalog, Endpoint } from '../contract/catalog';
 import type { Config } from '../config/service-config';
 import { baseUrlFor } from '../wire/base-url';
+import { FormFields } from '../wire/form-fields';
 import { send } from '../wire/send';
 import { clientAddress } from '../lib/networks';
 import { methodNotFoundPage, operationHelpPage, serviceHelpPage, type TestFormShown } from './help-pages';
@@ -9,8 +10,13 @@ import { discoDocument, ServiceDescription } from './service-description';
 
 const XML = 'text/xml; charset=utf-8';
 const HTML = 'text/html; charset=utf-8';
+const TEXT = 'text/plain; charset=utf-8';
 
-/** GET /X.asmx: ?WSDL and ?disco (any case), ?op=Name, or the service's help page. */
+/**
+ * GET /X.asmx: ?WSDL and ?disco (any case), ?op=Name, or the service's help page. As in ASMX's
+ * discovery protocol, ?schema=id and ?wsdl=id ask for a schema or description by id: the WSDL
+ * holds its schema and has no other description, so any id is not found.
+ */
 export class PageRoutes {
   private readonly descriptions = new Map<Endpoint, ServiceDescription>();
 
@@ -41,23 +47,28 @@ export class PageRoutes {
   handle(request: IncomingMessage, response: ServerResponse, endpoint: Endpoint, query: string): void {
     const { config } = this;
     const baseUrl = baseUrlFor(request.headers.host, config);
-    const fields = new URLSearchParams(query);
-    const keys = new Set([...fields.keys()].map((key) => key.toLowerCase()));
+    const fields = new FormFields(query);
+    // ?WSDL and ?disco are values without a name; ?wsdl= names an id.
+    const bare = fields.get(null)?.toLowerCase();
     const namespace = config.serviceNamespace;
-    if (keys.has('wsdl')) {
+    const operationName = fields.get('op');
+    if (fields.get('schema') !== undefined) {
+      send(response, 500, TEXT, 'Schema not found.\r\n');
+    } else if (fields.get('wsdl') !== undefined) {
+      send(response, 500, TEXT, 'XML Web service description was not found.\r\n');
+    } else if (bare === 'wsdl') {
       send(response, 200, XML, (this.descriptions.get(endpoint) as ServiceDescription).render(baseUrl));
-    } else if (keys.has('disco')) {
+    } else if (bare === 'disco') {
       send(response, 200, XML, discoDocument(endpoint, namespace, baseUrl));
-    } else if (fields.has('op')) {
-      const name = fields.get('op') ?? '';
-      const operation = endpoint.operations.find((candidate) => candidate.name === name);
+    } else if (operationName !== undefined) {
+      const operation = endpoint.operations.find((candidate) => candidate.name === operationName);
       send(
         response,
         200,
         HTML,
         operation
           ? operationHelpPage(endpoint, operation, config.contract, namespace, baseUrl, this.testFormFor(request))
-          : methodNotFoundPage(endpoint, name),
+          : methodNotFoundPage(endpoint, operationName),
       );
     } else {
       send(response, 200, HTML, serviceHelpPage(endpoint, namespace, baseUrl));

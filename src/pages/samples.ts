@@ -2,7 +2,7 @@ import type { Operation, ResultElement } from '../contract/catalog';
 import type { TypeRef } from '../contract/types';
 import { XSI_XSD_DECLARATIONS } from '../wire/typed-xml';
 import { SOAP11, SOAP12, type SoapVersion } from '../soap/soap-version';
-import { escapeHtml } from './html';
+import { escapeHtml } from '../wire/html-escape';
 
 /**
  * The four sample blocks of an operation page: request and response for SOAP 1.1, SOAP 1.2,

@@ -20,6 +20,10 @@ export type CallErrorKind =
   | 'unknown-operation'
   /** The request was read but is not a valid call (a parameter that does not parse, a missing one). */
   | 'client'
+  /** SOAP: a header block marked mustUnderstand that the service does not process. */
+  | 'not-understood'
+  /** SOAP: a form POSTed to an endpoint, which ASMX reads as a SOAP 1.2 body that is not XML. */
+  | 'unprocessable'
   /** The caller was not recognised, and credentials would let it in (HTTP 401 with a Basic challenge). */
   | 'unauthenticated'
   /** The caller may not call this operation (HTTP 403, or a Client fault on SOAP). */

@@ -3,12 +3,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpBinding } from '../http/http-binding';
 import { JsonBinding } from '../http/json-binding';
 import { log } from '../lib/log';
+import { exceptionPage, NO_SCRIPT_SERVICE, notFoundPage, UNRECOGNIZED_FORMAT } from '../pages/error-page';
 import { PageRoutes } from '../pages/page-routes';
 import { parseContentType } from '../wire/content-type';
 import { send } from '../wire/send';
 import type { ServiceParts } from './service-parts';
 
 const ASMX_PATH = /^(\/[^/]+\.asmx)(?:\/(.*))?$/;
+const HTML = 'text/html; charset=utf-8';
+/** The path of ASP.NET's script proxy for a service (and its debug version). */
+const SCRIPT_PROXY = new Set(['js', 'jsdebug']);
 
 /**
  * The Express application behind everything that is not a SOAP call: the HTTP GET/POST and JSON
@@ -33,9 +37,14 @@ export function createApp({ config, catalog, pipeline }: ServiceParts): express.
       next();
       return;
     }
-    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'POST') {
-      response.setHeader('Allow', 'GET, HEAD, POST');
-      send(response, 405, 'text/plain; charset=utf-8', `The method ${request.method} is not allowed here.\r\n`);
+    // ASMX's protocols take GET and POST only; HEAD included, anything else finds none of them.
+    if (request.method !== 'GET' && request.method !== 'POST') {
+      response.setHeader('Allow', 'GET, POST');
+      send(response, 405, HTML, exceptionPage(UNRECOGNIZED_FORMAT));
+      return;
+    }
+    if (match[2] !== undefined && SCRIPT_PROXY.has(match[2])) {
+      send(response, 500, HTML, exceptionPage(NO_SCRIPT_SERVICE));
       return;
     }
     let work: Promise<void> | void;
@@ -55,13 +64,9 @@ export function createApp({ config, catalog, pipeline }: ServiceParts): express.
     Promise.resolve(work).catch(next);
   });
 
-  app.use((_request, response) => {
-    send(
-      response,
-      404,
-      'text/plain; charset=utf-8',
-      'Not found. The services are at /<Name>.asmx; see the README for the list.\r\n',
-    );
+  app.use((request, response) => {
+    const queryStart = request.url.indexOf('?');
+    send(response, 404, HTML, notFoundPage(queryStart === -1 ? request.url : request.url.slice(0, queryStart)));
   });
 
   app.use((error: unknown, request: express.Request, response: express.Response, _next: express.NextFunction) => {

@@ -1,4 +1,4 @@
-import { escapeXmlText } from '../wire/xml-escape';
+import { escapeXmlAttribute, escapeXmlText } from '../wire/xml-escape';
 import { SOAP11, SOAP12, type SoapVersion } from './soap-version';
 
 /**
@@ -33,19 +33,48 @@ export type FaultSide = 'sender' | 'receiver';
 
 export function faultEnvelope(version: SoapVersion, side: FaultSide, text: string): string {
   const code = side === 'sender' ? version.senderCode : version.receiverCode;
-  return envelope(version, faultElement(version, code, text));
+  return envelope(version, faultElement(version, code, text, true));
 }
 
-function faultElement(version: SoapVersion, code: string, text: string): string {
+/**
+ * A fault element. A fault about a header block has no detail element: ASMX leaves it out for
+ * header faults, as SOAP reserves the detail for errors in the Body.
+ */
+function faultElement(version: SoapVersion, code: string, text: string, withDetail: boolean): string {
   if (version === SOAP11) {
     return (
       `<soap:Fault><faultcode>${code}</faultcode>` +
-      `<faultstring>${escapeXmlText(text)}</faultstring><detail /></soap:Fault>`
+      `<faultstring>${escapeXmlText(text)}</faultstring>${withDetail ? '<detail />' : ''}</soap:Fault>`
     );
   }
   return (
     `<soap:Fault><soap:Code><soap:Value>${code}</soap:Value></soap:Code>` +
-    `<soap:Reason><soap:Text xml:lang="en">${escapeXmlText(text)}</soap:Text></soap:Reason><soap:Detail /></soap:Fault>`
+    `<soap:Reason><soap:Text xml:lang="en">${escapeXmlText(text)}</soap:Text></soap:Reason>` +
+    `${withDetail ? '<soap:Detail />' : ''}</soap:Fault>`
+  );
+}
+
+/**
+ * The MustUnderstand fault for a header block the service does not process, naming it by its
+ * local name; SOAP 1.2 also names it by its qualified name in a NotUnderstood header block.
+ */
+export function mustUnderstandEnvelope(
+  version: SoapVersion,
+  block: { readonly localName: string; readonly namespace: string },
+): string {
+  const fault = faultElement(
+    version,
+    'soap:MustUnderstand',
+    `SOAP header ${block.localName} was not understood.`,
+    false,
+  );
+  if (version === SOAP11) return envelope(version, fault);
+  const qname = block.namespace === '' ? block.localName : `q0:${block.localName}`;
+  const declaration = block.namespace === '' ? '' : ` xmlns:q0="${escapeXmlAttribute(block.namespace)}"`;
+  return envelope(
+    version,
+    fault,
+    `<soap:Header><soap:NotUnderstood qname="${escapeXmlAttribute(qname)}"${declaration} /></soap:Header>`,
   );
 }
 
@@ -62,5 +91,5 @@ export function versionMismatchEnvelope(version: SoapVersion, foundNamespace: st
   const text =
     `Possible SOAP version mismatch: Envelope namespace ${foundNamespace} was unexpected. ` +
     `Expecting ${version.envelopeNamespace}.`;
-  return envelope(version, faultElement(version, 'soap:VersionMismatch', text), upgrade);
+  return envelope(version, faultElement(version, 'soap:VersionMismatch', text, true), upgrade);
 }

@@ -32,6 +32,23 @@ export interface SoapHeader {
 
 type TokenField = 'username' | 'password' | 'nonce' | 'created';
 
+/** ASMX reads mustUnderstand as a boolean written "1" or "true", in either version. */
+const MUST_UNDERSTAND = new Set(['1', 'true']);
+
+/**
+ * The first header block the caller marked mustUnderstand that the service does not process; the
+ * service processes WS-Security alone. ASMX refuses the call for such a block with a
+ * MustUnderstand fault rather than ignore it.
+ */
+export function firstNotUnderstood(header: SoapHeader | undefined): HeaderBlock | undefined {
+  return header?.blocks.find(
+    (block) =>
+      block.mustUnderstand !== undefined &&
+      MUST_UNDERSTAND.has(block.mustUnderstand) &&
+      !(block.localName === 'Security' && block.namespace === WSSE_NAMESPACE),
+  );
+}
+
 /** Depths inside the Header: 1 a header block, 2 the UsernameToken, 3 its fields. */
 const BLOCK_DEPTH = 1;
 const TOKEN_DEPTH = 2;

@@ -5,11 +5,15 @@ import { HeaderReading, type SoapHeader } from './header-reader';
  * Reads a SOAP request body in one streaming pass: the envelope's namespace, whether it has a
  * Body, the Body's first element and that element's children with their text. It records where
  * each child is followed by the next node, because ASMX reports a bad int at that position.
- * Documents with a DOCTYPE, undefined entities or excessive nesting are refused; nothing is
- * ever expanded from a DTD.
+ * Documents with a DOCTYPE, undefined entities, excessive nesting or elements with too many
+ * attributes or namespace declarations are refused; nothing is ever expanded from a DTD. The
+ * attribute bounds are checked as each attribute is read, so that a body of a million attributes
+ * costs no more than a hundred of them (saxes compares each element's attributes with each other).
  */
 
 export const MAX_ELEMENT_DEPTH = 32;
+export const MAX_ATTRIBUTES = 100;
+export const MAX_NAMESPACE_DECLARATIONS = 100;
 const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
 
 export interface ChildElement {
@@ -27,9 +31,11 @@ export interface BodyElement {
   readonly children: ChildElement[];
 }
 
+/** Why a body was refused before it was read to the end. */
+export type RefusalKind = 'malformed' | 'too-deep' | 'too-many-attributes' | 'too-many-namespaces';
+
 export type ReadResult =
-  | { kind: 'malformed' }
-  | { kind: 'too-deep' }
+  | { kind: RefusalKind }
   | {
       kind: 'read';
       rootLocalName: string;
@@ -41,7 +47,7 @@ export type ReadResult =
     };
 
 class Refusal extends Error {
-  constructor(readonly kind: 'malformed' | 'too-deep') {
+  constructor(readonly kind: RefusalKind) {
     super(kind);
   }
 }
@@ -76,6 +82,7 @@ handlers.on('doctype', () => {
   throw new Refusal('malformed');
 });
 handlers.on('opentagstart', () => current().openTagStart());
+handlers.on('attribute', (attribute) => current().countAttribute(attribute.name));
 handlers.on('opentag', (tag) => current().openTag(tag));
 handlers.on('text', (chunk) => current().addText(chunk));
 handlers.on('cdata', (chunk) => current().addText(chunk));
@@ -97,6 +104,9 @@ class RequestReading {
   /** Made only for an envelope with a Header, so that one without pays nothing for it. */
   private headerReading: HeaderReading | undefined;
   private inHeader = false;
+  /** The attributes and namespace declarations of the element being read. */
+  private attributes = 0;
+  private namespaceDeclarations = 0;
 
   constructor(private readonly text: string) {}
 
@@ -121,7 +131,19 @@ class RequestReading {
   }
 
   openTagStart(): void {
+    this.attributes = 0;
+    this.namespaceDeclarations = 0;
     if (this.awaitingNextNode) this.markNextNode(this.text.lastIndexOf('<', this.parser.position - 1) + 1);
+  }
+
+  countAttribute(name: string): void {
+    if (name === 'xmlns' || name.startsWith('xmlns:')) {
+      this.namespaceDeclarations += 1;
+      if (this.namespaceDeclarations > MAX_NAMESPACE_DECLARATIONS) throw new Refusal('too-many-namespaces');
+    } else {
+      this.attributes += 1;
+      if (this.attributes > MAX_ATTRIBUTES) throw new Refusal('too-many-attributes');
+    }
   }
 
   openTag(tag: SaxesTagNS): void {

@@ -9,24 +9,43 @@ import type { Exchange } from '../pipeline/exchange';
 import { type ContentType, decodeBody, parseContentType } from '../wire/content-type';
 import { send } from '../wire/send';
 import { EndpointDispatcher } from './dispatch';
-import { type FaultSide, faultEnvelope, versionMismatchEnvelope } from './envelope-writer';
-import type { SoapHeader } from './header-reader';
+import { type FaultSide, faultEnvelope, mustUnderstandEnvelope, versionMismatchEnvelope } from './envelope-writer';
+import { firstNotUnderstood, type HeaderBlock, type SoapHeader } from './header-reader';
 import { decodeSoapParameters } from './parameter-decoder';
-import { MAX_ELEMENT_DEPTH, readSoapRequest } from './request-reader';
+import {
+  MAX_ATTRIBUTES,
+  MAX_ELEMENT_DEPTH,
+  MAX_NAMESPACE_DECLARATIONS,
+  readSoapRequest,
+  type RefusalKind,
+} from './request-reader';
 import { SoapResultWriter } from './result-writer';
-import { SOAP11, type SoapVersion, soapVersionFor } from './soap-version';
+import { SOAP11, SOAP12, type SoapVersion, soapVersionFor, soapVersionOfEnvelope } from './soap-version';
 
-/** What is known of a SOAP request before its body is read. */
+/** What is known of a SOAP request: before its body is read, and then what reading it showed. */
 export interface SoapRequest {
   readonly endpoint: Endpoint;
   readonly contentType: ContentType;
-  /** The version the Content-Type announces; undefined when it is neither SOAP media type. */
-  readonly version: SoapVersion | undefined;
+  /**
+   * The version the request is answered in: the one its Content-Type announces (undefined when
+   * it is neither SOAP media type), until the envelope's namespace says otherwise.
+   */
+  version: SoapVersion | undefined;
+  /** The header block a MustUnderstand fault names. */
+  notUnderstood?: HeaderBlock;
 }
 
 const UNREADABLE = 'Server was unable to read request. ---> ';
 const UNPROCESSABLE = 'Server was unable to process request. ---> ';
 const TEXT_XML = 'text/xml; charset=utf-8';
+const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+
+/** What the Client fault says of a body refused before it was read to the end. */
+const REFUSAL_REASONS: Readonly<Record<Exclude<RefusalKind, 'malformed'>, string>> = {
+  'too-deep': `The request nests elements more than ${MAX_ELEMENT_DEPTH} levels deep.`,
+  'too-many-attributes': `The request has an element with more than ${MAX_ATTRIBUTES} attributes.`,
+  'too-many-namespaces': `The request has an element with more than ${MAX_NAMESPACE_DECLARATIONS} namespaces declared.`,
+};
 
 /** The caller's WS-Security UsernameToken, if the header has one; a token without a username cannot be read. */
 function usernameTokenCredentials(
@@ -70,23 +89,25 @@ export class SoapBinding implements Binding<SoapRequest> {
 
   handle(request: IncomingMessage, response: ServerResponse, endpoint: Endpoint): Promise<void> {
     const contentType = parseContentType(request.headers['content-type']);
-    const state = { endpoint, contentType, version: soapVersionFor(contentType.mediaType) };
+    // ASMX takes a form POSTed to the endpoint itself for a SOAP 1.2 request (and fails to read it).
+    const version = contentType.mediaType === FORM_MEDIA_TYPE ? SOAP12 : soapVersionFor(contentType.mediaType);
+    const state: SoapRequest = { endpoint, contentType, version };
     return this.pipeline.serve(this.pipeline.exchange(request, response), this, state);
   }
 
-  async decode(exchange: Exchange, { endpoint, contentType, version }: SoapRequest): Promise<Call> {
-    if (!version) throw new CallError('unsupported-media-type', 'The Content-Type is not a SOAP media type.');
+  async decode(exchange: Exchange, state: SoapRequest): Promise<Call> {
+    const { endpoint, contentType } = state;
+    if (!state.version) throw new CallError('unsupported-media-type', 'The Content-Type is not a SOAP media type.');
+    if (contentType.mediaType === FORM_MEDIA_TYPE) {
+      throw new CallError('unprocessable', 'Data at the root level is invalid. Line 1, position 1.');
+    }
     const body = await exchange.body();
     const text = body.length === 0 ? undefined : decodeBody(body, contentType);
     if (text === undefined) throw new CallError('malformed', 'The body is empty or not valid in its charset.');
     const read = readSoapRequest(text);
     if (read.kind === 'malformed') throw new CallError('malformed', 'The body is not well-formed XML.');
-    if (read.kind === 'too-deep') {
-      throw new CallError('client', `The request nests elements more than ${MAX_ELEMENT_DEPTH} levels deep.`);
-    }
-    if (read.rootLocalName !== 'Envelope' || read.rootNamespace !== version.envelopeNamespace) {
-      throw new CallError('version-mismatch', read.rootNamespace);
-    }
+    if (read.kind !== 'read') throw new CallError('client', REFUSAL_REASONS[read.kind]);
+    const version = this.versionOf(state, read.rootLocalName, read.rootNamespace);
     if (!read.hasBody) {
       throw new CallError('client', 'Request format is invalid: Missing required soap:Body element.');
     }
@@ -96,8 +117,27 @@ export class SoapBinding implements Binding<SoapRequest> {
     if (dispatch.kind === 'unrecognised') throw new CallError('unknown-operation', dispatch.reason);
     const { operation } = dispatch;
     const parameters = decodeSoapParameters(operation, read.bodyElement, this.config.serviceNamespace, text);
+    state.notUnderstood = firstNotUnderstood(read.header);
+    if (state.notUnderstood) throw new CallError('not-understood', state.notUnderstood.localName);
     const binding = version === SOAP11 ? 'soap11' : 'soap12';
     return { operation, parameters, caller: exchange.caller(binding, usernameTokenCredentials(read.header)) };
+  }
+
+  /**
+   * The version the request is answered in, as ASMX decides it from the envelope's namespace: a
+   * SOAP 1.2 envelope is answered as 1.2 whatever the media type; a 1.1 envelope sent as
+   * application/soap+xml is refused like an unknown media type; any other root element is a
+   * VersionMismatch fault in the announced version.
+   */
+  private versionOf(state: SoapRequest, rootLocalName: string, rootNamespace: string): SoapVersion {
+    const announced = state.version as SoapVersion;
+    const found = rootLocalName === 'Envelope' ? soapVersionOfEnvelope(rootNamespace) : undefined;
+    if (found === SOAP11 && announced === SOAP12) {
+      throw new CallError('unsupported-media-type', 'A SOAP 1.1 envelope sent as application/soap+xml.');
+    }
+    if (found === undefined) throw new CallError('version-mismatch', rootNamespace);
+    state.version = found;
+    return found;
   }
 
   writeResult(exchange: Exchange, { version }: SoapRequest, call: Call, result: unknown): void {
@@ -105,8 +145,8 @@ export class SoapBinding implements Binding<SoapRequest> {
     send(exchange.response, 200, soap.contentType, this.results.responseFor(call.operation, soap, result));
   }
 
-  /** Every error as ASMX answers it on SOAP: an empty 415 or 400, or a fault naming the side at fault. */
-  writeError(exchange: Exchange, { version }: SoapRequest, error: CallError): void {
+  /** Every error as ASMX answers it on SOAP: an empty 415 or 400, or a fault naming the side or header at fault. */
+  writeError(exchange: Exchange, { version, notUnderstood }: SoapRequest, error: CallError): void {
     const { response } = exchange;
     if (!version || error.kind === 'unsupported-media-type') {
       send(response, 415, TEXT_XML, '');
@@ -116,7 +156,7 @@ export class SoapBinding implements Binding<SoapRequest> {
       send(response, status, version.contentType, faultEnvelope(version, side, text));
     switch (error.kind) {
       case 'malformed':
-        send(response, 400, TEXT_XML, '');
+        send(response, 400, version.contentType, '');
         return;
       case 'version-mismatch':
         send(response, 500, version.contentType, versionMismatchEnvelope(version, error.message));
@@ -138,7 +178,11 @@ export class SoapBinding implements Binding<SoapRequest> {
       case 'client':
         fault(500, 'sender', UNREADABLE + error.message);
         return;
+      case 'not-understood':
+        send(response, 500, version.contentType, mustUnderstandEnvelope(version, notUnderstood as HeaderBlock));
+        return;
       case 'rule':
+      case 'unprocessable':
       case 'internal':
         fault(500, 'receiver', UNPROCESSABLE + error.message);
         return;

@@ -23,9 +23,16 @@ export const SOAP12: SoapVersion = {
   receiverCode: 'soap:Receiver',
 };
 
-/** ASMX picks the version from the media type alone. */
+/** The version a request's media type announces, before its envelope is read. */
 export function soapVersionFor(mediaType: string): SoapVersion | undefined {
   if (mediaType === 'text/xml') return SOAP11;
   if (mediaType === 'application/soap+xml') return SOAP12;
+  return undefined;
+}
+
+/** The version of an envelope, by its namespace. */
+export function soapVersionOfEnvelope(namespace: string): SoapVersion | undefined {
+  if (namespace === SOAP11.envelopeNamespace) return SOAP11;
+  if (namespace === SOAP12.envelopeNamespace) return SOAP12;
   return undefined;
 }

@@ -1,4 +1,9 @@
+import { log } from '../lib/log';
+
 const HOST_PATTERN = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/** The longest piece of a refused Host header the log shows. */
+const LOGGED_HOST_LENGTH = 100;
 
 /** Where the service is reached: PUBLIC_BASE_URL when set, else the host and port callers use. */
 export interface PublicAddress {
@@ -7,11 +12,28 @@ export interface PublicAddress {
 }
 
 /**
+ * Whether a Host header is a plain host[:port] that makes a valid address: the pattern keeps
+ * markup and paths out, and parsing it as a URL refuses what the pattern lets by (a port above
+ * 65535, a malformed IPv6 literal, an IPv4 address out of range), which would fail wherever the
+ * address is used.
+ */
+function isHost(hostHeader: string): boolean {
+  return HOST_PATTERN.test(hostHeader) && URL.canParse(`http://${hostHeader}`);
+}
+
+/**
  * The base URL that addresses in WSDL, DISCO and the pages name, and that a call reached the
  * service at: the configured public URL, or else the host the caller used. A Host header that is
- * not a plain host[:port] is not echoed; localhost and the service's port stand in for it.
+ * not a valid host[:port] is not echoed; localhost and the service's port stand in for it, and
+ * the log says so in one line.
  */
 export function baseUrlFor(hostHeader: string | undefined, address: PublicAddress): string {
   if (address.publicBaseUrl) return address.publicBaseUrl;
-  return `http://${hostHeader && HOST_PATTERN.test(hostHeader) ? hostHeader : `localhost:${address.port}`}`;
+  if (hostHeader && isHost(hostHeader)) return `http://${hostHeader}`;
+  if (hostHeader) {
+    log.warn('Host header is not a valid host; the service names its own address instead', {
+      host: hostHeader.slice(0, LOGGED_HOST_LENGTH),
+    });
+  }
+  return `http://localhost:${address.port}`;
 }

@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import type { RunningService } from '../../src/service';
 import type { Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
@@ -82,6 +83,40 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
       expect([answer.status, typeof answer.body.d, UUID.test(String(answer.body.d))]).toEqual([200, 'string', true]);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect([sms.received.length, (await outbox()).length]).toEqual([0, 0]);
+    });
+
+    test('rehearses an unregistered number without storing it or the code anywhere', async () => {
+      const { url } = await start({ SMS_GATEWAY_URL: '' });
+      const answer = await callJson(url, AUTH, 'AuthCode', { code: '61527384', phone: '+15550100777' });
+      expect(answer.status).toBe(200);
+      expect(await outbox()).toEqual([]);
+      // One rate-limit event per bucket counted (number, caller), each under a hash of its key.
+      const events = await school.db.selectFrom('rate_limit_events').selectAll().execute();
+      expect(events).toHaveLength(2);
+      expect(JSON.stringify(events)).not.toContain('15550100777');
+      if (engine === 'sqlite') {
+        // SQLite keeps a statement rolled back in memory only: no file holds the number or the code.
+        await service?.close();
+        service = undefined;
+        const folder = settings.DATA_DIR;
+        for (const file of readdirSync(folder)) {
+          const bytes = readFileSync(join(folder, file));
+          expect([file, bytes.includes('15550100777'), bytes.includes('61527384')]).toEqual([file, false, false]);
+        }
+      } else {
+        // PostgreSQL keeps the rolled-back row as a dead row: it holds zeros in place of the number.
+        await sql`create extension if not exists pageinspect`.execute(school.db);
+        const pages = await sql<{ pages: number }>`
+          select pg_relation_size('outbox_messages') / current_setting('block_size')::int as pages`.execute(school.db);
+        const tuples: Buffer[] = [];
+        for (let page = 0; page < Number(pages.rows[0].pages); page += 1) {
+          const items = await sql<{ data: Buffer | null }>`
+            select t_data as data from heap_page_items(get_raw_page('outbox_messages', ${page}))`.execute(school.db);
+          for (const item of items.rows) if (item.data) tuples.push(Buffer.from(item.data));
+        }
+        expect(tuples.some((tuple) => tuple.includes('0'.repeat('+15550100777'.length)))).toBe(true);
+        expect(tuples.some((tuple) => tuple.includes('15550100777') || tuple.includes('61527384'))).toBe(false);
+      }
     });
 
     test.each([

@@ -83,6 +83,34 @@ describe('typed SOAP responses', () => {
   });
 });
 
+describe('a result of a value type', () => {
+  test('is required in the typed WSDL and carried, 0 included, on SOAP, HTTP and JSON', async () => {
+    const wsdl = (await get(`${typed.url}/NotificationNotes.asmx?WSDL`)).text;
+    expect(wsdl).toContain('<s:element minOccurs="1" maxOccurs="1" name="SendMarkNotesResult" type="s:int" />');
+    // A reference type stays optional.
+    expect(wsdl).toContain('<s:element minOccurs="0" maxOccurs="1" name="GetNameAbsenceTypeResult" type="s:string" />');
+    const fields = { id: '999999', id_class: '999999', baseUrlSchool: typed.url };
+    const soap = await soap11(
+      `${typed.url}/NotificationNotes.asmx`,
+      `<SendMarkNotes xmlns="${NS}">${Object.entries(fields)
+        .map(([name, value]) => `<${name}>${value}</${name}>`)
+        .join('')}</SendMarkNotes>`,
+      `"${NS}SendMarkNotes"`,
+    );
+    expect(soap.text).toContain(
+      `<SendMarkNotesResponse xmlns="${NS}"><SendMarkNotesResult>0</SendMarkNotesResult></SendMarkNotesResponse>`,
+    );
+    const http = await get(`${typed.url}/NotificationNotes.asmx/SendMarkNotes?${new URLSearchParams(fields)}`);
+    expect(http.text).toBe(`<?xml version="1.0" encoding="utf-8"?>\r\n<int xmlns="${NS}">0</int>`);
+    const json = await post(
+      `${typed.url}/NotificationNotes.asmx/SendMarkNotes`,
+      { 'Content-Type': 'application/json; charset=utf-8' },
+      JSON.stringify(fields),
+    );
+    expect(JSON.parse(json.text)).toEqual({ d: 0 });
+  });
+});
+
 describe('typed HTTP GET/POST documents', () => {
   test('a list is an indented ASMX document', async () => {
     const response = await get(`${typed.url}/GetNoteType.asmx/GetStudentsNoteType`);
@@ -202,13 +230,15 @@ describe('descriptions per profile', () => {
     expect(documentedWsdl).toContain(`<s:element name="GetStudentsMarks2Response">\r\n        <s:complexType />`);
   });
 
-  test('every typed result element is optional, so documented responses stay valid against it', () => {
+  test('typed result elements of reference types are optional; of value types required, as .NET declares them', () => {
     const directory = join(WSDL_DIRECTORY, 'typed');
     for (const file of readdirSync(directory)) {
       const text = readFileSync(join(directory, file), 'utf8');
-      const results = [...text.matchAll(/<s:element ([^>]*)name="\w+Result"/g)];
+      const results = [...text.matchAll(/<s:element ([^>]*)name="\w+Result" type="([^"]+)"/g)];
       expect(results.length).toBeGreaterThan(0);
-      for (const result of results) expect(result[1]).toContain('minOccurs="0"');
+      for (const [, attributes, type] of results) {
+        expect(attributes).toContain(type === 's:int' ? 'minOccurs="1"' : 'minOccurs="0"');
+      }
     }
   });
 

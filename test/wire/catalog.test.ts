@@ -57,6 +57,45 @@ describe('the catalog read from wsdl/', () => {
   });
 });
 
+describe('results and fields of value types', () => {
+  test('the typed SendMarkNotes result, an int, is required, so .NET proxies return it', async () => {
+    const catalog = await loadCatalog(WSDL_DIRECTORY);
+    const sendMarkNotes = catalog.operations.find((operation) => operation.name === 'SendMarkNotes');
+    expect(sendMarkNotes?.results.typed).toEqual({
+      name: 'SendMarkNotesResult',
+      type: { kind: 'primitive', name: 'int' },
+      optional: false,
+    });
+  });
+
+  test.each([
+    [
+      'a result',
+      'name="SendMarkNotesResult" type="s:int"',
+      'NotificationNotes',
+      'SendMarkNotes result: SendMarkNotesResult',
+    ],
+    ['a field', 'name="NoteTypeId" type="s:int"', 'GetNoteType', 'GetStudentsNoteType result NoteType: NoteTypeId'],
+  ])('%s of a value type declared minOccurs="0" is refused at start', async (_name, declaration, file, where) => {
+    const directory = mkdtempSync(join(tmpdir(), 'school-wsdl-'));
+    try {
+      cpSync(WSDL_DIRECTORY, directory, { recursive: true });
+      const path = join(directory, 'typed', `${file}.wsdl`);
+      const text = readFileSync(path, 'utf8');
+      expect(text).toContain(`minOccurs="1" maxOccurs="1" ${declaration}`);
+      writeFileSync(
+        path,
+        text.replace(`minOccurs="1" maxOccurs="1" ${declaration}`, `minOccurs="0" maxOccurs="1" ${declaration}`),
+      );
+      await expect(loadCatalog(directory)).rejects.toThrow(
+        `${file}.wsdl ${where} is of a value type (int) and must be minOccurs="1"`,
+      );
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('an operation name on two endpoints', () => {
   /**
    * wsdl/ with one more endpoint, OtherInformation, a copy of GetStudentsInformation whose

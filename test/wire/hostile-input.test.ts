@@ -1,8 +1,9 @@
 import { gzipSync } from 'node:zlib';
+import { CLIENT_TIME_LIMITS, checkingIntervalFor } from '../../src/server/http-server';
 import type { RunningService } from '../../src/service';
-import { bodyOf, rawRequest, statusOf } from '../support/raw-http';
+import { bodyOf, rawRequest, slowRequest, statusOf } from '../support/raw-http';
 import { startTestService } from '../support/service';
-import { envelope11, NS, post, soap11, SOAP11_ENV } from '../support/soap';
+import { envelope11, envelope12, NS, post, soap11, SOAP11_ENV } from '../support/soap';
 
 const LIMIT = 4096;
 let service: RunningService;
@@ -134,5 +135,110 @@ describe('structure', () => {
     expect(response.status).toBe(500);
     expect(response.text).not.toContain('<script>');
     expectNoLeak(response.text);
+  });
+});
+
+/** A service with the default body limit, and client time limits short enough to wait for. */
+let roomy: RunningService;
+beforeAll(async () => {
+  roomy = await startTestService({}, { clientTimeLimits: { headersMs: 300, requestMs: 600 } });
+});
+afterAll(() => roomy.close());
+
+describe('parser limits', () => {
+  const attributes = (count: number, name: (index: number) => string) =>
+    Array.from({ length: count }, (_, index) => ` ${name(index)}="x"`).join('');
+
+  test('an element with 101 attributes is a Client fault; 100 are read', async () => {
+    const element = (count: number) => `<AuthCode xmlns="${NS}"${attributes(count, (index) => `a${index}`)} />`;
+    const refused = await post(authPath(), XML_HEADERS, envelope11(element(101)));
+    expect(refused.status).toBe(500);
+    expect(refused.text).toContain(
+      '<faultcode>soap:Client</faultcode><faultstring>Server was unable to read request. ---&gt; ' +
+        'The request has an element with more than 100 attributes.</faultstring>',
+    );
+    const read = await post(authPath(), XML_HEADERS, envelope11(element(100)));
+    expect(read.text).not.toContain('attributes');
+  });
+
+  test('an element with 101 namespace declarations is a Client fault, in SOAP 1.2 as a Sender fault', async () => {
+    const element = `<AuthCode xmlns="${NS}"${attributes(101, (index) => `xmlns:n${index}`)} />`;
+    const response = await post(
+      authPath(),
+      { 'Content-Type': 'application/soap+xml; charset=utf-8' },
+      envelope12(element),
+    );
+    expect(response.status).toBe(500);
+    expect(response.text).toContain(
+      '<soap:Value>soap:Sender</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">' +
+        'Server was unable to read request. ---&gt; ' +
+        'The request has an element with more than 100 namespaces declared.</soap:Text>',
+    );
+  });
+
+  const json = (body: string, url = service.url) =>
+    post(`${url}/AuthCodeSending.asmx/AuthCode`, { 'Content-Type': 'application/json; charset=utf-8' }, body);
+
+  test('JSON nested 33 levels is refused before it is parsed; 32 levels are parsed', async () => {
+    const nested = (levels: number) => `{"code":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)},"phone":"1"}`;
+    const refused = await json(nested(33));
+    expect([refused.status, refused.headers.get('jsonerror'), JSON.parse(refused.text)]).toEqual([
+      500,
+      'true',
+      {
+        Message: 'Invalid JSON: objects and arrays nest more than 32 levels deep.',
+        ExceptionType: 'System.ArgumentException',
+      },
+    ]);
+    // Parsed, and then refused for what it is: an array where a string belongs.
+    expect(JSON.parse((await json(nested(32))).text).Message).toBe(
+      "Cannot convert the value of parameter 'code' to System.String.",
+    );
+  });
+
+  test('a JSON object of 1,001 properties is refused; brackets and colons inside strings do not count', async () => {
+    const properties = (count: number) => Array.from({ length: count }, (_, index) => `"p${index}":1`).join(',');
+    // Over the 4 KB body limit of the first service.
+    const refused = await json(`{${properties(1001)}}`, roomy.url);
+    expect(JSON.parse(refused.text)).toEqual({
+      Message: 'Invalid JSON: an object has more than 1000 properties.',
+      ExceptionType: 'System.ArgumentException',
+    });
+    // 1,000 properties, the strings full of brackets, colons and an escaped quote: parsed, and
+    // refused for the length of its code.
+    const inStrings = await json(
+      `{"code":"${'[{:'.repeat(40)}\\":x","phone":"${':'.repeat(1200)}",${properties(998)}}`,
+      roomy.url,
+    );
+    expect(JSON.parse(inStrings.text).Message).toBe('code must be at most 16 characters long.');
+  });
+});
+
+describe('slow clients', () => {
+  test('the documented limits are 20 s for headers and 30 s for the whole request, checked every second', () => {
+    expect(CLIENT_TIME_LIMITS).toEqual({ headersMs: 20_000, requestMs: 30_000 });
+    expect(checkingIntervalFor(CLIENT_TIME_LIMITS)).toBe(1_000);
+  });
+
+  test('a client that sends its headers too slowly is cut off with 408', async () => {
+    const raw = await slowRequest(
+      roomy.url,
+      'GET /GetStudentsNote.asmx HTTP/1.1\r\nHost: localhost\r\n',
+      'X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+      50,
+    );
+    expect(statusOf(raw)).toBe(408);
+  });
+
+  test('a client that sends its body too slowly is cut off', async () => {
+    const body = envelope11(`<HelloWorld xmlns="${NS}" />`);
+    const raw = await slowRequest(
+      roomy.url,
+      'POST /GetStudentsNote.asmx HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/xml; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+      body,
+      50,
+    );
+    expect(statusOf(raw)).toBe(408);
   });
 });

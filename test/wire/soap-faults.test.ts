@@ -47,7 +47,7 @@ describe('requests that cannot be read', () => {
     ]);
   });
 
-  test.each(['application/json', 'text/plain', 'application/x-www-form-urlencoded'])(
+  test.each(['application/json', 'text/plain'])(
     'Content-Type %s is 415 with an empty text/xml body',
     async (contentType) => {
       const response = await post(
@@ -79,17 +79,30 @@ describe('requests that cannot be read', () => {
     );
   });
 
-  test('a SOAP 1.1 envelope sent as SOAP 1.2 is a VersionMismatch in 1.2', async () => {
+  test('a SOAP 1.1 envelope sent as SOAP 1.2 is 415 with an empty text/xml body, as ASMX answers it', async () => {
     const response = await post(
       reportPath(),
       { 'Content-Type': 'application/soap+xml; charset=utf-8' },
       reportRequest(SOAP11_ENV, 'soap', '1'),
     );
+    expect([response.status, response.headers.get('content-type'), response.text]).toEqual([
+      415,
+      'text/xml; charset=utf-8',
+      '',
+    ]);
+  });
+
+  test('a root element that is not an envelope, sent as SOAP 1.2, is a VersionMismatch in 1.2', async () => {
+    const response = await post(
+      reportPath(),
+      { 'Content-Type': 'application/soap+xml; charset=utf-8' },
+      `<AuthCode xmlns="${NS}"><code>1</code></AuthCode>`,
+    );
     expect(response.status).toBe(500);
     expect(response.headers.get('content-type')).toBe('application/soap+xml; charset=utf-8');
     expect(response.text).toContain(
       '<soap:Value>soap:VersionMismatch</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">' +
-        `Possible SOAP version mismatch: Envelope namespace ${SOAP11_ENV} was unexpected. ` +
+        `Possible SOAP version mismatch: Envelope namespace ${NS} was unexpected. ` +
         `Expecting ${SOAP12_ENV}.</soap:Text>`,
     );
   });

@@ -23,6 +23,21 @@ export async function insertOutboxRows({ db }: Session, rows: readonly NewOutbox
   return inserted;
 }
 
+/**
+ * Inserts the rows as insertOutboxRows does, in a savepoint that is then released (they stay) or
+ * rolled back to (nothing of them stays, not even for the commit). Both ways run the same three
+ * statements, so a caller that must not tell the two apart by their time can take either.
+ */
+export async function insertOutboxRowsTentatively(
+  session: Session,
+  rows: readonly NewOutboxRow[],
+  keep: boolean,
+): Promise<void> {
+  await sql`savepoint outbox_insert`.execute(session.db);
+  await insertOutboxRows(session, rows);
+  await sql`${sql.raw(keep ? 'release' : 'rollback to')} savepoint outbox_insert`.execute(session.db);
+}
+
 export type ClaimedMessage = Pick<
   OutboxMessageTable,
   'channel' | 'recipient' | 'device_id' | 'payload' | 'attempts'
