@@ -1,5 +1,5 @@
 import { enqueueMessages, newDeliveryReference } from '../delivery/outbox';
-import { RuleViolation } from '../lib/rule-violation';
+import { RateLimitReached, RuleViolation } from '../lib/rule-violation';
 import { normalisePhone } from '../notifications/phone-number';
 import { callerKeyOf, countAgainstLimits, HOUR_MS, MINUTE_MS } from '../notifications/rate-limit';
 import { isDirectoryPhone } from '../store/queries/directory';
@@ -42,11 +42,13 @@ export const authCode = defineOperation('AuthCode', {
       return 'queued';
     });
     if (outcome === 'phone-limit') {
-      throw new RuleViolation('Too many authentication codes were requested for this phone number; try again later.');
+      throw new RateLimitReached(
+        'Too many authentication codes were requested for this phone number; try again later.',
+      );
     }
     if (outcome === 'caller-limit') {
       const from = callerKey.startsWith('auth-code:address:') ? 'this address' : 'this caller';
-      throw new RuleViolation(`Too many authentication codes were requested from ${from}; try again later.`);
+      throw new RateLimitReached(`Too many authentication codes were requested from ${from}; try again later.`);
     }
     if (outcome === 'queued') context.outboxChanged();
     return reference;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Credentials, UNREADABLE as UNREADABLE_CREDENTIALS } from '../access/credentials';
 import type { Catalog, Endpoint } from '../contract/catalog';
 import type { Config } from '../config/service-config';
-import type { Call } from '../pipeline/call';
+import type { BindingName, Call } from '../pipeline/call';
 import { CallError } from '../pipeline/call-error';
 import type { Binding, CallPipeline } from '../pipeline/call-pipeline';
 import type { Exchange } from '../pipeline/exchange';
@@ -74,7 +74,13 @@ export class SoapBinding implements Binding<SoapRequest> {
     return this.pipeline.serve(this.pipeline.exchange(request, response), this, state);
   }
 
-  async decode(exchange: Exchange, { endpoint, contentType, version }: SoapRequest): Promise<Call> {
+  nameOf(_exchange: Exchange, { version }: SoapRequest): BindingName | undefined {
+    if (!version) return undefined;
+    return version === SOAP11 ? 'soap11' : 'soap12';
+  }
+
+  async decode(exchange: Exchange, state: SoapRequest): Promise<Call> {
+    const { endpoint, contentType, version } = state;
     if (!version) throw new CallError('unsupported-media-type', 'The Content-Type is not a SOAP media type.');
     const body = await exchange.body();
     const text = body.length === 0 ? undefined : decodeBody(body, contentType);
@@ -96,7 +102,7 @@ export class SoapBinding implements Binding<SoapRequest> {
     if (dispatch.kind === 'unrecognised') throw new CallError('unknown-operation', dispatch.reason);
     const { operation } = dispatch;
     const parameters = decodeSoapParameters(operation, read.bodyElement, this.config.serviceNamespace, text);
-    const binding = version === SOAP11 ? 'soap11' : 'soap12';
+    const binding = this.nameOf(exchange, state) as BindingName;
     return { operation, parameters, caller: exchange.caller(binding, usernameTokenCredentials(read.header)) };
   }
 
