@@ -1,30 +1,48 @@
 import { createServer, type Server } from 'node:http';
 import { createApp, failRequest } from './express-app';
 import { SoapBinding } from '../soap/soap-binding';
+import { OPERATOR_PATHS, OperatorRoutes } from './operator-routes';
+import { type RequestTracking, trackRequests } from './request-tracking';
 import type { ServiceParts } from './service-parts';
 
+export interface HttpServer {
+  readonly server: Server;
+  readonly tracking: RequestTracking;
+}
+
 /**
- * The HTTP server: a SOAP call (POST to an .asmx path) goes straight to the SOAP binding on the
- * bare node:http request; everything else goes through the Express application.
+ * The HTTP server: every request is tracked (its id, the access log, the figures); a SOAP call
+ * (POST to an .asmx path) goes straight to the SOAP binding on the bare node:http request, the
+ * operator's endpoints to their routes, and everything else through the Express application.
  */
-export function createHttpServer(parts: ServiceParts): Server {
+export function createHttpServer(parts: ServiceParts): HttpServer {
   const soap = new SoapBinding(parts.catalog, parts.config, parts.pipeline);
+  const operator = new OperatorRoutes(parts);
   const app = createApp(parts);
-  const server = createServer((request, response) => {
-    if (request.method === 'POST') {
+  const tracking = trackRequests(
+    (request, response) => {
       const url = request.url ?? '';
       const queryStart = url.indexOf('?');
-      const endpoint = parts.catalog.endpointByPath(queryStart === -1 ? url : url.slice(0, queryStart));
-      if (endpoint) {
-        soap.handle(request, response, endpoint).catch((error: unknown) => failRequest(response, error, request));
+      const path = queryStart === -1 ? url : url.slice(0, queryStart);
+      if (request.method === 'POST') {
+        const endpoint = parts.catalog.endpointByPath(path);
+        if (endpoint) {
+          soap.handle(request, response, endpoint).catch((error: unknown) => failRequest(response, error, request));
+          return;
+        }
+      }
+      if (OPERATOR_PATHS.has(path)) {
+        operator.handle(request, response, path).catch((error: unknown) => failRequest(response, error, request));
         return;
       }
-    }
-    app(request, response);
-  });
+      app(request, response);
+    },
+    { catalog: parts.catalog, trustedProxies: parts.config.access.trustedProxies, telemetry: parts.telemetry },
+  );
+  const server = createServer(tracking.listener);
   // A client that sends headers or a body slowly must not hold a connection for ever.
   server.headersTimeout = 20_000;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
-  return server;
+  return { server, tracking };
 }
