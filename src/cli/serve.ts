@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { type Config, ConfigError, loadConfig } from '../config/service-config';
-import { log, setLogLevel } from '../lib/log';
+import { flushLog, log, setLogLevel } from '../lib/log';
 import { reportListening, superviseWorkers } from '../workers';
 
 /** Past the drain's own deadline, a process that has still not stopped (a store that hangs) exits anyway. */
@@ -35,6 +35,8 @@ export async function serve(): Promise<void> {
     operations: service.catalog.operations.length,
     pid: process.pid,
   });
+  // Written before the supervisor hears of it, so that its "workers listening" comes after every worker's line.
+  flushLog();
   reportListening(service.url);
   let stopping = false;
   const stop = (signal: string) => {
