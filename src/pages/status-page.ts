@@ -22,9 +22,17 @@ function row(cells: ReadonlyArray<string | number>, numberFrom = Number.POSITIVE
   return `<tr>${tds.join('')}</tr>`;
 }
 
-function table(head: readonly string[], rows: readonly string[], numberFrom = Number.POSITIVE_INFINITY): string {
-  const header = head.map((name, index) => `<th${index >= numberFrom ? ' class="number"' : ''}>${text(name)}</th>`);
-  return `<table><thead><tr>${header.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+/** A table with a header row, or without one (`head` undefined) for a list of names and values. */
+function table(
+  head: readonly string[] | undefined,
+  rows: readonly string[],
+  numberFrom = Number.POSITIVE_INFINITY,
+): string {
+  const header = (head ?? []).map(
+    (name, index) => `<th${index >= numberFrom ? ' class="number"' : ''}>${text(name)}</th>`,
+  );
+  const thead = head ? `<thead><tr>${header.join('')}</tr></thead>` : '';
+  return `<table>${thead}<tbody>${rows.join('')}</tbody></table>`;
 }
 
 const milliseconds = (value: number | null) => (value === null ? '–' : `${value.toFixed(value < 10 ? 2 : 0)} ms`);
@@ -54,17 +62,14 @@ export function statusPage(report: StatusReport): string {
   const storeProblem = store.problem
     ? `<p class="problem">The store could not be asked: ${text(store.problem)}</p>`
     : '';
-  const summary = table(
-    ['', ''],
-    [
-      row(['Version', report.version]),
-      row(['This node', report.node]),
-      row(['Started', `${report.startedAt} (up ${duration(report.uptimeSeconds)})`]),
-      row(['Store', `${store.engine}, ${store.location}`]),
-      row(['Store size', bytes(store.sizeBytes)]),
-      row(['Workers on this node', `${workers.serving} (figures of ${workers.reported.length})`]),
-    ],
-  );
+  const summary = table(undefined, [
+    row(['Version', report.version]),
+    row(['This node', report.node]),
+    row(['Started', `${report.startedAt} (up ${duration(report.uptimeSeconds)})`]),
+    row(['Store', `${store.engine}, ${store.location}`]),
+    row(['Store size', bytes(store.sizeBytes)]),
+    row(['Workers on this node', `${workers.serving} (figures of ${workers.reported.length})`]),
+  ]);
   const nodes =
     report.nodes === null
       ? '<p class="note">Not known: the store could not be asked.</p>'
@@ -96,16 +101,13 @@ export function statusPage(report: StatusReport): string {
             2,
           );
   const lastImport = report.lastImport
-    ? table(
-        ['', ''],
-        [
-          row(['Finished', report.lastImport.finishedAt]),
-          row(['Started', report.lastImport.startedAt]),
-          row(['Mode', report.lastImport.mode]),
-          row(['From', report.lastImport.source]),
-          row(['Rows written, skipped', `${report.lastImport.rowsWritten}, ${report.lastImport.rowsSkipped}`]),
-        ],
-      )
+    ? table(undefined, [
+        row(['Finished', report.lastImport.finishedAt]),
+        row(['Started', report.lastImport.startedAt]),
+        row(['Mode', report.lastImport.mode]),
+        row(['From', report.lastImport.source]),
+        row(['Rows written, skipped', `${report.lastImport.rowsWritten}, ${report.lastImport.rowsSkipped}`]),
+      ])
     : '<p class="note">No OneRoster import has been made into this store.</p>';
   return `<!DOCTYPE html>
 <html lang="en">
