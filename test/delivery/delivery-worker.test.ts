@@ -214,7 +214,7 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
     expect((await message(1)).state).toBe('queued');
   });
 
-  test('stopped by a deadline, a worker abandons its sends and gives back its messages, for another at once', async () => {
+  test('stopped by a deadline, a worker abandons its sends and gives back its messages to another', async () => {
     push.setDefault('hang');
     await enqueueMessages(store, [pushTo(device.push_token, device.id, 'held')], 'ref-10', new Date(), sealer);
     // Leases of a minute: a message not given back would wait that long for the second worker.
