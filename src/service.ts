@@ -1,4 +1,6 @@
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from './config/service-config';
 import { type Catalog, loadCatalog } from './contract/catalog';
 import { WSDL_DIRECTORY } from './contract/wsdl-directory';
@@ -6,10 +8,17 @@ import { CallerRegistry } from './access/caller-registry';
 import { AuditTrail } from './audit/audit-trail';
 import { keyFor, loadOutboxKey, payloadSealer } from './lib/payload-sealer';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker';
-import { log, setLogLevel } from './lib/log';
+import { flushLog, log, setLogLevel } from './lib/log';
+import { serviceVersion } from './lib/package-info';
 import { bindHandlers, type Handlers } from './operations/registry';
 import { CallPipeline } from './pipeline/call-pipeline';
+import { answerFigureRequests } from './server/cluster-figures';
+import { closeServer, type IdleConnections } from './server/close-server';
 import { type ClientTimeLimits, createHttpServer } from './server/http-server';
+import { type Presence, startPresence } from './server/presence';
+import { unreadyReason } from './server/readiness';
+import { ServiceFigures } from './server/service-figures';
+import { ProcessTelemetry } from './telemetry/process-telemetry';
 import { academicYearStartOf } from './store/demo/calendar';
 import { loadDemoSchool, storeIsEmpty } from './store/demo/load-demo-school';
 import { openStore, type Store } from './store/open-store';
@@ -25,7 +34,19 @@ export interface RunningService {
   readonly store: Store;
   /** The clock "current" year and term follow. */
   readonly clock: () => Date;
+  /**
+   * Stops soon, as a test or a tool wants: idle keep-alive connections are closed at once, calls
+   * in flight get SHUTDOWN_TIMEOUT_MS to finish.
+   */
   close(): Promise<void>;
+  /**
+   * Stops without losing a call, as on SIGTERM: /readyz answers 503 at once; after
+   * SHUTDOWN_DELAY_MS no connection is accepted; every response closes its connection after it;
+   * calls in flight get SHUTDOWN_TIMEOUT_MS to finish; the delivery worker's sends end (or are
+   * abandoned at the same deadline) and the messages it holds are given back; the audit trail and
+   * the log are written out.
+   */
+  drain(): Promise<void>;
 }
 
 export interface StartOptions {
@@ -66,7 +87,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const clock = options.now ?? (() => new Date());
   const catalog = await loadCatalog(WSDL_DIRECTORY);
   const handlers = bindHandlers(catalog);
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
+  const telemetry = new ProcessTelemetry();
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    dataDirectory: config.dataDirectory,
+    queryTook: (ms) => telemetry.storeQueryTook(ms),
+  });
   await fillNewEmbeddedStore(store, config, clock());
   const serviceKey = loadOutboxKey(config.delivery.outboxKey, config.dataDirectory);
   const sealer = payloadSealer(serviceKey);
@@ -79,7 +105,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
   );
   const worker: DeliveryWorker | undefined =
     config.delivery.worker === 'in-process'
-      ? startDeliveryWorker(store, config.delivery, sealer, { now: clock })
+      ? startDeliveryWorker(store, config.delivery, sealer, {
+          now: clock,
+          attempted: (channel, result) => telemetry.gatewayAttempt(channel, result),
+        })
       : undefined;
   const services = {
     store,
@@ -92,38 +121,71 @@ export async function startService(config: Config, options: StartOptions = {}): 
   };
   const settings = { ...config, trustedProxies: config.access.trustedProxies };
   const pipeline = new CallPipeline({ handlers, services, settings, callers, audit });
-  const stopWorkerAndStore = async () => {
+  /** Once the calls have ended: the audit trail written out, the store closed. */
+  const closeParts = async () => {
     callers.stop();
     await audit.close();
-    await worker?.stop();
     await store.close();
   };
-  const server = createHttpServer({ config, catalog, pipeline }, options.clientTimeLimits);
+  let stopping = false;
+  let node = `${hostname()}:${config.port}`;
+  let presence: Presence | undefined;
+  const figures = new ServiceFigures({ telemetry, store, node: () => node, presence: () => presence });
+  const { server, tracking } = createHttpServer(
+    {
+      config,
+      catalog,
+      pipeline,
+      telemetry,
+      figures,
+      unreadyReason: () => unreadyReason(store, stopping),
+    },
+    options.clientTimeLimits,
+  );
+  telemetry.countRequestsInFlight(tracking.inFlight);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   }).catch(async (error: unknown) => {
-    await stopWorkerAndStore();
+    await worker?.stop();
+    await closeParts();
     throw error;
   });
   log.info('store open', { engine: store.engine, location: store.location });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const urlHost = host === '0.0.0.0' || host === '[::]' ? 'localhost' : host;
+  node = `${hostname()}:${address.port}`;
+  presence = startPresence(store, { node, version: serviceVersion(), startedAt: telemetry.startedAt });
+  const stopAnswering = answerFigureRequests(() => telemetry.snapshot());
+
+  let stopped: Promise<void> | undefined;
+  const stop = (idle: IdleConnections): Promise<void> => {
+    stopped ??= (async () => {
+      stopping = true;
+      const { shutdownTimeoutMs, shutdownDelayMs } = config.operator;
+      const delayMs = idle === 'let-expire' ? shutdownDelayMs : 0;
+      const deadline = Date.now() + delayMs + shutdownTimeoutMs;
+      tracking.closeConnectionsAfterResponses();
+      // The delivery worker stops claiming at once, and ends its sends by the same deadline.
+      const delivery = worker?.stop(deadline);
+      if (delayMs > 0) await sleep(delayMs);
+      await closeServer(server, deadline, idle);
+      stopAnswering();
+      await delivery;
+      await presence?.leave();
+      await closeParts();
+      flushLog();
+    })();
+    return stopped;
+  };
   return {
     url: `http://${urlHost}:${address.port}`,
     catalog,
     handlers,
     store,
     clock,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => {
-          stopWorkerAndStore().then(resolve, resolve);
-        });
-        server.closeIdleConnections();
-        // Requests in flight get a grace period, then their connections are cut.
-        setTimeout(() => server.closeAllConnections(), 5_000).unref();
-      }),
+    close: () => stop('close-now'),
+    drain: () => stop('let-expire'),
   };
 }

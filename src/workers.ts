@@ -1,5 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
+import type { OperatorSettings } from './config/operator-settings';
 import { log } from './lib/log';
+import { relayFigures } from './server/cluster-figures';
 
 /**
  * WORKERS=n: n processes serve the one port, node:cluster handing each new connection to the next
@@ -12,6 +14,11 @@ import { log } from './lib/log';
  * leases). The first worker starts alone, so that it alone migrates the store, fills a new one
  * with the demo school and creates the outbox key; the others start once it listens. A worker
  * that dies is replaced; if workers keep dying, the service stops instead of looping.
+ *
+ * SIGHUP restarts the workers one at a time without losing a call: a new worker is started and
+ * once it listens, an old one is drained (SIGTERM: it takes no new connection, finishes its calls
+ * and exits), then the next. Workers start from the files on disk, so this is also how an upgrade
+ * is rolled out on one machine (`systemctl reload`). SIGTERM drains every worker, then exits 0.
  */
 
 /** Sent by a worker to the supervisor once its server listens. */
@@ -25,17 +32,28 @@ const EARLY_DEATH_MS = 30_000;
 /** So many early deaths in a row stop the service: something is wrong that restarting will not mend. */
 const EARLY_DEATHS_TO_GIVE_UP = 5;
 const RESTART_DELAY_MS = 1_000;
+/** Past the workers' own drain deadline, the supervisor kills those still running. */
+const STOP_MARGIN_MS = 5_000;
 
 /** Tells the supervisor this worker is serving; nothing when the process is not a cluster worker. */
 export function reportListening(url: string): void {
   if (cluster.isWorker && process.send) process.send({ kind: 'listening', url } satisfies ListeningMessage);
 }
 
-/** Runs in the primary process: starts the workers, replaces dead ones, stops them on a signal. */
-export function superviseWorkers(count: number): void {
+/** Runs in the primary process: starts the workers, replaces dead ones, restarts them on SIGHUP, stops them. */
+export function superviseWorkers(count: number, operator: OperatorSettings): void {
   let stopping = false;
+  let restarting = false;
   let earlyDeaths = 0;
   const startedAt = new Map<Worker, number>();
+  /** Workers that listen and are not being drained: those that serve, and are asked for their figures. */
+  const serving = new Set<Worker>();
+  /** Workers being drained on purpose: their exit is no death to replace. */
+  const retiring = new Set<Worker>();
+  const live = () =>
+    Object.values(cluster.workers ?? {}).filter(
+      (worker): worker is Worker => worker !== undefined && !worker.isDead() && !retiring.has(worker),
+    );
 
   const fork = (): Promise<Worker> =>
     new Promise((resolve, reject) => {
@@ -47,8 +65,18 @@ export function superviseWorkers(count: number): void {
       worker.on('message', (message: ListeningMessage) => {
         if (message?.kind !== 'listening') return;
         worker.off('exit', onExit);
+        serving.add(worker);
         resolve(worker);
       });
+    });
+
+  /** Drains one worker and resolves once it has exited. */
+  const retire = (worker: Worker): Promise<void> =>
+    new Promise((resolve) => {
+      retiring.add(worker);
+      serving.delete(worker);
+      worker.once('exit', () => resolve());
+      worker.process.kill('SIGTERM');
     });
 
   const stopAll = (signal: string, exitCode: number) => {
@@ -59,6 +87,14 @@ export function superviseWorkers(count: number): void {
       (worker): worker is Worker => worker !== undefined && !worker.isDead(),
     );
     if (workers.length === 0) process.exit(exitCode);
+    setTimeout(
+      () => {
+        log.error('workers still running past SHUTDOWN_TIMEOUT_MS; killing them');
+        for (const worker of workers) worker.process.kill('SIGKILL');
+        process.exit(1);
+      },
+      operator.shutdownDelayMs + operator.shutdownTimeoutMs + STOP_MARGIN_MS,
+    ).unref();
     let running = workers.length;
     for (const worker of workers) {
       worker.once('exit', () => {
@@ -69,10 +105,37 @@ export function superviseWorkers(count: number): void {
     }
   };
 
+  const restartOneByOne = async () => {
+    if (stopping || restarting) {
+      log.warn('SIGHUP ignored: the workers are already being restarted or stopped');
+      return;
+    }
+    restarting = true;
+    const old = [...serving];
+    log.info('restarting the workers one at a time', { workers: old.length });
+    try {
+      for (const worker of old) {
+        if (stopping) return;
+        if (worker.isDead()) continue;
+        const replacement = await fork();
+        log.info('worker replaced; draining the old one', { pid: worker.process.pid, by: replacement.process.pid });
+        await retire(worker);
+      }
+      log.info('workers restarted', { workers: serving.size });
+    } catch (error) {
+      log.error('restart stopped: a new worker did not start; the others keep serving', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    } finally {
+      restarting = false;
+    }
+  };
+
   cluster.on('exit', (worker, code, signal) => {
     const lived = Date.now() - (startedAt.get(worker) ?? 0);
     startedAt.delete(worker);
-    if (stopping) return;
+    serving.delete(worker);
+    if (retiring.delete(worker) || stopping) return;
     log.error('worker died', { pid: worker.process.pid, code, signal, livedMs: lived });
     earlyDeaths = lived < EARLY_DEATH_MS ? earlyDeaths + 1 : 0;
     if (earlyDeaths >= EARLY_DEATHS_TO_GIVE_UP) {
@@ -81,12 +144,15 @@ export function superviseWorkers(count: number): void {
       return;
     }
     setTimeout(() => {
-      if (!stopping) fork().catch(() => undefined);
+      // A worker that died while being replaced (a restart) leaves no place empty.
+      if (!stopping && live().length < count) fork().catch(() => undefined);
     }, RESTART_DELAY_MS).unref();
   });
 
+  relayFigures(() => [...serving]);
   process.once('SIGTERM', () => stopAll('SIGTERM', 0));
   process.once('SIGINT', () => stopAll('SIGINT', 0));
+  process.on('SIGHUP', () => void restartOneByOne());
 
   fork()
     .then(async (first) => {

@@ -19,7 +19,7 @@ export const LAYERS: ReadonlyArray<{ readonly name: string; readonly members: re
   { name: 'operations', members: ['operations/'] },
   { name: 'domain', members: ['access/', 'audit/', 'notifications/', 'delivery/', 'documents/', 'roster/'] },
   { name: 'store', members: ['store/'] },
-  { name: 'foundation', members: ['contract/', 'config/', 'wire/', 'lib/'] },
+  { name: 'foundation', members: ['contract/', 'config/', 'wire/', 'lib/', 'telemetry/'] },
 ];
 
 function resolveImport(fromFile: string, specifier: string): string | undefined {

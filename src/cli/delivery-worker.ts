@@ -8,7 +8,8 @@ import { openStore } from '../store/open-store';
  * Runs only the delivery worker against the configured store, for deployments that deliver from
  * a process of its own (start the service with DELIVERY_WORKER=off). Several may run at once
  * against one PostgreSQL store: they never send the same message at the same time. Stops
- * cleanly on SIGTERM or SIGINT, after the sends in flight are recorded.
+ * cleanly on SIGTERM or SIGINT, after the sends in flight are recorded (or, past
+ * SHUTDOWN_TIMEOUT_MS, abandoned and their messages given back).
  */
 export async function deliveryWorker(): Promise<void> {
   const config = loadConfig();
@@ -20,7 +21,7 @@ export async function deliveryWorker(): Promise<void> {
   const stop = (signal: string) => {
     log.info('delivery worker stopping', { signal });
     void worker
-      .stop()
+      .stop(Date.now() + config.operator.shutdownTimeoutMs)
       .then(() => store.close())
       .then(() => process.exit(0));
   };

@@ -1,11 +1,14 @@
 import cluster from 'node:cluster';
 import { type Config, ConfigError, loadConfig } from '../config/service-config';
-import { log, setLogLevel } from '../lib/log';
+import { flushLog, log, setLogLevel } from '../lib/log';
 import { reportListening, superviseWorkers } from '../workers';
+
+/** Past the drain's own deadline, a process that has still not stopped (a store that hangs) exits anyway. */
+const STOP_MARGIN_MS = 5_000;
 
 /**
  * Starts the service with the settings in the environment: one process, or with WORKERS=n a
- * supervisor and n workers. Stops cleanly on SIGTERM and SIGINT.
+ * supervisor and n workers. On SIGTERM and SIGINT it drains (see RunningService.drain) and exits 0.
  */
 export async function serve(): Promise<void> {
   let config: Config;
@@ -20,7 +23,7 @@ export async function serve(): Promise<void> {
   }
   setLogLevel(config.logLevel);
   if (config.workers > 1 && cluster.isPrimary) {
-    superviseWorkers(config.workers);
+    superviseWorkers(config.workers, config.operator);
     return;
   }
   // Loaded here, not above, so that a supervising primary stays a small process.
@@ -32,15 +35,32 @@ export async function serve(): Promise<void> {
     operations: service.catalog.operations.length,
     pid: process.pid,
   });
+  // Written before the supervisor hears of it, so that its "workers listening" comes after every worker's line.
+  flushLog();
   reportListening(service.url);
   let stopping = false;
   const stop = (signal: string) => {
     // Ctrl+C reaches a worker both from the terminal and from its supervisor: stop once.
     if (stopping) return;
     stopping = true;
-    log.info('stopping', { signal });
-    service.close().then(() => process.exit(0));
+    log.info('stopping', { signal, pid: process.pid });
+    const { shutdownDelayMs, shutdownTimeoutMs } = config.operator;
+    setTimeout(
+      () => {
+        log.error('still not stopped past SHUTDOWN_TIMEOUT_MS; exiting', { pid: process.pid });
+        process.exit(1);
+      },
+      shutdownDelayMs + shutdownTimeoutMs + STOP_MARGIN_MS,
+    ).unref();
+    service.drain().then(() => {
+      log.info('stopped', { signal, pid: process.pid });
+      process.exit(0);
+    });
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  // SIGHUP restarts the workers, in the supervisor; a worker, or a single process, keeps serving.
+  process.on('SIGHUP', () => {
+    if (!cluster.isWorker) log.warn('SIGHUP ignored: restarting one worker at a time needs WORKERS of 2 or more');
+  });
 }

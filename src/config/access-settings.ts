@@ -21,7 +21,8 @@ export interface AccessSettings {
 
 export const DEFAULT_LOCAL_NETWORKS = '127.0.0.0/8,::1';
 
-function readNetworks(env: Environment, name: string, fallback: string): NetworkList {
+/** A comma-separated list of networks; a bad entry is a ConfigError naming the setting. */
+export function readNetworks(env: Environment, name: string, fallback: string): NetworkList {
   try {
     return parseNetworks(env[name] ?? fallback);
   } catch (error) {

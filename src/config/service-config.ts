@@ -3,6 +3,7 @@ import { readDeliveryConfig, type DeliveryConfig } from './delivery-settings';
 import { type AccessSettings, readAccessSettings } from './access-settings';
 import { LOG_LEVELS, type LogLevel } from '../lib/log';
 import { readNotificationConfig, type NotificationConfig } from './notification-settings';
+import { type OperatorSettings, readOperatorSettings } from './operator-settings';
 import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './readers';
 
 export { ConfigError } from './readers';
@@ -35,6 +36,8 @@ export interface Config {
   access: AccessSettings;
   /** How many processes serve the port (node:cluster); 1 serves from this process alone. */
   workers: number;
+  /** Metrics, the status page and graceful stopping. */
+  operator: OperatorSettings;
 }
 
 function readHost(env: Environment): string {
@@ -104,5 +107,6 @@ export function loadConfig(env: Environment = process.env): Config {
     notifications: readNotificationConfig(env),
     access: readAccessSettings(env),
     workers: readInteger(env, 'WORKERS', 1, 1, 64),
+    operator: readOperatorSettings(env),
   };
 }

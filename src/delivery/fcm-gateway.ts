@@ -10,14 +10,14 @@ import type { BoundedResponse } from '../lib/bounded-fetch';
  */
 export function fcmGateway(url: string, token: string | undefined, timeoutMs: number, now: () => Date): Gateway {
   return {
-    send: (message, content) => {
+    send: (message, content, stop) => {
       const push = content as PushContent;
       const body = JSON.stringify({
         message: { token: message.recipient, notification: { title: push.title, body: push.body }, data: push.data },
       });
       const headers: Record<string, string> = { 'Content-Type': 'application/json; charset=utf-8' };
       if (token) headers.Authorization = `Bearer ${token}`;
-      return exchange(url, { method: 'POST', headers, body }, timeoutMs, now, tokenGone);
+      return exchange(url, { method: 'POST', headers, body }, { timeoutMs, stop }, now, tokenGone);
     },
   };
 }

@@ -11,7 +11,8 @@ export type GatewayOutcome =
   | { readonly kind: 'token-invalid'; readonly error: string };
 
 export interface Gateway {
-  send(message: ClaimedMessage, content: unknown): Promise<GatewayOutcome>;
+  /** Sends one message; `stop` abandons the send when the worker stops before the gateway answered. */
+  send(message: ClaimedMessage, content: unknown, stop?: AbortSignal): Promise<GatewayOutcome>;
 }
 
 /** Gateways' error bodies can be long; a stored last_error keeps the start. */
@@ -32,15 +33,16 @@ export function errorText(text: string): string {
 export async function exchange(
   url: string,
   init: Omit<RequestInit, 'redirect' | 'signal'>,
-  timeoutMs: number,
+  limits: { readonly timeoutMs: number; readonly stop: AbortSignal | undefined },
   now: () => Date,
   special?: (response: BoundedResponse) => GatewayOutcome | undefined,
 ): Promise<GatewayOutcome> {
   let response: BoundedResponse;
   try {
-    response = await boundedFetch(url, init, { timeoutMs, maxResponseBytes: MAX_GATEWAY_RESPONSE_BYTES });
+    response = await boundedFetch(url, init, { ...limits, maxResponseBytes: MAX_GATEWAY_RESPONSE_BYTES });
   } catch (error) {
-    if (error instanceof FetchFailure && (error.kind === 'timeout' || error.kind === 'network'))
+    // A send abandoned because the worker stops may have reached the gateway: like a time-out, it is tried again.
+    if (error instanceof FetchFailure && ['timeout', 'network', 'stopped'].includes(error.kind))
       return { kind: 'retry', error: `gateway ${error.kind}: ${error.message}` };
     return { kind: 'failed', error: `gateway: ${error instanceof Error ? error.message : String(error)}` };
   }

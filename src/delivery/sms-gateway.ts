@@ -18,17 +18,17 @@ export function smsGateway(
   const fill = (to: string, text: string) =>
     settings.bodyTemplate.replaceAll('{to}', escapeValue(to)).replaceAll('{text}', escapeValue(text));
   return {
-    send: (message, content) => {
+    send: (message, content, stop) => {
       const filled = fill(message.recipient, (content as SmsContent).text);
       const headers: Record<string, string> = {};
       if (settings.authorization) headers.Authorization = settings.authorization;
       if (settings.method === 'GET') {
         const url = new URL(settings.url);
         url.search = url.search ? `${url.search}&${filled}` : filled;
-        return exchange(url.href, { method: 'GET', headers }, timeoutMs, now);
+        return exchange(url.href, { method: 'GET', headers }, { timeoutMs, stop }, now);
       }
       headers['Content-Type'] = settings.contentType;
-      return exchange(settings.url, { method: 'POST', headers, body: filled }, timeoutMs, now);
+      return exchange(settings.url, { method: 'POST', headers, body: filled }, { timeoutMs, stop }, now);
     },
   };
 }

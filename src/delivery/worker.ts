@@ -8,21 +8,27 @@ import { fcmGateway } from './fcm-gateway';
 import type { Gateway, GatewayOutcome } from './gateway';
 import type { PayloadSealer } from '../lib/payload-sealer';
 import { pruneExpiredRateLimitEvents } from '../notifications/rate-limit';
-import { type ClaimedMessage, claimDueMessages, outboxCounts } from '../store/queries/outbox';
+import { type ClaimedMessage, claimDueMessages, outboxCounts, releaseLeases } from '../store/queries/outbox';
 import { recordOutcome } from './record-outcome';
 import { smsGateway } from './sms-gateway';
 
 export interface DeliveryWorker {
   /** Look for due messages now instead of at the next poll. */
   wake(): void;
-  /** Stops claiming, and resolves once the sends in flight are recorded. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming, and resolves once the sends in flight are recorded. Sends still waiting for
+   * their gateway at `deadline` (a Date.now() time) are abandoned; what the worker still holds
+   * then is given back, to be claimed at once by another worker rather than when its lease ends.
+   */
+  stop(deadline?: number): Promise<void>;
 }
 
 export interface WorkerOptions {
   readonly now?: () => Date;
   /** How often the counts by state are logged when they changed. */
   readonly countsLogMs?: number;
+  /** Told of each attempt to hand a message to its gateway, with what the answer was taken for. */
+  readonly attempted?: (channel: OutboxChannel, result: GatewayOutcome['kind']) => void;
 }
 
 function gatewaysFor(settings: DeliveryConfig, now: () => Date): Map<OutboxChannel, Gateway> {
@@ -74,6 +80,7 @@ export function startDeliveryWorker(
       });
   }
   let running = true;
+  const stopping = new AbortController();
   let wakeUp: (() => void) | undefined;
   let pendingWake = false;
   let lastCounts = '';
@@ -95,7 +102,7 @@ export function startDeliveryWorker(
     let outcome: GatewayOutcome;
     try {
       const content: unknown = JSON.parse(sealer.open(message.payload));
-      outcome = await (gateways.get(message.channel) as Gateway).send(message, content);
+      outcome = await (gateways.get(message.channel) as Gateway).send(message, content, stopping.signal);
     } catch (error) {
       outcome = {
         kind: 'failed',
@@ -104,6 +111,9 @@ export function startDeliveryWorker(
           `${error instanceof Error ? error.message : String(error)}`,
       };
     }
+    // Abandoned by stop(): nothing is recorded, and the message is given back with the others held.
+    if (stopping.signal.aborted && outcome.kind !== 'sent') return;
+    options.attempted?.(message.channel, outcome.kind);
     const state = await recordOutcome(store, owner, message, outcome, settings, now());
     const fields = {
       id: message.id,
@@ -153,10 +163,21 @@ export function startDeliveryWorker(
       pendingWake = true;
       wakeUp?.();
     },
-    async stop() {
+    async stop(deadline) {
       running = false;
       wakeUp?.();
+      const abandon =
+        deadline === undefined ? undefined : setTimeout(() => stopping.abort(), Math.max(0, deadline - Date.now()));
       await loop;
+      clearTimeout(abandon);
+      try {
+        const released = await releaseLeases(store, owner);
+        if (released > 0) log.info('delivery worker gave back the messages it held', { messages: released });
+      } catch (error) {
+        log.error('delivery worker: could not give back its messages; their leases will run out', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
     },
   };
 }

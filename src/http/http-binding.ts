@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Endpoint } from '../contract/catalog';
 import type { Config } from '../config/service-config';
-import type { Call } from '../pipeline/call';
+import type { BindingName, Call } from '../pipeline/call';
 import { CallError, type CallErrorKind } from '../pipeline/call-error';
 import type { Binding, CallPipeline } from '../pipeline/call-pipeline';
 import type { Exchange } from '../pipeline/exchange';
@@ -66,6 +66,10 @@ export class HttpBinding implements Binding<HttpRequest> {
     return this.pipeline.serve(this.pipeline.exchange(request, response), this, state);
   }
 
+  nameOf(exchange: Exchange): BindingName {
+    return exchange.request.method === 'POST' ? 'http-post' : 'http-get';
+  }
+
   async decode(exchange: Exchange, { endpoint, operationName, query }: HttpRequest): Promise<Call> {
     const operation = endpoint.operations.find((candidate) => candidate.name === operationName);
     if (!operation) throw new CallError('unknown-operation', unknownOperationMessage(endpoint, operationName));
@@ -75,8 +79,7 @@ export class HttpBinding implements Binding<HttpRequest> {
     if (dangerous) throw new CallError('client', dangerous);
     const decoded = decodeParameters(operation, (parameter) => fields.get(parameter.name), 'refuse');
     if (!decoded.ok) throw new CallError('client', problemMessage(decoded.problem));
-    const binding = post ? 'http-post' : 'http-get';
-    return { operation, parameters: decoded.values, caller: exchange.caller(binding) };
+    return { operation, parameters: decoded.values, caller: exchange.caller(this.nameOf(exchange)) };
   }
 
   /** The request's fields: the query for GET, the form body for POST. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Operation } from '../contract/catalog';
-import type { Call } from '../pipeline/call';
+import type { BindingName, Call } from '../pipeline/call';
 import { CallError, type CallErrorKind } from '../pipeline/call-error';
 import type { Binding, CallPipeline } from '../pipeline/call-pipeline';
 import type { Exchange } from '../pipeline/exchange';
@@ -62,6 +62,10 @@ export class JsonBinding implements Binding<Operation> {
     return this.pipeline.serve(this.pipeline.exchange(request, response), this, operation);
   }
 
+  nameOf(): BindingName {
+    return 'json';
+  }
+
   async decode(exchange: Exchange, operation: Operation): Promise<Call> {
     const text = (await exchange.body()).toString('utf8');
     const beyondBounds = jsonBoundsProblem(text);
@@ -89,7 +93,7 @@ export class JsonBinding implements Binding<Operation> {
       'refuse',
     );
     if (!decoded.ok) throw problemError(decoded.problem);
-    return { operation, parameters: decoded.values, caller: exchange.caller('json') };
+    return { operation, parameters: decoded.values, caller: exchange.caller(this.nameOf()) };
   }
 
   writeResult(exchange: Exchange, operation: Operation, _call: Call, result: unknown): void {

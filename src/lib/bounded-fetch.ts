@@ -9,7 +9,7 @@ export interface BoundedResponse {
   readonly body: string;
 }
 
-export type FetchFailureKind = 'timeout' | 'network' | 'redirect' | 'too-large';
+export type FetchFailureKind = 'timeout' | 'network' | 'redirect' | 'too-large' | 'stopped';
 
 export class FetchFailure extends Error {
   constructor(
@@ -23,6 +23,8 @@ export class FetchFailure extends Error {
 export interface FetchLimits {
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
+  /** Abandons the call when it aborts: the process is stopping and will not wait for the answer. */
+  readonly stop?: AbortSignal;
 }
 
 async function readCapped(response: Response, maxBytes: number): Promise<string> {
@@ -48,7 +50,8 @@ export async function boundedFetch(
   init: Omit<RequestInit, 'redirect' | 'signal'>,
   limits: FetchLimits,
 ): Promise<BoundedResponse> {
-  const signal = AbortSignal.timeout(limits.timeoutMs);
+  const timeout = AbortSignal.timeout(limits.timeoutMs);
+  const signal = limits.stop ? AbortSignal.any([timeout, limits.stop]) : timeout;
   try {
     const response = await fetch(url, { ...init, redirect: 'manual', signal });
     if (response.status >= 300 && response.status < 400) {
@@ -62,7 +65,8 @@ export async function boundedFetch(
     };
   } catch (error) {
     if (error instanceof FetchFailure) throw error;
-    if (signal.aborted) throw new FetchFailure('timeout', `no answer within ${limits.timeoutMs} ms`);
+    if (limits.stop?.aborted) throw new FetchFailure('stopped', 'abandoned: the process is stopping');
+    if (timeout.aborted) throw new FetchFailure('timeout', `no answer within ${limits.timeoutMs} ms`);
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     throw new FetchFailure(
       'network',

@@ -1,19 +1,70 @@
 /**
  * One JSON object per line on stderr, so operators can ship logs anywhere. The level is set once
  * at start from LOG_LEVEL.
+ *
+ * Lines are gathered and written once per turn of the event loop (or when 64 KiB are waiting):
+ * with a line for every request, a write for each would cost a system call per request. What is
+ * waiting is written when the process exits, and by flushLog when it stops.
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 
+const FLUSH_AT_LENGTH = 64 * 1024;
+
 let threshold = LOG_LEVELS.indexOf('info');
+let waiting = '';
+let flushScheduled = false;
+let lastMillisecond = -1;
+let lastTimestamp = '';
 
 export function setLogLevel(level: LogLevel): void {
   threshold = LOG_LEVELS.indexOf(level);
 }
 
+/** Whether lines of this level are written. */
+export function logs(level: LogLevel): boolean {
+  return LOG_LEVELS.indexOf(level) >= threshold;
+}
+
+/** The time of a line; made once a millisecond, as many lines fall in the same one. */
+export function logTimestamp(): string {
+  const now = Date.now();
+  if (now !== lastMillisecond) {
+    lastMillisecond = now;
+    lastTimestamp = new Date(now).toISOString();
+  }
+  return lastTimestamp;
+}
+
+/** Writes what is waiting. */
+export function flushLog(): void {
+  if (waiting === '') return;
+  const text = waiting;
+  waiting = '';
+  process.stderr.write(text);
+}
+
+function flushScheduledLines(): void {
+  flushScheduled = false;
+  flushLog();
+}
+
+process.on('exit', flushLog);
+
+/** Adds one line, already a JSON object without its line end, of a level the caller checked with `logs`. */
+export function writeLogLine(json: string): void {
+  waiting += `${json}\n`;
+  if (waiting.length >= FLUSH_AT_LENGTH) {
+    flushLog();
+  } else if (!flushScheduled) {
+    flushScheduled = true;
+    setImmediate(flushScheduledLines);
+  }
+}
+
 function write(level: LogLevel, message: string, fields?: Record<string, unknown>): void {
-  if (LOG_LEVELS.indexOf(level) < threshold) return;
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, message, ...fields })}\n`);
+  if (!logs(level)) return;
+  writeLogLine(JSON.stringify({ time: logTimestamp(), level, message, ...fields }));
 }
 
 export const log = {

@@ -5,3 +5,6 @@
  * serving a call is a failure of the service and reaches the caller only as a generic reason.
  */
 export class RuleViolation extends Error {}
+
+/** A rule violation that is a rate limit reached: counted apart, as a refusal, in the service's figures. */
+export class RateLimitReached extends RuleViolation {}

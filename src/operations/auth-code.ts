@@ -1,5 +1,5 @@
 import { enqueueOrRehearse, newDeliveryReference } from '../delivery/outbox';
-import { RuleViolation } from '../lib/rule-violation';
+import { RateLimitReached, RuleViolation } from '../lib/rule-violation';
 import { normalisePhone } from '../notifications/phone-number';
 import { callerKeyOf, countAgainstLimits, HOUR_MS, MINUTE_MS } from '../notifications/rate-limit';
 import { isDirectoryPhone } from '../store/queries/directory';
@@ -43,11 +43,13 @@ export const authCode = defineOperation('AuthCode', {
       return 'accepted';
     });
     if (outcome === 'phone-limit') {
-      throw new RuleViolation('Too many authentication codes were requested for this phone number; try again later.');
+      throw new RateLimitReached(
+        'Too many authentication codes were requested for this phone number; try again later.',
+      );
     }
     if (outcome === 'caller-limit') {
       const from = callerKey.startsWith('auth-code:address:') ? 'this address' : 'this caller';
-      throw new RuleViolation(`Too many authentication codes were requested from ${from}; try again later.`);
+      throw new RateLimitReached(`Too many authentication codes were requested from ${from}; try again later.`);
     }
     // Every accepted request tells the worker, which looks once the answer is sent (and finds
     // nothing for a dropped one), so that the two kinds of request differ in nothing.

@@ -1,5 +1,5 @@
 import { enqueueOrRehearse, newDeliveryReference } from '../delivery/outbox';
-import { RuleViolation } from '../lib/rule-violation';
+import { RateLimitReached, RuleViolation } from '../lib/rule-violation';
 import { forwardToPartner } from '../notifications/forward-call';
 import { queueMarkNotifications } from '../notifications/mark-notifications';
 import { callerKeyOf, countAgainstLimits, MINUTE_MS, pushDeviceLimit } from '../notifications/rate-limit';
@@ -52,7 +52,7 @@ export const pushNotificationToGateway = defineOperation('PushNotificationToGate
     if (typeof outcome === 'object') {
       const from = ['this sender', 'this caller', 'to this device'][limits.indexOf(outcome)];
       const whose = from.startsWith('to ') ? from : `from ${from}`;
-      throw new RuleViolation(`Too many notifications ${whose}; try again in a minute.`);
+      throw new RateLimitReached(`Too many notifications ${whose}; try again in a minute.`);
     }
     // Every accepted request tells the worker, which looks once the answer is sent (and finds
     // nothing for a dropped one), so that the two kinds of request differ in nothing.
@@ -106,7 +106,7 @@ export const sendMarkNotes = defineOperation('SendMarkNotes', {
       perDevicePerMinute: settings.pushPerDevicePerMinute,
     });
     if (queued === 'limited')
-      throw new RuleViolation('Too many mark notifications from this caller; try again in a minute.');
+      throw new RateLimitReached('Too many mark notifications from this caller; try again in a minute.');
     if (queued > 0) context.outboxChanged();
     return queued;
   },

@@ -8,12 +8,13 @@ import type { AuditTrail } from '../audit/audit-trail';
 import type { OperationName } from '../contract/operation-types';
 import { log } from '../lib/log';
 import type { NetworkList } from '../lib/networks';
-import { RuleViolation } from '../lib/rule-violation';
+import { RateLimitReached, RuleViolation } from '../lib/rule-violation';
 import type { OperationContext, OperationServices } from '../operations/operation';
 import { parameterTooLong } from '../operations/parameter-limits';
 import type { Handlers } from '../operations/registry';
+import type { RequestRecord } from '../telemetry/request-record';
 import type { PublicAddress } from '../wire/base-url';
-import type { Call } from './call';
+import type { BindingName, Call } from './call';
 import { CallError, ClientGone, INTERNAL_REASON } from './call-error';
 import { Exchange } from './exchange';
 import { collectTouched, noneTouched, type TouchedRecords } from './touched-records';
@@ -24,6 +25,8 @@ import { collectTouched, noneTouched, type TouchedRecords } from './touched-reco
  * one request before it is decoded (the SOAP version its Content-Type announced, say).
  */
 export interface Binding<State> {
+  /** Which binding the request came by, as far as is known before it is decoded. */
+  nameOf(exchange: Exchange, state: State): BindingName | undefined;
   /** The call in the request; throws a CallError when there is none to make. */
   decode(exchange: Exchange, state: State): Call | Promise<Call>;
   writeResult(exchange: Exchange, state: State, call: Call, result: unknown): void;
@@ -67,7 +70,10 @@ export class CallPipeline {
     return new Exchange(request, response, settings.maxBodyBytes, settings, settings.trustedProxies);
   }
 
+  /** Serves one request; what it was (binding, operation, caller, outcome) goes into the exchange's record. */
   async serve<State>(exchange: Exchange, binding: Binding<State>, state: State): Promise<void> {
+    const { record } = exchange;
+    if (record) record.binding = binding.nameOf(exchange, state);
     let call: Call;
     try {
       call = await binding.decode(exchange, state);
@@ -75,20 +81,25 @@ export class CallPipeline {
       this.fail(exchange, binding, state, error);
       return;
     }
-    const invocation = await this.invoke(call);
+    if (record) record.operation = call.operation.name;
+    const invocation = await this.invoke(call, record);
     if (!invocation.ok) {
       this.fail(exchange, binding, state, invocation.error);
       return;
     }
     try {
       binding.writeResult(exchange, state, call, invocation.result);
+      if (record) record.outcome = 'ok';
     } catch (error) {
       this.fail(exchange, binding, state, error);
     }
   }
 
-  /** Recognises the caller, checks that it may call the operation, runs the handler and audits the call. */
-  async invoke(call: Call): Promise<Invocation> {
+  /**
+   * Recognises the caller, checks that it may call the operation, runs the handler and audits the
+   * call. The caller's name, and a rate limit reached, go into `record`.
+   */
+  async invoke(call: Call, record?: RequestRecord): Promise<Invocation> {
     const name = call.operation.name as OperationName;
     const tooLong = parameterTooLong(name, call.parameters);
     if (tooLong) {
@@ -97,6 +108,7 @@ export class CallPipeline {
     }
     const recognition = await this.parts.callers.recognise(call.caller.address, call.caller.credentials);
     const identity = recognition.kind === 'identified' ? recognition.identity : undefined;
+    if (record && recognition.kind !== 'refused') record.caller = identity?.name ?? 'anonymous';
     if (!mayCall(identity, name)) return { ok: false, error: this.refusal(call, name, recognition) };
     const touched = noneTouched();
     const context = this.contextFor(call, identity, touched);
@@ -107,7 +119,10 @@ export class CallPipeline {
     try {
       invocation = { ok: true, result: await handler.handle(call.parameters, context) };
     } catch (error) {
-      if (error instanceof RuleViolation) return { ok: false, error: new CallError('rule', error.message) };
+      if (error instanceof RuleViolation) {
+        if (record && error instanceof RateLimitReached) record.outcome = 'rate-limited';
+        return { ok: false, error: new CallError('rule', error.message) };
+      }
       log.error('operation failed', { operation: name, error: error instanceof Error ? error.stack : String(error) });
       invocation = { ok: false, error: new CallError('internal', INTERNAL_REASON) };
     }
@@ -195,8 +210,9 @@ export class CallPipeline {
   }
 
   private fail<State>(exchange: Exchange, binding: Binding<State>, state: State, error: unknown): void {
-    const { response } = exchange;
+    const { response, record } = exchange;
     if (error instanceof ClientGone || response.headersSent) {
+      if (record) record.outcome ??= 'client-gone';
       response.destroy();
       return;
     }
@@ -210,6 +226,7 @@ export class CallPipeline {
       });
       callError = new CallError('internal', INTERNAL_REASON);
     }
+    if (record) record.outcome ??= callError.kind;
     if (exchange.bodyLeftUnread) response.setHeader('Connection', 'close');
     if (callError.kind === 'unauthenticated') response.setHeader('WWW-Authenticate', BASIC_CHALLENGE);
     binding.writeError(exchange, state, callError);

@@ -4,6 +4,7 @@ import { clientAddress, type NetworkList } from '../lib/networks';
 import { FEDERATION_HEADER } from '../notifications/forward-call';
 import { baseUrlFor, type PublicAddress } from '../wire/base-url';
 import { readBody } from '../wire/read-body';
+import { recordOf, type RequestRecord } from '../telemetry/request-record';
 import type { BindingName, Caller } from './call';
 import { CallError, ClientGone } from './call-error';
 
@@ -14,6 +15,8 @@ import { CallError, ClientGone } from './call-error';
  */
 export class Exchange {
   private bodyRead = false;
+  /** What the access log and the figures learn of this request; undefined for an exchange a unit test made up. */
+  readonly record: RequestRecord | undefined;
 
   constructor(
     readonly request: IncomingMessage,
@@ -21,7 +24,9 @@ export class Exchange {
     private readonly maxBodyBytes: number,
     private readonly address: PublicAddress,
     private readonly trustedProxies: NetworkList,
-  ) {}
+  ) {
+    this.record = recordOf(request);
+  }
 
   /** The client's address, behind a trusted proxy the one it forwarded. */
   get clientAddress(): string {

@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { createApp, failRequest } from './express-app';
 import { SoapBinding } from '../soap/soap-binding';
+import { OPERATOR_PATHS, OperatorRoutes } from './operator-routes';
+import { type RequestTracking, trackRequests } from './request-tracking';
 import type { ServiceParts } from './service-parts';
 
 /** How long a client has to send its headers, and its whole request, before the connection is cut. */
@@ -21,31 +23,49 @@ export function checkingIntervalFor(limits: ClientTimeLimits): number {
   return Math.max(10, Math.min(1_000, Math.floor(limits.headersMs / 10)));
 }
 
+export interface HttpServer {
+  readonly server: Server;
+  readonly tracking: RequestTracking;
+}
+
 /**
- * The HTTP server: a SOAP call (POST to an .asmx path) goes straight to the SOAP binding on the
- * bare node:http request; everything else goes through the Express application.
+ * The HTTP server: every request is tracked (its id, the access log, the figures); a SOAP call
+ * (POST to an .asmx path) goes straight to the SOAP binding on the bare node:http request, the
+ * operator's endpoints to their routes, and everything else through the Express application.
  */
-export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits = CLIENT_TIME_LIMITS): Server {
+export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits = CLIENT_TIME_LIMITS): HttpServer {
   const soap = new SoapBinding(parts.catalog, parts.config, parts.pipeline);
+  const operator = new OperatorRoutes(parts);
   const app = createApp(parts);
-  const options = {
-    // A client that sends headers or a body slowly must not hold a connection for ever.
-    headersTimeout: limits.headersMs,
-    requestTimeout: limits.requestMs,
-    connectionsCheckingInterval: checkingIntervalFor(limits),
-  };
-  const server = createServer(options, (request, response) => {
-    if (request.method === 'POST') {
+  const tracking = trackRequests(
+    (request, response) => {
       const url = request.url ?? '';
       const queryStart = url.indexOf('?');
-      const endpoint = parts.catalog.endpointByPath(queryStart === -1 ? url : url.slice(0, queryStart));
-      if (endpoint) {
-        soap.handle(request, response, endpoint).catch((error: unknown) => failRequest(response, error, request));
+      const path = queryStart === -1 ? url : url.slice(0, queryStart);
+      if (request.method === 'POST') {
+        const endpoint = parts.catalog.endpointByPath(path);
+        if (endpoint) {
+          soap.handle(request, response, endpoint).catch((error: unknown) => failRequest(response, error, request));
+          return;
+        }
+      }
+      if (OPERATOR_PATHS.has(path)) {
+        operator.handle(request, response, path).catch((error: unknown) => failRequest(response, error, request));
         return;
       }
-    }
-    app(request, response);
-  });
+      app(request, response);
+    },
+    { catalog: parts.catalog, trustedProxies: parts.config.access.trustedProxies, telemetry: parts.telemetry },
+  );
+  const server = createServer(
+    {
+      // A client that sends headers or a body slowly must not hold a connection for ever.
+      headersTimeout: limits.headersMs,
+      requestTimeout: limits.requestMs,
+      connectionsCheckingInterval: checkingIntervalFor(limits),
+    },
+    tracking.listener,
+  );
   server.keepAliveTimeout = 5_000;
-  return server;
+  return { server, tracking };
 }

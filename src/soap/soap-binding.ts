@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Credentials, UNREADABLE as UNREADABLE_CREDENTIALS } from '../access/credentials';
 import type { Catalog, Endpoint } from '../contract/catalog';
 import type { Config } from '../config/service-config';
-import type { Call } from '../pipeline/call';
+import type { BindingName, Call } from '../pipeline/call';
 import { CallError } from '../pipeline/call-error';
 import type { Binding, CallPipeline } from '../pipeline/call-pipeline';
 import type { Exchange } from '../pipeline/exchange';
@@ -95,6 +95,11 @@ export class SoapBinding implements Binding<SoapRequest> {
     return this.pipeline.serve(this.pipeline.exchange(request, response), this, state);
   }
 
+  nameOf(_exchange: Exchange, { version }: SoapRequest): BindingName | undefined {
+    if (!version) return undefined;
+    return version === SOAP11 ? 'soap11' : 'soap12';
+  }
+
   async decode(exchange: Exchange, state: SoapRequest): Promise<Call> {
     const { endpoint, contentType } = state;
     if (!state.version) throw new CallError('unsupported-media-type', 'The Content-Type is not a SOAP media type.');
@@ -119,7 +124,8 @@ export class SoapBinding implements Binding<SoapRequest> {
     const parameters = decodeSoapParameters(operation, read.bodyElement, this.config.serviceNamespace, text);
     state.notUnderstood = firstNotUnderstood(read.header);
     if (state.notUnderstood) throw new CallError('not-understood', state.notUnderstood.localName);
-    const binding = version === SOAP11 ? 'soap11' : 'soap12';
+    // The envelope's version, which versionOf kept in the state.
+    const binding = this.nameOf(exchange, state) as BindingName;
     return { operation, parameters, caller: exchange.caller(binding, usernameTokenCredentials(read.header)) };
   }
 

@@ -1,10 +1,11 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, type Kysely, type Migration, sql } from 'kysely';
 import type { Engine } from './engine';
 import * as school from './migrations/001-school';
 import * as documents from './migrations/002-documents';
 import * as notifications from './migrations/003-notifications';
 import * as access from './migrations/004-access';
 import * as roster from './migrations/005-roster';
+import * as serviceProcesses from './migrations/006-service-processes';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -16,6 +17,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['003-notifications', notifications.up],
   ['004-access', access.up],
   ['005-roster', roster.up],
+  ['006-service-processes', serviceProcesses.up],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {
@@ -26,4 +28,25 @@ export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Prom
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}
+
+/** How the store's migrations stand against this version's: those it lacks, and those this version does not know. */
+export interface MigrationState {
+  readonly missing: readonly string[];
+  readonly unknown: readonly string[];
+}
+
+/**
+ * The migrations applied to the store, against this version's list. A process migrates the store as
+ * it starts, so a store another node has since migrated further, or a restored older copy, shows
+ * here; kysely keeps its record of applied migrations in kysely_migration.
+ */
+export async function migrationState(db: Kysely<unknown>): Promise<MigrationState> {
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  const applied = new Set(rows.map((row) => row.name));
+  const known = new Set(MIGRATIONS.map(([name]) => name));
+  return {
+    missing: [...known].filter((name) => !applied.has(name)),
+    unknown: [...applied].filter((name) => !known.has(name)),
+  };
 }

@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type KyselyConfig, PostgresDialect, SqliteDialect } from 'kysely';
 import { Pool, types } from 'pg';
 import { log } from '../lib/log';
 import type { Engine } from './engine';
@@ -13,6 +13,8 @@ export interface StoreSettings {
   /** postgres://... selects PostgreSQL; undefined selects the embedded SQLite file. */
   readonly databaseUrl: string | undefined;
   readonly dataDirectory: string;
+  /** Told how long each query took, in ms (the service's figures); nothing is measured without it. */
+  readonly queryTook?: (ms: number) => void;
 }
 
 /** The driver underneath kysely, for the bulk loads kysely would make slow. */
@@ -50,7 +52,7 @@ export function withoutPassword(databaseUrl: string): string {
   return url.toString();
 }
 
-function openSqlite(dataDirectory: string): Opened {
+function openSqlite(dataDirectory: string, queryLog: KyselyConfig['log']): Opened {
   mkdirSync(dataDirectory, { recursive: true });
   const location = sqliteFileOf(dataDirectory);
   const database = new BetterSqlite3(location);
@@ -60,13 +62,13 @@ function openSqlite(dataDirectory: string): Opened {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }), log: queryLog }),
     location,
     connection: { engine: 'sqlite', database },
   };
 }
 
-function openPostgres(databaseUrl: string): Opened {
+function openPostgres(databaseUrl: string, queryLog: KyselyConfig['log']): Opened {
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
   // A connection the server drops (a restart, a failover) is logged, and the pool opens a new one
   // for the next query; the query in flight on it fails on its own. An 'error' event nobody
@@ -75,7 +77,7 @@ function openPostgres(databaseUrl: string): Opened {
   pool.on('error', lost);
   pool.on('connect', (client) => client.on('error', lost));
   return {
-    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryLog }),
     location: withoutPassword(databaseUrl),
     connection: { engine: 'postgres', pool },
   };
@@ -83,9 +85,12 @@ function openPostgres(databaseUrl: string): Opened {
 
 /** Opens the store and brings its schema up to date; a new SQLite file is created on the way. */
 export async function openStore(settings: StoreSettings): Promise<Store> {
+  const { queryTook } = settings;
+  // Failed queries count too: a query that waits for a store that went away is the slow one to see.
+  const queryLog: KyselyConfig['log'] = queryTook ? (event) => queryTook(event.queryDurationMillis) : undefined;
   const { db, location, connection } = settings.databaseUrl
-    ? openPostgres(settings.databaseUrl)
-    : openSqlite(settings.dataDirectory);
+    ? openPostgres(settings.databaseUrl, queryLog)
+    : openSqlite(settings.dataDirectory, queryLog);
   try {
     await migrateToLatest(db as Kysely<unknown>, connection.engine);
   } catch (error) {

@@ -323,6 +323,16 @@ export interface RosterImportTable {
   rows_skipped: number;
 }
 
+/** A process serving from this store; `node` is the machine's name and port, shared by its workers. */
+export interface ServiceProcessTable {
+  id: string;
+  node: string;
+  pid: number;
+  version: string;
+  started_at: string;
+  seen_at: string;
+}
+
 export interface Database {
   schools: SchoolTable;
   academic_years: AcademicYearTable;
@@ -357,4 +367,5 @@ export interface Database {
   audit_subjects: AuditSubjectTable;
   roster_ids: RosterIdTable;
   roster_imports: RosterImportTable;
+  service_processes: ServiceProcessTable;
 }

@@ -132,7 +132,11 @@ describe('credentials', () => {
       setLogLevel('silent');
       write.mockRestore();
     }
+    // Lines are written together, once per turn of the event loop: a chunk may hold several.
     const refusal = lines
+      .join('')
+      .split('\n')
+      .filter((line) => line !== '')
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .find((line) => line.message === 'call refused');
     expect(refusal).toMatchObject({ address: '127.0.0.2', operation: 'GetStudentInfoById', binding: 'json' });

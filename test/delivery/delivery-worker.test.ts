@@ -214,6 +214,27 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
     expect((await message(1)).state).toBe('queued');
   });
 
+  test('stopped by a deadline, a worker abandons its sends and gives back its messages to another', async () => {
+    push.setDefault('hang');
+    await enqueueMessages(store, [pushTo(device.push_token, device.id, 'held')], 'ref-10', new Date(), sealer);
+    // Leases of a minute: a message not given back would wait that long for the second worker.
+    const settings = settingsFor(push, sms, { GATEWAY_TIMEOUT_MS: '60000', DELIVERY_LEASE_MS: '60000' });
+    const stopping = startDeliveryWorker(store, settings, sealer);
+    await push.waitForRequests(1);
+    await stopping.stop(Date.now() + 100);
+    expect(await message(1)).toMatchObject({ state: 'queued', attempts: 0, lease_owner: null, lease_until: null });
+
+    push.setDefault({ status: 200, body: '{}' });
+    start(settings);
+    await push.waitForRequests(2);
+    const sent = await eventually(
+      () => message(1),
+      (row) => row.state === 'sent',
+      5_000,
+    );
+    expect(sent.attempts).toBe(1);
+  });
+
   test('queues a message with an idempotency key once', async () => {
     const first = await enqueueMessages(
       store,

@@ -81,6 +81,10 @@ describe('settings', () => {
       'PARTNER_SCHOOLS must hold http(s) base URLs',
     ],
     [{ SCHOOL_BASE_URL: 'https://a.example/?x=1' }, 'SCHOOL_BASE_URL must hold http(s) base URLs'],
+    [{ METRICS_NETWORKS: '10.0.0.0/33' }, 'METRICS_NETWORKS: "10.0.0.0/33" has no valid prefix length'],
+    [{ METRICS_NETWORKS: 'monitoring' }, 'METRICS_NETWORKS: "monitoring" is not an IP address or CIDR network'],
+    [{ SHUTDOWN_TIMEOUT_MS: '50' }, 'SHUTDOWN_TIMEOUT_MS must be between 100 and 600000, got 50'],
+    [{ SHUTDOWN_DELAY_MS: 'soon' }, 'SHUTDOWN_DELAY_MS must be a whole number, got "soon"'],
   ])('%p is refused with a message naming the setting', (environment, message) => {
     expect(() => loadConfig(environment)).toThrow(ConfigError);
     expect(() => loadConfig(environment)).toThrow(message);
@@ -123,6 +127,25 @@ describe('settings', () => {
       forwardTimeoutMs: 5000,
       forwardMaxResponseBytes: 65536,
     });
+  });
+
+  test('operator settings: metrics for this machine, ten seconds to drain, no delay; or as set', () => {
+    const defaults = loadConfig({}).operator;
+    expect([defaults.metricsNetworks.entries, defaults.shutdownTimeoutMs, defaults.shutdownDelayMs]).toEqual([
+      ['127.0.0.0/8', '::1'],
+      10_000,
+      0,
+    ]);
+    const set = loadConfig({
+      METRICS_NETWORKS: '10.1.0.0/16, 2001:db8::/32',
+      SHUTDOWN_TIMEOUT_MS: '30000',
+      SHUTDOWN_DELAY_MS: '5000',
+    }).operator;
+    expect([set.metricsNetworks.contains('10.1.2.3'), set.metricsNetworks.contains('127.0.0.1')]).toEqual([
+      true,
+      false,
+    ]);
+    expect([set.shutdownTimeoutMs, set.shutdownDelayMs]).toEqual([30_000, 5_000]);
   });
 
   test('school addresses are normalised: scheme and host lower case, default port and trailing slash dropped', () => {

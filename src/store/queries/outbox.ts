@@ -122,3 +122,17 @@ export async function existingIdempotencyKeys({ db }: Session, keys: readonly st
   }
   return found;
 }
+
+/**
+ * Gives back the messages `owner` still holds, unsent, so that another worker claims them at once
+ * rather than when the lease runs out: a worker that stops calls it once its sends have ended.
+ */
+export async function releaseLeases({ db }: Session, owner: string): Promise<number> {
+  const result = await db
+    .updateTable('outbox_messages')
+    .set({ lease_owner: null, lease_until: null })
+    .where('lease_owner', '=', owner)
+    .where('state', 'in', ['queued', 'retrying'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -4,8 +4,8 @@ import type { Database } from '../schema';
  * The tables that hold the school itself, parents before children, with the columns an import
  * writes and the tables each column points to. The import replaces them in this order (children
  * first when deleting), export reads them, and a delta import follows the references to delete
- * what hangs off a deleted record. The service's own tables (outbox, documents, callers, audit)
- * are not the school's and are not listed.
+ * what hangs off a deleted record. The service's own tables (outbox, documents, callers, audit,
+ * processes) are not the school's and are not listed.
  */
 export interface SchoolTable {
   readonly name: SchoolTableName;
@@ -34,6 +34,7 @@ export type SchoolTableName = Exclude<
   | 'audit_subjects'
   | 'roster_ids'
   | 'roster_imports'
+  | 'service_processes'
 >;
 
 const table = (

@@ -1,0 +1,89 @@
+import { escapeHtml } from '../wire/html-escape';
+import type { MinuteCalls } from './status-report';
+
+/** The busiest operations get a colour each; the others are drawn together. */
+const COLOURS = ['#1f5f99', '#e07b00', '#2e8b3a', '#c0392b', '#7d4fa8'];
+const OTHERS_COLOUR = '#9a9a9a';
+const OTHERS = 'other operations';
+
+const WIDTH = 720;
+const HEIGHT = 220;
+const LEFT = 48;
+const RIGHT = 8;
+const TOP = 12;
+const BOTTOM = 24;
+
+/** HH:MM of an ISO time, in UTC as the rest of the page. */
+const clock = (iso: string) => iso.slice(11, 16);
+
+/** A number for an axis: whole, or with one decimal when small. */
+const axisNumber = (value: number) =>
+  value >= 10 || Number.isInteger(value) ? String(Math.round(value)) : value.toFixed(1);
+
+/**
+ * Calls per minute over the last hour as a stacked bar chart in inline SVG: drawn on the server,
+ * with nothing fetched or run in the browser. Each bar's parts carry a title with the minute, the
+ * operation and the count.
+ */
+export function callsChart(minutes: readonly MinuteCalls[]): string {
+  const totals = new Map<string, number>();
+  for (const { calls } of minutes) {
+    for (const [operation, count] of Object.entries(calls)) totals.set(operation, (totals.get(operation) ?? 0) + count);
+  }
+  const coloured = [...totals.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, COLOURS.length)
+    .map(([operation]) => operation);
+  const colourOf = (operation: string) => COLOURS[coloured.indexOf(operation)] ?? OTHERS_COLOUR;
+  const busiest = Math.max(1, ...minutes.map(({ calls }) => Object.values(calls).reduce((sum, n) => sum + n, 0)));
+  const plotWidth = WIDTH - LEFT - RIGHT;
+  const plotHeight = HEIGHT - TOP - BOTTOM;
+  const barWidth = plotWidth / Math.max(1, minutes.length);
+  const parts: string[] = [];
+
+  for (const fraction of [0, 0.5, 1]) {
+    const y = TOP + plotHeight * (1 - fraction);
+    parts.push(
+      `<line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y}" y2="${y}" stroke="#dddddd"/>`,
+      `<text x="${LEFT - 6}" y="${y + 4}" text-anchor="end">${axisNumber(busiest * fraction)}</text>`,
+    );
+  }
+  minutes.forEach(({ minute, calls }, index) => {
+    const x = LEFT + index * barWidth;
+    if (index % 10 === 0) {
+      parts.push(`<text x="${x}" y="${HEIGHT - 6}" text-anchor="start">${escapeHtml(clock(minute))}</text>`);
+    }
+    // Coloured operations at the bottom in their order, the others on top as one part.
+    const stacked = new Map<string, number>(coloured.map((operation) => [operation, 0]));
+    stacked.set(OTHERS, 0);
+    for (const [operation, count] of Object.entries(calls)) {
+      const key = coloured.includes(operation) ? operation : OTHERS;
+      stacked.set(key, (stacked.get(key) ?? 0) + count);
+    }
+    let base = TOP + plotHeight;
+    for (const [operation, count] of stacked) {
+      if (count === 0) continue;
+      const height = (plotHeight * count) / busiest;
+      base -= height;
+      const title = `${clock(minute)} UTC, ${operation}: ${count} call${count === 1 ? '' : 's'}`;
+      const width = Math.max(1, barWidth - 1);
+      parts.push(
+        `<rect class="bar" x="${x.toFixed(1)}" y="${base.toFixed(1)}" width="${width.toFixed(1)}" ` +
+          `height="${height.toFixed(1)}" fill="${colourOf(operation)}"><title>${escapeHtml(title)}</title></rect>`,
+      );
+    }
+  });
+
+  const legend = [...coloured, ...(totals.size > coloured.length ? [OTHERS] : [])]
+    .map(
+      (operation) =>
+        `<li><span class="swatch" style="background:${colourOf(operation)}"></span>${escapeHtml(operation)}</li>`,
+    )
+    .join('');
+  return (
+    `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" ` +
+    `height="${HEIGHT}" role="img" aria-labelledby="chart-title" font-family="sans-serif" font-size="11">` +
+    `<title id="chart-title">Calls per minute by operation, last hour</title>${parts.join('')}</svg>` +
+    `<ul class="legend">${legend}</ul>`
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * What the status page shows, and /status.json answers: the service's figures at one moment, for
+ * the school's IT staff. Calls, percentiles and refusals cover the last hour, of every worker.
+ */
+export interface StatusReport {
+  readonly generatedAt: string;
+  readonly version: string;
+  /** This machine's name and port. */
+  readonly node: string;
+  readonly startedAt: string;
+  readonly uptimeSeconds: number;
+  readonly store: StoreStatus;
+  readonly workers: WorkersStatus;
+  /** The processes serving from the store, by node; null when the store could not be asked. */
+  readonly nodes: NodeStatus[] | null;
+  /** Sixty entries, one a minute, oldest first: calls by operation. */
+  readonly callsPerMinute: MinuteCalls[];
+  /** Operations called in the last hour, busiest first. */
+  readonly operations: OperationStatus[];
+  /** Every call of the last hour together. */
+  readonly latency: LatencyStatus;
+  /** Refusals of the last hour, by reason. */
+  readonly refusals: Record<string, number>;
+  /** Outbox messages by state and channel; null when the store could not be asked. */
+  readonly outbox: OutboxStatus[] | null;
+  readonly lastImport: ImportStatus | null;
+}
+
+export interface StoreStatus {
+  readonly engine: string;
+  readonly location: string;
+  readonly sizeBytes: number | null;
+  /** Why the store's figures are missing, when they are. */
+  readonly problem: string | null;
+}
+
+export interface WorkersStatus {
+  /** How many workers serve on this node. */
+  readonly serving: number;
+  /** Those whose figures are in this report. */
+  readonly reported: ReadonlyArray<{ readonly pid: number; readonly startedAt: string }>;
+}
+
+export interface NodeStatus {
+  readonly node: string;
+  readonly processes: number;
+  readonly version: string;
+  readonly since: string;
+  readonly seenAt: string;
+}
+
+export interface MinuteCalls {
+  readonly minute: string;
+  readonly calls: Record<string, number>;
+}
+
+export interface LatencyStatus {
+  readonly calls: number;
+  readonly p50Ms: number | null;
+  readonly p90Ms: number | null;
+  readonly p99Ms: number | null;
+}
+
+export interface OperationStatus extends LatencyStatus {
+  readonly operation: string;
+}
+
+export interface OutboxStatus {
+  readonly state: string;
+  readonly channel: string;
+  readonly count: number;
+}
+
+export interface ImportStatus {
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly mode: string;
+  readonly source: string;
+  readonly rowsWritten: number;
+  readonly rowsSkipped: number;
+}

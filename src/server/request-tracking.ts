@@ -1,0 +1,80 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Catalog } from '../contract/catalog';
+import { clientAddress, type NetworkList } from '../lib/networks';
+import { logRequest } from '../telemetry/access-log';
+import type { ProcessTelemetry } from '../telemetry/process-telemetry';
+import { requestIdFor } from '../telemetry/request-id';
+import { startRecord } from '../telemetry/request-record';
+import { OPERATOR_PATHS } from './operator-routes';
+
+/** The status logged for a request whose client went away before its response was complete (nginx's). */
+const CLIENT_CLOSED_REQUEST = 499;
+
+export interface RequestTracking {
+  /** The server's request listener: every request is tracked, then routed. */
+  readonly listener: RequestListener;
+  /** How many requests are being answered now. */
+  inFlight(): number;
+  /**
+   * From now on every response closes its connection once it is sent (Connection: close), those
+   * being answered included, so that keep-alive clients go elsewhere: the process is stopping.
+   */
+  closeConnectionsAfterResponses(): void;
+}
+
+export interface TrackingParts {
+  readonly catalog: Catalog;
+  readonly trustedProxies: NetworkList;
+  readonly telemetry: ProcessTelemetry;
+}
+
+/**
+ * Starts a record for every request (its id, from X-Request-Id when the caller sent a usable one,
+ * is returned in the response's X-Request-Id on every binding and page), and when its response is
+ * done, hands the record to the figures and to the access log: one record, two readers.
+ */
+export function trackRequests(
+  route: RequestListener,
+  { catalog, trustedProxies, telemetry }: TrackingParts,
+): RequestTracking {
+  const answering = new Set<ServerResponse>();
+  let closing = false;
+
+  /** What the figures and the log call the endpoint: bounded to the catalog's paths and the operator's. */
+  const endpointOf = (url: string): string => {
+    const queryStart = url.indexOf('?');
+    const path = queryStart === -1 ? url : url.slice(0, queryStart);
+    if (OPERATOR_PATHS.has(path)) return path;
+    const slash = path.indexOf('/', 1);
+    return catalog.endpointByPath(slash === -1 ? path : path.slice(0, slash))?.path ?? 'other';
+  };
+
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
+    const startedAt = performance.now();
+    const { headers } = request;
+    const id = requestIdFor(headers['x-request-id']);
+    const address = clientAddress(request.socket.remoteAddress ?? '', headers['x-forwarded-for'], trustedProxies);
+    const record = startRecord(request, id, address, endpointOf(request.url ?? ''), startedAt);
+    response.setHeader('X-Request-Id', id);
+    if (closing) response.setHeader('Connection', 'close');
+    answering.add(response);
+    response.once('close', () => {
+      answering.delete(response);
+      const status = response.writableFinished ? response.statusCode : CLIENT_CLOSED_REQUEST;
+      const durationMs = performance.now() - startedAt;
+      telemetry.requests.add(record, status, durationMs);
+      logRequest(record, status, durationMs);
+    });
+    route(request, response);
+  };
+
+  return {
+    listener,
+    inFlight: () => answering.size,
+    closeConnectionsAfterResponses: () => {
+      closing = true;
+      for (const response of answering) if (!response.headersSent) response.setHeader('Connection', 'close');
+    },
+  };
+}

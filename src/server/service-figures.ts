@@ -1,0 +1,190 @@
+import { AggregatorRegistry } from 'prom-client';
+import { serviceVersion } from '../lib/package-info';
+import { withinTime } from '../lib/time-limit';
+import {
+  addFigures,
+  emptyFigures,
+  quantileMs,
+  REQUEST_BOUNDS_MS,
+  type LatencyFigures,
+} from '../telemetry/latency-counts';
+import type { MetricJson } from '../telemetry/metric-json';
+import type { ProcessTelemetry } from '../telemetry/process-telemetry';
+import { REFUSALS } from '../telemetry/request-figures';
+import type { LatencyStatus, NodeStatus, StatusReport } from '../pages/status-report';
+import type { Store } from '../store/open-store';
+import { lastRosterImport, outboxCountsByChannel, storeSizeBytes } from '../store/queries/store-facts';
+import type { ServiceProcessTable } from '../store/schema';
+import { type GatheredFigures, gatherFigures } from './cluster-figures';
+import type { Presence } from './presence';
+
+/** How long the figures wait for the store; past it they are answered without the store's. */
+const STORE_FIGURES_MS = 2_000;
+const MINUTE_MS = 60_000;
+
+export interface FigureSources {
+  readonly telemetry: ProcessTelemetry;
+  readonly store: Store;
+  /** This machine's name and port, once the server listens. */
+  readonly node: () => string;
+  /** This process's row among those serving from the store, once the server listens. */
+  readonly presence: () => Presence | undefined;
+}
+
+type StoreFacts = {
+  readonly sizeBytes: number;
+  readonly outbox: Awaited<ReturnType<typeof outboxCountsByChannel>>;
+  readonly lastImport: Awaited<ReturnType<typeof lastRosterImport>>;
+  readonly processes: ServiceProcessTable[];
+};
+
+function latencyOf(figures: LatencyFigures): LatencyStatus {
+  const at = (q: number) => quantileMs(figures, REQUEST_BOUNDS_MS, q) ?? null;
+  return { calls: figures.count, p50Ms: at(0.5), p90Ms: at(0.9), p99Ms: at(0.99) };
+}
+
+/** The processes serving from the store, one entry a node. */
+function nodesOf(processes: readonly ServiceProcessTable[]): NodeStatus[] {
+  const nodes = new Map<string, NodeStatus>();
+  for (const process of processes) {
+    const known = nodes.get(process.node);
+    nodes.set(process.node, {
+      node: process.node,
+      processes: (known?.processes ?? 0) + 1,
+      version: known && known.version !== process.version ? `${known.version}, ${process.version}` : process.version,
+      since: known && known.since < process.started_at ? known.since : process.started_at,
+      seenAt: known && known.seenAt > process.seen_at ? known.seenAt : process.seen_at,
+    });
+  }
+  return [...nodes.values()];
+}
+
+/**
+ * The service's figures as /metrics and /status answer them: every worker's (see cluster-figures)
+ * added up, with the store's own (outbox, size, processes serving, last import) read once, here.
+ * A store that does not answer leaves its figures out rather than failing the answer.
+ */
+export class ServiceFigures {
+  constructor(private readonly sources: FigureSources) {}
+
+  /** The Prometheus text of the whole service. */
+  async metricsText(): Promise<{ contentType: string; text: string }> {
+    const [gathered, facts] = await Promise.all([this.gather(), this.storeFacts()]);
+    const storeWide: MetricJson[] = [
+      {
+        name: 'school_store_up',
+        help: 'Whether the store answered the figures query (1) or not (0).',
+        type: 'gauge',
+        aggregator: 'max',
+        values: [{ labels: {}, value: facts instanceof Error ? 0 : 1 }],
+      },
+    ];
+    if (!(facts instanceof Error)) {
+      storeWide.push({
+        name: 'school_outbox_messages',
+        help: 'Outbox messages by state and channel, in the whole store.',
+        type: 'gauge',
+        aggregator: 'max',
+        values: facts.outbox.map(({ state, channel, count }) => ({ labels: { state, channel }, value: count })),
+      });
+    }
+    const registry = AggregatorRegistry.aggregate([
+      ...gathered.snapshots.map((snapshot) => snapshot.metrics),
+      storeWide,
+    ]);
+    return { contentType: registry.contentType, text: await registry.metrics() };
+  }
+
+  async statusReport(): Promise<StatusReport> {
+    const [gathered, facts] = await Promise.all([this.gather(), this.storeFacts()]);
+    const { store } = this.sources;
+    const now = Date.now();
+    const currentMinute = Math.floor(now / MINUTE_MS);
+    const callsPerMinute = Array.from({ length: 60 }, (_, index) => {
+      const minute = currentMinute - 59 + index;
+      return { minute: new Date(minute * MINUTE_MS).toISOString(), calls: {} as Record<string, number> };
+    });
+    const byOperation = new Map<string, LatencyFigures>();
+    const all = emptyFigures(REQUEST_BOUNDS_MS);
+    const refusals: Record<string, number> = Object.fromEntries(REFUSALS.map((reason) => [reason, 0]));
+    for (const snapshot of gathered.snapshots) {
+      for (const slot of snapshot.lastHour) {
+        const entry = callsPerMinute[slot.minute - (currentMinute - 59)];
+        if (!entry) continue;
+        for (const [operation, figures] of Object.entries(slot.operations)) {
+          entry.calls[operation] = (entry.calls[operation] ?? 0) + figures.count;
+          let total = byOperation.get(operation);
+          if (!total) {
+            total = emptyFigures(REQUEST_BOUNDS_MS);
+            byOperation.set(operation, total);
+          }
+          addFigures(total, figures);
+          addFigures(all, figures);
+        }
+        for (const [reason, count] of Object.entries(slot.refusals)) refusals[reason] = (refusals[reason] ?? 0) + count;
+      }
+    }
+    const known = !(facts instanceof Error);
+    const startedAt = gathered.serviceStartedAt;
+    return {
+      generatedAt: new Date(now).toISOString(),
+      version: serviceVersion(),
+      node: this.sources.node(),
+      startedAt,
+      uptimeSeconds: Math.max(0, Math.floor((now - Date.parse(startedAt)) / 1000)),
+      store: {
+        engine: store.engine,
+        location: store.location,
+        sizeBytes: known ? facts.sizeBytes : null,
+        problem: known ? null : facts.message,
+      },
+      workers: {
+        serving: gathered.workers,
+        reported: gathered.snapshots.map(({ pid, startedAt: since }) => ({ pid, startedAt: since })),
+      },
+      nodes: known ? nodesOf(facts.processes) : null,
+      callsPerMinute,
+      operations: [...byOperation.entries()]
+        .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
+        .map(([operation, figures]) => ({ operation, ...latencyOf(figures) })),
+      latency: latencyOf(all),
+      refusals,
+      outbox: known ? facts.outbox : null,
+      lastImport:
+        known && facts.lastImport
+          ? {
+              startedAt: facts.lastImport.started_at,
+              finishedAt: facts.lastImport.finished_at,
+              mode: facts.lastImport.mode,
+              source: facts.lastImport.source,
+              rowsWritten: facts.lastImport.rows_written,
+              rowsSkipped: facts.lastImport.rows_skipped,
+            }
+          : null,
+    };
+  }
+
+  private gather(): Promise<GatheredFigures> {
+    const { telemetry } = this.sources;
+    return gatherFigures(() => telemetry.snapshot());
+  }
+
+  /** The store's figures, or the error that kept them: a status page is most wanted when the store is down. */
+  private async storeFacts(): Promise<StoreFacts | Error> {
+    const { store, presence } = this.sources;
+    const read = async (): Promise<StoreFacts> => {
+      const [sizeBytes, outbox, lastImport, processes] = await Promise.all([
+        storeSizeBytes(store),
+        outboxCountsByChannel(store),
+        lastRosterImport(store),
+        presence()?.serving() ?? Promise.resolve([]),
+      ]);
+      return { sizeBytes, outbox, lastImport, processes };
+    };
+    try {
+      return await withinTime(read(), STORE_FIGURES_MS, 'the store');
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import { sql } from 'kysely';
+import type { OutboxChannel, OutboxState, RosterImportTable } from '../schema';
+import type { Session } from '../session';
+
+/** What the status page and the metrics tell of the store as a whole. */
+
+/** The size of the store in bytes: the SQLite file's pages, or the PostgreSQL database's size. */
+export async function storeSizeBytes({ db, engine }: Session): Promise<number> {
+  const query =
+    engine === 'postgres'
+      ? sql<{ bytes: number }>`select pg_database_size(current_database()) as bytes`
+      : sql<{ bytes: number }>`select page_count * page_size as bytes from pragma_page_count(), pragma_page_size()`;
+  const { rows } = await query.execute(db);
+  return Number(rows[0]?.bytes ?? 0);
+}
+
+export type RosterImportRun = Omit<RosterImportTable, 'id'>;
+
+/** The last OneRoster import that was committed, if any. */
+export async function lastRosterImport({ db }: Session): Promise<RosterImportRun | undefined> {
+  return db
+    .selectFrom('roster_imports')
+    .select(['started_at', 'finished_at', 'mode', 'source', 'rows_written', 'rows_skipped'])
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export interface OutboxGroup {
+  readonly state: OutboxState;
+  readonly channel: OutboxChannel;
+  readonly count: number;
+}
+
+/** How many outbox messages are in each state, on each channel (only the pairs that have any). */
+export async function outboxCountsByChannel({ db }: Session): Promise<OutboxGroup[]> {
+  const rows = await db
+    .selectFrom('outbox_messages')
+    .select(['state', 'channel', db.fn.countAll<number>().as('count')])
+    .groupBy(['state', 'channel'])
+    .execute();
+  return rows.map((row) => ({ state: row.state, channel: row.channel, count: Number(row.count) }));
+}

@@ -1,0 +1,54 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * What one request was, filled in as it is served: the server starts it, the call pipeline adds
+ * the operation, binding, caller and outcome, and when the response is done the one record feeds
+ * both the access log line and the figures (metrics, status page).
+ */
+export interface RequestRecord {
+  readonly id: string;
+  /** performance.now() when the request arrived. */
+  readonly startedAt: number;
+  /** The client's address (behind a trusted proxy, the one it forwarded). */
+  readonly address: string;
+  /**
+   * The endpoint's path (/X.asmx), an operator path (/metrics), or 'other': never the request's own
+   * path, which could carry anything and would make the figures' labels unbounded.
+   */
+  readonly endpoint: string;
+  operation: string | undefined;
+  binding: string | undefined;
+  /** The caller's name once it is recognised ('anonymous' when it presented nothing that names it). */
+  caller: string | undefined;
+  /** 'ok', the kind of the error the call was answered with, or 'rate-limited'; undefined for pages. */
+  outcome: string | undefined;
+}
+
+const records = new WeakMap<IncomingMessage, RequestRecord>();
+
+/** Starts the record of a request, found again by `recordOf` wherever the request goes. */
+export function startRecord(
+  request: IncomingMessage,
+  id: string,
+  address: string,
+  endpoint: string,
+  startedAt: number,
+): RequestRecord {
+  const record: RequestRecord = {
+    id,
+    startedAt,
+    address,
+    endpoint,
+    operation: undefined,
+    binding: undefined,
+    caller: undefined,
+    outcome: undefined,
+  };
+  records.set(request, record);
+  return record;
+}
+
+/** The record of a request the server started one for; undefined for a request made up in a unit test. */
+export function recordOf(request: IncomingMessage): RequestRecord | undefined {
+  return records.get(request);
+}
