@@ -12,8 +12,8 @@ import { freePort, waitForPort } from '../../scripts/benchmark/processes';
 
 export const HAPROXY_TEMPLATE = resolve(__dirname, '..', '..', 'deploy', 'haproxy.cfg');
 
-/** What the balancer asks each node: a path every node answers today. /readyz replaces it once the service has it. */
-export const HEALTH_CHECK_PATH = '/GetStudentsNote.asmx?wsdl';
+/** What the balancer asks each node, as the deployed configuration does: ready, or not (draining, store away). */
+export const HEALTH_CHECK_PATH = '/readyz';
 
 export interface BalancedNode {
   readonly name: string;
