@@ -7,7 +7,7 @@ import type { Binding, CallPipeline } from '../pipeline/call-pipeline';
 import type { Exchange } from '../pipeline/exchange';
 import { decodeParameters, type ParameterProblem } from '../pipeline/parameters';
 import { decodeBody, parseContentType } from '../wire/content-type';
-import { send } from '../wire/send';
+import { send, sendEmpty } from '../wire/send';
 import { typedDocument } from './typed-document';
 
 /** What is known of an HTTP GET or POST call before it is decoded: /X.asmx/Op?query. */
@@ -107,8 +107,7 @@ export class HttpBinding implements Binding<HttpRequest> {
     const { response } = exchange;
     const resultElement = call.operation.results[this.config.contract];
     if (resultElement === undefined) {
-      response.writeHead(200, { 'Content-Length': 0 });
-      response.end();
+      sendEmpty(response, 200);
       return;
     }
     const document = typedDocument(resultElement.type, result, this.config.serviceNamespace);
