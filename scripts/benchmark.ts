@@ -18,7 +18,7 @@
  * the requests wrk completed. A run during which other processes took CPU is repeated (see
  * --max-other-load). Every process it starts is stopped at the end, on error and on Ctrl-C.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchmarkServiceEnvironment, buildService, checkBenchmarkTools, ROOT, SERVICE_ENTRY } from './benchmark/build';
@@ -46,13 +46,14 @@ interface Target {
   readonly port: number;
 }
 
-async function startService(group: ProcessGroup, workDirectory: string): Promise<Target> {
+async function startService(group: ProcessGroup, workDirectory: string, accessLog: boolean): Promise<Target> {
   const port = await freePort();
   const child = group.spawn(process.execPath, [SERVICE_ENTRY], {
     cwd: ROOT,
     // An empty embedded store of its own: the scenarios read no data, and data/ stays untouched.
-    env: benchmarkServiceEnvironment(port, join(workDirectory, 'data')),
-    stdio: ['ignore', 'inherit', 'inherit'],
+    env: benchmarkServiceEnvironment(port, join(workDirectory, 'data'), accessLog ? { LOG_LEVEL: 'info' } : {}),
+    // With the access log, a line a request goes to a file, as journald or a log file takes it in production.
+    stdio: ['ignore', 'inherit', accessLog ? openSync(join(workDirectory, 'service.log'), 'w') : 'inherit'],
   });
   await waitForPort(port, child, 15_000, 'the service');
   return { label: 'service', pid: child.pid as number, port };
@@ -96,7 +97,7 @@ async function measure(
   scenarios: readonly Scenario[],
   workDirectory: string,
 ): Promise<ScenarioRuns[]> {
-  const service = await startService(group, workDirectory);
+  const service = await startService(group, workDirectory, options.accessLog);
   const captured = await capture(service, scenarios);
   const responses = join(workDirectory, 'responses.json');
   writeFileSync(responses, responsesFile(scenarios, captured));

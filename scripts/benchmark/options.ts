@@ -10,6 +10,8 @@ export interface Options {
   readonly build: boolean;
   /** Only scenarios whose name contains this text (case-insensitive). */
   readonly only: string | undefined;
+  /** Run the service at LOG_LEVEL=info, its access line per request written to a file, as in production. */
+  readonly accessLog: boolean;
 }
 
 export const USAGE = `Usage: npm run bench -- [flags]
@@ -22,6 +24,8 @@ export const USAGE = `Usage: npm run bench -- [flags]
                              more than this many cores (default 0.1)
   --only <text>              only scenarios whose name contains <text>, e.g. "HelloWorld SOAP 1.1"
   --no-build                 measure the existing dist/ instead of building first
+  --access-log               log at info (an access line per request) to a file, as a service in
+                             production does; without it the service logs warnings only
   --help`;
 
 export class UsageError extends Error {}
@@ -44,6 +48,7 @@ export function parseOptions(args: readonly string[]): Options | undefined {
     maxOtherLoad: 0.1,
     build: true,
     only: undefined as string | undefined,
+    accessLog: false,
   };
   for (let index = 0; index < args.length; index += 1) {
     const flag = args[index];
@@ -77,6 +82,9 @@ export function parseOptions(args: readonly string[]): Options | undefined {
         break;
       case '--no-build':
         options.build = false;
+        break;
+      case '--access-log':
+        options.accessLog = true;
         break;
       case '--help':
         return undefined;

@@ -9,7 +9,7 @@ import { decodeParameters, type ParameterProblem } from '../pipeline/parameters'
 import { decodeBody, parseContentType } from '../wire/content-type';
 import { FormFields } from '../wire/form-fields';
 import { escapeHtml } from '../wire/html-escape';
-import { send } from '../wire/send';
+import { send, sendEmpty } from '../wire/send';
 import { requestValidationFailure } from './request-validation';
 import { typedDocument } from './typed-document';
 
@@ -101,8 +101,7 @@ export class HttpBinding implements Binding<HttpRequest> {
     const { response } = exchange;
     const resultElement = call.operation.results[this.config.contract];
     if (resultElement === undefined) {
-      response.writeHead(200, { 'Content-Length': 0 });
-      response.end();
+      sendEmpty(response, 200);
       return;
     }
     const document = typedDocument(resultElement.type, result, this.config.serviceNamespace);

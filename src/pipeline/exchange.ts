@@ -25,7 +25,7 @@ export class Exchange {
     private readonly address: PublicAddress,
     private readonly trustedProxies: NetworkList,
   ) {
-    this.record = recordOf(request);
+    this.record = recordOf(response);
   }
 
   /** The client's address, behind a trusted proxy the one it forwarded. */

@@ -51,7 +51,7 @@ export class OperatorRoutes {
       send(response, 405, TEXT, `The method ${request.method} is not allowed here.\n`);
       return;
     }
-    const address = recordOf(request)?.address ?? '';
+    const address = recordOf(response)?.address ?? '';
     const health = path === '/healthz' || path === '/readyz';
     const allowed = health
       ? this.healthNetworks.some((networks) => networks.contains(address))

@@ -5,7 +5,7 @@ import { clientAddress, type NetworkList } from '../lib/networks';
 import { logRequest } from '../telemetry/access-log';
 import type { ProcessTelemetry } from '../telemetry/process-telemetry';
 import { requestIdFor } from '../telemetry/request-id';
-import { startRecord } from '../telemetry/request-record';
+import { recordOf, type RequestRecord, startRecord } from '../telemetry/request-record';
 import { OPERATOR_PATHS } from './operator-routes';
 
 /** The status logged for a request whose client went away before its response was complete (nginx's). */
@@ -31,8 +31,9 @@ export interface TrackingParts {
 
 /**
  * Starts a record for every request (its id, from X-Request-Id when the caller sent a usable one,
- * is returned in the response's X-Request-Id on every binding and page), and when its response is
- * done, hands the record to the figures and to the access log: one record, two readers.
+ * is returned in the response's X-Request-Id on every binding and page: see wire/send.ts), and
+ * when its response is done, hands the record to the figures and to the access log: one record,
+ * two readers.
  */
 export function trackRequests(
   route: RequestListener,
@@ -50,22 +51,26 @@ export function trackRequests(
     return catalog.endpointByPath(slash === -1 ? path : path.slice(0, slash))?.path ?? 'other';
   };
 
+  /** When a response is done (or its client gone): the record goes to the figures and the log. */
+  function finished(this: ServerResponse): void {
+    answering.delete(this);
+    const record = recordOf(this) as RequestRecord;
+    const status = this.writableFinished ? this.statusCode : CLIENT_CLOSED_REQUEST;
+    const durationMs = performance.now() - record.startedAt;
+    telemetry.requests.add(record, status, durationMs);
+    logRequest(record, status, durationMs);
+  }
+
   const listener = (request: IncomingMessage, response: ServerResponse) => {
     const startedAt = performance.now();
     const { headers } = request;
     const id = requestIdFor(headers['x-request-id']);
     const address = clientAddress(request.socket.remoteAddress ?? '', headers['x-forwarded-for'], trustedProxies);
-    const record = startRecord(request, id, address, endpointOf(request.url ?? ''), startedAt);
-    response.setHeader('X-Request-Id', id);
+    startRecord(response, id, address, endpointOf(request.url ?? ''), startedAt);
     if (closing) response.setHeader('Connection', 'close');
     answering.add(response);
-    response.once('close', () => {
-      answering.delete(response);
-      const status = response.writableFinished ? response.statusCode : CLIENT_CLOSED_REQUEST;
-      const durationMs = performance.now() - startedAt;
-      telemetry.requests.add(record, status, durationMs);
-      logRequest(record, status, durationMs);
-    });
+    // One function for every response, reading the record from it: no closure to make per request.
+    response.on('close', finished);
     route(request, response);
   };
 

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { ServerResponse } from 'node:http';
 
 /**
  * What one request was, filled in as it is served: the server starts it, the call pipeline adds
@@ -24,11 +24,17 @@ export interface RequestRecord {
   outcome: string | undefined;
 }
 
-const records = new WeakMap<IncomingMessage, RequestRecord>();
+/**
+ * The record rides on the response, under a symbol. Not in a WeakMap: a WeakMap keyed by every
+ * response costs the garbage collector more than the rest of the record's bookkeeping together.
+ */
+const RECORD = Symbol('request record');
 
-/** Starts the record of a request, found again by `recordOf` wherever the request goes. */
+type Recorded = ServerResponse & { [RECORD]?: RequestRecord };
+
+/** Starts the record of a request, found again by `recordOf` from its response wherever it goes. */
 export function startRecord(
-  request: IncomingMessage,
+  response: ServerResponse,
   id: string,
   address: string,
   endpoint: string,
@@ -44,11 +50,11 @@ export function startRecord(
     caller: undefined,
     outcome: undefined,
   };
-  records.set(request, record);
+  (response as Recorded)[RECORD] = record;
   return record;
 }
 
-/** The record of a request the server started one for; undefined for a request made up in a unit test. */
-export function recordOf(request: IncomingMessage): RequestRecord | undefined {
-  return records.get(request);
+/** The record of a response the server started one for; undefined for one made up in a unit test. */
+export function recordOf(response: ServerResponse): RequestRecord | undefined {
+  return (response as Recorded)[RECORD];
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { revokeCaller, rotateSecret } from '../../src/access/caller-admin';
-import { setLogLevel } from '../../src/lib/log';
+import { flushLog, setLogLevel } from '../../src/lib/log';
 import type { RunningService } from '../../src/service';
 import {
   addTestCaller,
@@ -129,10 +129,12 @@ describe('credentials', () => {
     try {
       await ask(service, 'json', { headers: { Authorization: basic('legacy-ws', 'the-wrong-secret') } });
     } finally {
+      // The log gathers lines and writes them together: out with them before the spy goes.
+      flushLog();
       setLogLevel('silent');
       write.mockRestore();
     }
-    // Lines are written together, once per turn of the event loop: a chunk may hold several.
+    // Several lines may come in one write.
     const refusal = lines
       .join('')
       .split('\n')

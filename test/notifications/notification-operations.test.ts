@@ -1,3 +1,4 @@
+import { flushLog } from '../../src/lib/log';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -195,6 +196,8 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
             expect(readFileSync(join(folder, file)).includes('90817263')).toBe(false);
         }
       } finally {
+        // The log gathers lines and writes them together: out with them before the spy goes.
+        flushLog();
         spy.mockRestore();
       }
       expect(written.join('')).not.toContain('90817263');

@@ -133,7 +133,8 @@ describe('SIGTERM drains a process', () => {
     await expect(rawRequest(url, 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n')).rejects.toThrow(/ECONNREFUSED/);
     // A keep-alive connection opened before is still answered, and told to close after the answer.
     const onIdle = await idle.ask('/GetNoteType.asmx/GetStudentsNoteType');
-    expect(onIdle).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\nConnection: close\r\n/);
+    const [statusLine, ...headerLines] = onIdle.slice(0, onIdle.indexOf('\r\n\r\n')).split('\r\n');
+    expect([statusLine, headerLines.includes('Connection: close')]).toEqual(['HTTP/1.1 200 OK', true]);
 
     partner.release();
     expect(await inFlight).toEqual({ status: 200, body: { d: 'answered by the partner' } });
