@@ -1,22 +1,10 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { RunningService } from '../../src/service';
 import { callJson } from '../support/json-calls';
 import { startTestService } from '../support/service';
 import { NS, soap11 } from '../support/soap';
+import { CHROMIUM, launchChromium } from '../support/chromium';
 import { describeWithTools } from '../support/tools';
-
-// Debian's Chromium, as in test-form.test.ts: never a downloaded browser, nothing but loopback.
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-dev-shm-usage',
-];
 
 describeWithTools([CHROMIUM])('the status page in Chromium', () => {
   let service: RunningService;
@@ -28,7 +16,7 @@ describeWithTools([CHROMIUM])('the status page in Chromium', () => {
       await soap11(`${service.url}/GetStudentsNote.asmx`, `<HelloWorld xmlns="${NS}" />`, `"${NS}HelloWorld"`);
     }
     await callJson(service.url, '/GetNoteType.asmx', 'GetStudentsNoteType', {});
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

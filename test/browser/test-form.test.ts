@@ -1,21 +1,8 @@
-import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import type { RunningService } from '../../src/service';
 import { startTestService } from '../support/service';
+import { CHROMIUM, launchChromium } from '../support/chromium';
 import { describeWithTools } from '../support/tools';
-
-// Debian's Chromium, never a downloaded browser. The flags let it run as root in a container
-// without a GPU or a large /dev/shm, and keep it from calling out anywhere but the loopback service.
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-dev-shm-usage',
-];
 
 /**
  * Presses Invoke. The form targets _blank, so the answer opens in a new tab; its response is
@@ -45,7 +32,7 @@ describeWithTools([CHROMIUM])('the test form in Chromium', () => {
   beforeAll(async () => {
     // A proxy on this machine that forwards remote browsers' requests: see the last test.
     service = await startTestService({ LOCAL_NETWORKS: '127.0.0.1/32', TRUSTED_PROXIES: '127.0.0.1/32' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
