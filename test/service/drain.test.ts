@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startFakeGateway, type FakeGateway } from '../support/fake-gateway';
 import { callJson } from '../support/json-calls';
 import { rawRequest } from '../support/raw-http';
-import { killed, startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { isRunning, killed, listeningPids, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { envelope11, NS } from '../support/soap';
 import { openTestSchool, openTestStore } from '../support/stores';
 
@@ -16,15 +16,6 @@ import { openTestSchool, openTestStore } from '../support/stores';
  * connections close after their answer, the delivery worker gives back what it holds, the audit
  * trail is written), and SIGHUP restarts every worker of WORKERS=2 one at a time under load.
  */
-
-const isRunning = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A partner school that holds every forwarded call until the test lets it answer. */
 async function startHoldingPartner(): Promise<{
@@ -204,7 +195,7 @@ describe('SIGHUP restarts the workers one at a time', () => {
   });
   afterAll(async () => {
     if (service) {
-      const pids = service.lines.filter((line) => line.message === 'listening').map((line) => Number(line.pid));
+      const pids = listeningPids(service);
       await killed(service.child);
       for (const pid of pids) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
     }
@@ -214,7 +205,7 @@ describe('SIGHUP restarts the workers one at a time', () => {
   test('under constant load no call is lost, and every worker is replaced', async () => {
     service = await startServiceProcess({ DATA_DIR: folder, DEMO_DATA: 'off', WORKERS: '2' }, 'workers listening');
     const running = service;
-    const before = running.lines.filter((line) => line.message === 'listening').map((line) => Number(line.pid));
+    const before = listeningPids(running);
     expect(before).toHaveLength(2);
 
     const body = envelope11(`<HelloWorld xmlns="${NS}" />`);
@@ -251,10 +242,7 @@ describe('SIGHUP restarts the workers one at a time', () => {
     await Promise.all(clients);
 
     expect(outcomes.failed).toEqual([]);
-    const after = running.lines
-      .filter((line) => line.message === 'listening')
-      .map((line) => Number(line.pid))
-      .filter((pid) => !before.includes(pid));
+    const after = listeningPids(running).filter((pid) => !before.includes(pid));
     expect(after).toHaveLength(2);
     // The old workers drained and exited 0 (a death would have been logged, and replaced).
     expect(before.filter(isRunning)).toEqual([]);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bodyOf, rawRequest, statusOf } from '../support/raw-http';
-import { killed, startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { isRunning, killed, listeningPids, startServiceProcess, type ServiceProcess } from '../support/service-process';
 
 /**
  * WORKERS=n runs n processes behind one port (node:cluster). Each call here opens a connection of
@@ -17,18 +17,6 @@ async function noteTypes(url: string): Promise<{ status: number; body: string }>
   );
   return { status: statusOf(response), body: bodyOf(response) };
 }
-
-const isRunning = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-const listeningPids = (service: ServiceProcess): number[] =>
-  service.lines.filter((line) => line.message === 'listening').map((line) => Number(line.pid));
 
 describe('WORKERS: several processes serving one port', () => {
   let folder: string;

@@ -101,3 +101,18 @@ export function killed(child: ChildProcess): Promise<void> {
     child.kill('SIGKILL');
   });
 }
+
+/** Whether a process of that id is still alive. */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The worker processes a service has reported listening, in the order they did. */
+export function listeningPids(service: ServiceProcess): number[] {
+  return service.lines.filter((line) => line.message === 'listening').map((line) => Number(line.pid));
+}
