@@ -8,8 +8,6 @@ import { randomUUID } from 'node:crypto';
  */
 const ACCEPTED_ID = /^[A-Za-z0-9._:+=/-]{1,128}$/;
 
-export const REQUEST_ID_HEADER = 'x-request-id';
-
 export function requestIdFor(sent: string | string[] | undefined): string {
   return typeof sent === 'string' && ACCEPTED_ID.test(sent) ? sent : randomUUID();
 }
