@@ -18,7 +18,7 @@ import {
 import { cliArguments, ROOT } from '../support/cli';
 import { describeEachEngine } from '../support/engines';
 import { type FakeGateway, startFakeGateway } from '../support/fake-gateway';
-import { callJson } from '../support/json-calls';
+import { callJson, pushToNumberedDevice } from '../support/json-calls';
 import { postgresBinDirectory } from '../support/postgres';
 import { startTestService } from '../support/service';
 import { openTestSchool, openTestStore, TEST_SCHOOL } from '../support/stores';
@@ -32,7 +32,6 @@ import { callOperation } from '../support/typed-calls';
  */
 
 const INFO = '/GetStudentsInformation.asmx';
-const PUSH = '/PushNotificationMobile.asmx';
 const SETTINGS = {
   ...REMOTE_TEST_SETTINGS,
   CONTRACT: 'typed',
@@ -116,13 +115,7 @@ describeEachEngine('a backup taken while the service serves, restored into a new
       while (serving) {
         pushesStarted += 1;
         const index = pushesStarted;
-        const answer = await callJson(live.url, PUSH, 'PushNotificationToGateway', {
-          applicationID: 'school-app',
-          senderId: 'office',
-          deviceId: `device-${index}`,
-          notes: `message ${index}`,
-          notes_type: 'notice',
-        });
+        const answer = await pushToNumberedDevice(live.url, index);
         expect(answer.status).toBe(200);
         pushesAccepted += 1;
       }

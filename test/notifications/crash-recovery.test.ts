@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeGateway, type FakeGateway } from '../support/fake-gateway';
-import { callJson } from '../support/json-calls';
+import { pushToNumberedDevice } from '../support/json-calls';
 import { killed, startServiceProcess } from '../support/service-process';
 
 /**
@@ -11,7 +11,6 @@ import { killed, startServiceProcess } from '../support/service-process';
  * them, is killed with SIGKILL, and once started again delivers every one of them, once.
  */
 
-const PUSH = '/PushNotificationMobile.asmx';
 const MESSAGES = 25;
 
 describe('Crash recovery of the outbox', () => {
@@ -36,13 +35,7 @@ describe('Crash recovery of the outbox', () => {
     const first = await startServiceProcess({ ...settings, DELIVERY_WORKER: 'off' });
     running = first.child;
     for (let index = 1; index <= MESSAGES; index += 1) {
-      const answer = await callJson(first.url, PUSH, 'PushNotificationToGateway', {
-        applicationID: 'school-app',
-        senderId: 'office',
-        deviceId: `device-${index}`,
-        notes: `message ${index}`,
-        notes_type: 'notice',
-      });
+      const answer = await pushToNumberedDevice(first.url, index);
       expect(answer.status).toBe(200);
     }
     await killed(first.child);

@@ -15,3 +15,17 @@ export async function callJson(
     body: (await response.json()) as { d?: unknown; Message?: string; ExceptionType?: string },
   };
 }
+
+/**
+ * Pushes "message N" to "device-N" of the school app over JSON: each to a device of its own, so
+ * that only the sender and caller limits count.
+ */
+export function pushToNumberedDevice(baseUrl: string, index: number) {
+  return callJson(baseUrl, '/PushNotificationMobile.asmx', 'PushNotificationToGateway', {
+    applicationID: 'school-app',
+    senderId: 'office',
+    deviceId: `device-${index}`,
+    notes: `message ${index}`,
+    notes_type: 'notice',
+  });
+}
