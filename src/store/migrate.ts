@@ -6,6 +6,7 @@ import * as notifications from './migrations/003-notifications';
 import * as access from './migrations/004-access';
 import * as roster from './migrations/005-roster';
 import * as serviceProcesses from './migrations/006-service-processes';
+import * as referenceVersions from './migrations/007-reference-versions';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -18,6 +19,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['004-access', access.up],
   ['005-roster', roster.up],
   ['006-service-processes', serviceProcesses.up],
+  ['007-reference-versions', referenceVersions.up],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {

@@ -1,11 +1,15 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, type KyselyConfig, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type KyselyConfig, PostgresDialect } from 'kysely';
 import { Pool, types } from 'pg';
 import { log } from '../lib/log';
 import type { Engine } from './engine';
 import { migrateToLatest } from './migrate';
+import { REFERENCE_CHANNEL } from './migrations/007-reference-versions';
+import { watchPostgresChannel } from './postgres-change-watch';
+import { ReferenceData } from './reference-data';
+import { SqliteDialectWithLiteralLimits } from './sqlite-dialect';
 import { withStatementCache } from './statement-cache';
 import type { Database } from './schema';
 
@@ -26,6 +30,7 @@ export interface Store {
   readonly connection: Connection;
   /** Where the data lives, for logs: the SQLite file, or the PostgreSQL URL without its password. */
   readonly location: string;
+  readonly reference: ReferenceData;
   close(): Promise<void>;
 }
 
@@ -62,7 +67,10 @@ function openSqlite(dataDirectory: string, queryLog: KyselyConfig['log']): Opene
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }), log: queryLog }),
+    db: new Kysely<Database>({
+      dialect: new SqliteDialectWithLiteralLimits({ database: withStatementCache(database) }),
+      log: queryLog,
+    }),
     location,
     connection: { engine: 'sqlite', database },
   };
@@ -97,5 +105,21 @@ export async function openStore(settings: StoreSettings): Promise<Store> {
     await db.destroy();
     throw error;
   }
-  return { db, engine: connection.engine, connection, location, close: () => db.destroy() };
+  const engine = connection.engine;
+  const databaseUrl = settings.databaseUrl;
+  const reference = new ReferenceData(
+    { db, engine },
+    databaseUrl ? (onChange) => watchPostgresChannel(databaseUrl, REFERENCE_CHANNEL, onChange) : undefined,
+  );
+  return {
+    db,
+    engine,
+    connection,
+    location,
+    reference,
+    close: async () => {
+      await reference.close();
+      await db.destroy();
+    },
+  };
 }

@@ -333,6 +333,12 @@ export interface ServiceProcessTable {
   seen_at: string;
 }
 
+/** One row: moved on by triggers whenever a reference table changes (migration 007). */
+export interface ReferenceVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface Database {
   schools: SchoolTable;
   academic_years: AcademicYearTable;
@@ -368,4 +374,5 @@ export interface Database {
   roster_ids: RosterIdTable;
   roster_imports: RosterImportTable;
   service_processes: ServiceProcessTable;
+  reference_versions: ReferenceVersionTable;
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from './engine';
+import type { NoteType } from '../contract/operation-types';
 import type { Database } from './schema';
 
 /**
@@ -7,12 +8,22 @@ import type { Database } from './schema';
  * statements whose SQL differs between SQLite and PostgreSQL. The store is a session; so is each
  * transaction opened with inTransaction.
  */
+/** The reference data a session's store keeps in memory (store/reference-data.ts says how it stays current). */
+export interface ReferenceCopy {
+  currentAcademicYearId(today: string): Promise<number | undefined>;
+  currentTermId(today: string): Promise<number | undefined>;
+  noteTypes(): Promise<NoteType[]>;
+  absenceTypeNames(): Promise<Map<number, string>>;
+}
+
 export interface Session {
   readonly db: Kysely<Database>;
   readonly engine: Engine;
+  /** The store's kept copy of its reference data; a session without one reads the tables. */
+  readonly reference?: ReferenceCopy;
 }
 
 /** Runs `work` in one transaction: everything it does through the session it gets commits, or none of it. */
 export function inTransaction<T>(session: Session, work: (transaction: Session) => Promise<T>): Promise<T> {
-  return session.db.transaction().execute((db) => work({ db, engine: session.engine }));
+  return session.db.transaction().execute((db) => work({ db, engine: session.engine, reference: session.reference }));
 }

@@ -1,5 +1,6 @@
 import type { ExamTimetable, NoteType } from '../../contract/operation-types';
 import type { Session } from '../session';
+import { absenceTypeNames, allNoteTypes } from './reference';
 
 /** School-wide lists: an exam's timetable and the note types. */
 
@@ -44,18 +45,13 @@ export async function examTimetable(session: Session, examId: number): Promise<E
   return { ...exam, slots };
 }
 
+/** The note types, from the store's kept copy when the session has one. */
 export async function noteTypes(session: Session): Promise<NoteType[]> {
-  const { db } = session;
-  const rows = await db
-    .selectFrom('note_types')
-    .select(['id as noteTypeId', 'name_ar as nameAr', 'name_en as nameEn', 'is_positive as isPositive'])
-    .orderBy('id')
-    .execute();
-  return rows.map((row) => ({ ...row, isPositive: row.isPositive === 1 }));
+  return session.reference ? session.reference.noteTypes() : allNoteTypes(session);
 }
 
 /** The Arabic name of an absence type, if there is one with that id. */
-export async function absenceTypeName({ db }: Session, absenceTypeId: number): Promise<string | undefined> {
-  const row = await db.selectFrom('absence_types').select('name_ar').where('id', '=', absenceTypeId).executeTakeFirst();
-  return row?.name_ar;
+export async function absenceTypeName(session: Session, absenceTypeId: number): Promise<string | undefined> {
+  const names = session.reference ? await session.reference.absenceTypeNames() : await absenceTypeNames(session);
+  return names.get(absenceTypeId);
 }

@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Mark, StudentInfo, StudentNote, SubjectInfo } from '../../contract/operation-types';
+import { compiledQuery } from '../compiled-query';
 import type { Database } from '../schema';
 import type { Session } from '../session';
 import { currentAcademicYearId } from './calendar';
@@ -31,10 +32,23 @@ function studentInfoQuery(db: Kysely<Database>) {
     ]);
 }
 
+const infoByRecordQuery = compiledQuery((db, p: { recordId: number }) =>
+  studentInfoQuery(db).where('record.id', '=', p.recordId),
+);
+
 export async function studentInfoByRecordId(session: Session, recordId: number): Promise<StudentInfo | undefined> {
-  const { db } = session;
-  return studentInfoQuery(db).where('record.id', '=', recordId).executeTakeFirst();
+  const [info] = await infoByRecordQuery(session, { recordId });
+  return info;
 }
+
+/** In one query: the enrolment in the given year first, else the latest (the year may be null). */
+const infoByStudentQuery = compiledQuery((db, p: { studentId: number; yearId: number | null }) =>
+  studentInfoQuery(db)
+    .where('student.id', '=', p.studentId)
+    .orderBy(sql`case when record.academic_year_id = ${p.yearId} then 0 else 1 end`)
+    .orderBy('year.starts_on', 'desc')
+    .limit(1),
+);
 
 /** The student's enrolment in the current year, or else the latest one. */
 export async function studentInfoByStudentId(
@@ -42,19 +56,9 @@ export async function studentInfoByStudentId(
   studentId: number,
   today: string,
 ): Promise<StudentInfo | undefined> {
-  const { db } = session;
-  const yearId = await currentAcademicYearId(session, today);
-  const current =
-    yearId === undefined
-      ? undefined
-      : await studentInfoQuery(db)
-          .where('student.id', '=', studentId)
-          .where('record.academic_year_id', '=', yearId)
-          .executeTakeFirst();
-  return (
-    current ??
-    studentInfoQuery(db).where('student.id', '=', studentId).orderBy('year.starts_on', 'desc').executeTakeFirst()
-  );
+  const yearId = (await currentAcademicYearId(session, today)) ?? null;
+  const [info] = await infoByStudentQuery(session, { studentId, yearId });
+  return info;
 }
 
 async function currentClassId(session: Session, studentId: number, today: string): Promise<number | undefined> {
