@@ -1,5 +1,4 @@
-import type { Compilable, CompiledQuery } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, RawBuilder } from 'kysely';
 import type { Engine } from './engine';
 import type { Database } from './schema';
 import type { Session } from './session';
@@ -28,10 +27,9 @@ interface Compiled {
   readonly slots: ReadonlyArray<{ readonly name: string } | { readonly constant: unknown }>;
 }
 
-function compile<P extends object>(
-  db: Kysely<Database>,
-  build: (db: Kysely<Database>, parameters: P) => Compilable<unknown>,
-): Compiled {
+type Builder<P, R> = (db: Kysely<Database>, parameters: P, engine: Engine) => Compilable<R> | RawBuilder<R>;
+
+function compile<P extends object>(db: Kysely<Database>, engine: Engine, build: Builder<P, unknown>): Compiled {
   const used = new Set<string>();
   const standIns = new Proxy({} as P, {
     get: (_target, name) => {
@@ -40,7 +38,8 @@ function compile<P extends object>(
       return new Parameter(name);
     },
   });
-  const query = build(db, standIns).compile();
+  const built = build(db, standIns, engine);
+  const query = 'isRawBuilder' in built ? built.compile(db) : built.compile();
   const slots = query.parameters.map((value) =>
     value instanceof Parameter ? { name: value.name } : { constant: value },
   );
@@ -51,14 +50,13 @@ function compile<P extends object>(
   return { query, slots };
 }
 
-export function compiledQuery<P extends object, R>(
-  build: (db: Kysely<Database>, parameters: P) => Compilable<R>,
-): CompiledQueryRunner<P, R> {
+/** `build` is told the engine for the few queries whose SQL differs between the two. */
+export function compiledQuery<P extends object, R>(build: Builder<P, R>): CompiledQueryRunner<P, R> {
   const byEngine = new Map<Engine, Compiled>();
   return async ({ db, engine }, parameters) => {
     let compiled = byEngine.get(engine);
     if (!compiled) {
-      compiled = compile(db, build);
+      compiled = compile(db, engine, build);
       byEngine.set(engine, compiled);
     }
     const values = parameters as Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Engine } from '../engine';
 import type { AttendanceRecord, GeneralNote, TeacherGroup } from '../../contract/operation-types';
+import { compiledQuery } from '../compiled-query';
 import type { Session } from '../session';
 import { currentAcademicYearId } from './calendar';
 
@@ -39,7 +40,7 @@ const parsed = <Row>(value: string | Row[]): Row[] =>
  * and V8 parses the same values from JSON in a third of that. The names are joined here, not
  * repeated on every row by the database, and the order is made here too, where it is cheap.
  */
-export async function classAttendance({ db, engine }: Session, classId: number): Promise<AttendanceRecord[]> {
+const attendanceQuery = compiledQuery((_db, p: { classId: number }, engine) => {
   const entryFields = sql.raw(
     'entry.id, entry.occurred_on, entry.student_record_id, entry.kind, entry.absence_type_id, entry.minutes_late, ' +
       'entry.note',
@@ -51,14 +52,18 @@ export async function classAttendance({ db, engine }: Session, classId: number):
   const studentsJoined = sql.raw(
     'from student_records as record inner join students as student on student.id = record.student_id',
   );
-  const { rows } = await sql<{
+  return sql<{
     entries: string | EntryRow[];
     students: string | StudentRow[];
     absenceTypes: string | AbsenceTypeRow[];
   }>`select
-    (select ${jsonRows(engine, entryFields)} ${entriesJoined} where record.class_id = ${classId}) as entries,
-    (select ${jsonRows(engine, studentFields)} ${studentsJoined} where record.class_id = ${classId}) as students,
-    (select ${jsonRows(engine, sql`id, name_ar, name_en`)} from absence_types) as "absenceTypes"`.execute(db);
+    (select ${jsonRows(engine, entryFields)} ${entriesJoined} where record.class_id = ${p.classId}) as entries,
+    (select ${jsonRows(engine, studentFields)} ${studentsJoined} where record.class_id = ${p.classId}) as students,
+    (select ${jsonRows(engine, sql`id, name_ar, name_en`)} from absence_types) as "absenceTypes"`;
+});
+
+export async function classAttendance(session: Session, classId: number): Promise<AttendanceRecord[]> {
+  const rows = await attendanceQuery(session, { classId });
   const studentOfRecord = new Map(parsed(rows[0].students).map((student) => [student[0], student]));
   const absenceType = new Map(parsed(rows[0].absenceTypes).map((type) => [type[0], type]));
   const records = parsed(rows[0].entries).map(
@@ -91,10 +96,8 @@ export async function classAttendance({ db, engine }: Session, classId: number):
   );
 }
 
-/** The class's announcements, newest first. */
-export async function classGeneralNotes(session: Session, classId: number): Promise<GeneralNote[]> {
-  const { db } = session;
-  return db
+const generalNotesQuery = compiledQuery((db, p: { classId: number }) =>
+  db
     .selectFrom('class_notes as note')
     .innerJoin('teachers as teacher', 'teacher.id', 'note.teacher_id')
     .select([
@@ -106,18 +109,18 @@ export async function classGeneralNotes(session: Session, classId: number): Prom
       'teacher.name_ar as teacherNameAr',
       'teacher.name_en as teacherNameEn',
     ])
-    .where('note.class_id', '=', classId)
+    .where('note.class_id', '=', p.classId)
     .orderBy('note.posted_on', 'desc')
-    .orderBy('note.id', 'desc')
-    .execute();
+    .orderBy('note.id', 'desc'),
+);
+
+/** The class's announcements, newest first. */
+export async function classGeneralNotes(session: Session, classId: number): Promise<GeneralNote[]> {
+  return generalNotesQuery(session, { classId });
 }
 
-/** The class and subject pairs a teacher teaches this year, with the number of active students. */
-export async function teacherGroups(session: Session, teacherId: number, today: string): Promise<TeacherGroup[]> {
-  const { db } = session;
-  const yearId = await currentAcademicYearId(session, today);
-  if (yearId === undefined) return [];
-  const rows = await db
+const teacherGroupsQuery = compiledQuery((db, p: { teacherId: number; yearId: number }) =>
+  db
     .selectFrom('teacher_assignments as assignment')
     .innerJoin('classes as class', 'class.id', 'assignment.class_id')
     .innerJoin('grade_levels as grade', 'grade.id', 'class.grade_level_id')
@@ -137,11 +140,17 @@ export async function teacherGroups(session: Session, teacherId: number, today: 
         .where('record.status', '=', 'active')
         .as('studentCount'),
     ])
-    .where('assignment.teacher_id', '=', teacherId)
-    .where('class.academic_year_id', '=', yearId)
+    .where('assignment.teacher_id', '=', p.teacherId)
+    .where('class.academic_year_id', '=', p.yearId)
     .orderBy('grade.ordinal')
     .orderBy('class.id')
-    .orderBy('subject.id')
-    .execute();
+    .orderBy('subject.id'),
+);
+
+/** The class and subject pairs a teacher teaches this year, with the number of active students. */
+export async function teacherGroups(session: Session, teacherId: number, today: string): Promise<TeacherGroup[]> {
+  const yearId = await currentAcademicYearId(session, today);
+  if (yearId === undefined) return [];
+  const rows = await teacherGroupsQuery(session, { teacherId, yearId });
   return rows.map((row) => ({ ...row, studentCount: Number(row.studentCount ?? 0) }));
 }

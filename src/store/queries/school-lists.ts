@@ -1,12 +1,12 @@
 import type { ExamTimetable, NoteType } from '../../contract/operation-types';
+import { compiledQuery } from '../compiled-query';
 import type { Session } from '../session';
 import { absenceTypeNames, allNoteTypes } from './reference';
 
 /** School-wide lists: an exam's timetable and the note types. */
 
-export async function examTimetable(session: Session, examId: number): Promise<ExamTimetable | undefined> {
-  const { db } = session;
-  const exam = await db
+const examQuery = compiledQuery((db, p: { examId: number }) =>
+  db
     .selectFrom('exams as exam')
     .innerJoin('terms as term', 'term.id', 'exam.term_id')
     .select([
@@ -17,10 +17,11 @@ export async function examTimetable(session: Session, examId: number): Promise<E
       'term.name_ar as termNameAr',
       'term.name_en as termNameEn',
     ])
-    .where('exam.id', '=', examId)
-    .executeTakeFirst();
-  if (!exam) return undefined;
-  const slots = await db
+    .where('exam.id', '=', p.examId),
+);
+
+const examSlotsQuery = compiledQuery((db, p: { examId: number }) =>
+  db
     .selectFrom('exam_slots as slot')
     .innerJoin('subjects as subject', 'subject.id', 'slot.subject_id')
     .innerJoin('classes as class', 'class.id', 'slot.class_id')
@@ -36,13 +37,17 @@ export async function examTimetable(session: Session, examId: number): Promise<E
       'class.name_en as classNameEn',
       'slot.room as room',
     ])
-    .where('slot.exam_id', '=', examId)
+    .where('slot.exam_id', '=', p.examId)
     .orderBy('slot.held_on')
     .orderBy('slot.starts_at')
     .orderBy('class.id')
-    .orderBy('subject.id')
-    .execute();
-  return { ...exam, slots };
+    .orderBy('subject.id'),
+);
+
+export async function examTimetable(session: Session, examId: number): Promise<ExamTimetable | undefined> {
+  const [exam] = await examQuery(session, { examId });
+  if (!exam) return undefined;
+  return { ...exam, slots: await examSlotsQuery(session, { examId }) };
 }
 
 /** The note types, from the store's kept copy when the session has one. */

@@ -61,22 +61,26 @@ export async function studentInfoByStudentId(
   return info;
 }
 
-async function currentClassId(session: Session, studentId: number, today: string): Promise<number | undefined> {
-  const yearId = await currentAcademicYearId(session, today);
-  if (yearId === undefined) return undefined;
-  const record = await session.db
-    .selectFrom('student_records')
-    .select('class_id')
-    .where('student_id', '=', studentId)
-    .where('academic_year_id', '=', yearId)
-    .executeTakeFirst();
-  return record?.class_id;
-}
+/**
+ * The subjects of the student's class in the current year, in one query: the class is found by a
+ * subquery rather than by a query of its own.
+ */
+const subjectsOfStudentQuery = compiledQuery((db, p: { studentId: number; yearId: number }) =>
+  classSubjectsQuery(db)
+    .where('assignment.class_id', '=', (eb) =>
+      eb
+        .selectFrom('student_records')
+        .select('class_id')
+        .where('student_id', '=', p.studentId)
+        .where('academic_year_id', '=', p.yearId)
+        .limit(1),
+    )
+    .orderBy('subject.id')
+    .orderBy('teacher.id'),
+);
 
-/** Subjects taught in a class with their teachers, optionally only one teacher's. */
-export async function classSubjects(session: Session, classId: number, teacherId?: number): Promise<SubjectInfo[]> {
-  const { db } = session;
-  let query = db
+function classSubjectsQuery(db: Kysely<Database>) {
+  return db
     .selectFrom('teacher_assignments as assignment')
     .innerJoin('subjects as subject', 'subject.id', 'assignment.subject_id')
     .innerJoin('teachers as teacher', 'teacher.id', 'assignment.teacher_id')
@@ -88,28 +92,35 @@ export async function classSubjects(session: Session, classId: number, teacherId
       'teacher.id as teacherId',
       'teacher.name_ar as teacherNameAr',
       'teacher.name_en as teacherNameEn',
-    ])
-    .where('assignment.class_id', '=', classId);
-  if (teacherId !== undefined) query = query.where('assignment.teacher_id', '=', teacherId);
-  return query.orderBy('subject.id').orderBy('teacher.id').execute();
+    ]);
+}
+
+const classSubjectsOfQuery = compiledQuery((db, p: { classId: number }) =>
+  classSubjectsQuery(db).where('assignment.class_id', '=', p.classId).orderBy('subject.id').orderBy('teacher.id'),
+);
+
+const teacherClassSubjectsQuery = compiledQuery((db, p: { classId: number; teacherId: number }) =>
+  classSubjectsQuery(db)
+    .where('assignment.class_id', '=', p.classId)
+    .where('assignment.teacher_id', '=', p.teacherId)
+    .orderBy('subject.id')
+    .orderBy('teacher.id'),
+);
+
+/** Subjects taught in a class with their teachers, optionally only one teacher's. */
+export async function classSubjects(session: Session, classId: number, teacherId?: number): Promise<SubjectInfo[]> {
+  return teacherId === undefined
+    ? classSubjectsOfQuery(session, { classId })
+    : teacherClassSubjectsQuery(session, { classId, teacherId });
 }
 
 export async function studentSubjects(session: Session, studentId: number, today: string): Promise<SubjectInfo[]> {
-  const classId = await currentClassId(session, studentId, today);
-  return classId === undefined ? [] : classSubjects(session, classId);
+  const yearId = await currentAcademicYearId(session, today);
+  return yearId === undefined ? [] : subjectsOfStudentQuery(session, { studentId, yearId });
 }
 
-/** The student's marks in a subject over the current academic year, in date order. */
-export async function studentMarks(
-  session: Session,
-  studentId: number,
-  subjectId: number,
-  today: string,
-): Promise<Mark[]> {
-  const { db } = session;
-  const yearId = await currentAcademicYearId(session, today);
-  if (yearId === undefined) return [];
-  const rows = await db
+const marksQuery = compiledQuery((db, p: { studentId: number; subjectId: number; yearId: number }) =>
+  db
     .selectFrom('marks as mark')
     .innerJoin('student_records as record', 'record.id', 'mark.student_record_id')
     .innerJoin('assessments as assessment', 'assessment.id', 'mark.assessment_id')
@@ -125,19 +136,28 @@ export async function studentMarks(
       'mark.score as score',
       'assessment.max_score as maxScore',
     ])
-    .where('record.student_id', '=', studentId)
-    .where('record.academic_year_id', '=', yearId)
-    .where('assessment.subject_id', '=', subjectId)
+    .where('record.student_id', '=', p.studentId)
+    .where('record.academic_year_id', '=', p.yearId)
+    .where('assessment.subject_id', '=', p.subjectId)
     .orderBy('assessment.held_on')
-    .orderBy('assessment.id')
-    .execute();
+    .orderBy('assessment.id'),
+);
+
+/** The student's marks in a subject over the current academic year, in date order. */
+export async function studentMarks(
+  session: Session,
+  studentId: number,
+  subjectId: number,
+  today: string,
+): Promise<Mark[]> {
+  const yearId = await currentAcademicYearId(session, today);
+  if (yearId === undefined) return [];
+  const rows = await marksQuery(session, { studentId, subjectId, yearId });
   return rows.map((row) => ({ ...row, score: Number(row.score), maxScore: Number(row.maxScore) }));
 }
 
-/** Notes about the student, newest first. */
-export async function studentNotes(session: Session, studentId: number): Promise<StudentNote[]> {
-  const { db } = session;
-  const rows = await db
+const notesQuery = compiledQuery((db, p: { studentId: number }) =>
+  db
     .selectFrom('student_notes as note')
     .innerJoin('note_types as type', 'type.id', 'note.note_type_id')
     .innerJoin('teachers as teacher', 'teacher.id', 'note.teacher_id')
@@ -153,9 +173,13 @@ export async function studentNotes(session: Session, studentId: number): Promise
       'teacher.name_en as authorNameEn',
       'note.text as text',
     ])
-    .where('note.student_id', '=', studentId)
+    .where('note.student_id', '=', p.studentId)
     .orderBy('note.written_on', 'desc')
-    .orderBy('note.id', 'desc')
-    .execute();
+    .orderBy('note.id', 'desc'),
+);
+
+/** Notes about the student, newest first. */
+export async function studentNotes(session: Session, studentId: number): Promise<StudentNote[]> {
+  const rows = await notesQuery(session, { studentId });
   return rows.map((row) => ({ ...row, isPositive: row.isPositive === 1 }));
 }

@@ -1,52 +1,59 @@
+import { compiledQuery } from '../compiled-query';
 import type { Session } from '../session';
 
 /** The links between people and classes that decide what a teacher, guardian or student may see. */
 
-export async function guardianChildIds({ db }: Session, guardianId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('student_guardians')
-    .select('student_id')
-    .where('guardian_id', '=', guardianId)
-    .execute();
-  return rows.map((row) => row.student_id);
+const childrenQuery = compiledQuery((db, p: { guardianId: number }) =>
+  db.selectFrom('student_guardians').select('student_id').where('guardian_id', '=', p.guardianId),
+);
+
+export async function guardianChildIds(session: Session, guardianId: number): Promise<number[]> {
+  return (await childrenQuery(session, { guardianId })).map((row) => row.student_id);
 }
+
+const taughtClassesQuery = compiledQuery((db, p: { teacherId: number }) =>
+  db.selectFrom('teacher_assignments').select('class_id').distinct().where('teacher_id', '=', p.teacherId),
+);
 
 /** The classes a teacher is assigned to teach, in any year. */
-export async function teacherClassIds({ db }: Session, teacherId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('teacher_assignments')
-    .select('class_id')
-    .distinct()
-    .where('teacher_id', '=', teacherId)
-    .execute();
-  return rows.map((row) => row.class_id);
+export async function teacherClassIds(session: Session, teacherId: number): Promise<number[]> {
+  return (await taughtClassesQuery(session, { teacherId })).map((row) => row.class_id);
 }
 
-/** The subjects a teacher teaches in a class. */
-export async function teacherSubjectIds({ db }: Session, teacherId: number, classId: number): Promise<number[]> {
-  const rows = await db
+const taughtSubjectsQuery = compiledQuery((db, p: { teacherId: number; classId: number }) =>
+  db
     .selectFrom('teacher_assignments')
     .select('subject_id')
-    .where('teacher_id', '=', teacherId)
-    .where('class_id', '=', classId)
-    .execute();
-  return rows.map((row) => row.subject_id);
+    .where('teacher_id', '=', p.teacherId)
+    .where('class_id', '=', p.classId),
+);
+
+/** The subjects a teacher teaches in a class. */
+export async function teacherSubjectIds(session: Session, teacherId: number, classId: number): Promise<number[]> {
+  return (await taughtSubjectsQuery(session, { teacherId, classId })).map((row) => row.subject_id);
 }
 
+const studentClassesQuery = compiledQuery((db, p: { studentId: number }) =>
+  db.selectFrom('student_records').select('class_id').where('student_id', '=', p.studentId),
+);
+
 /** The classes a student was ever enrolled in. */
-export async function studentClassIds({ db }: Session, studentId: number): Promise<number[]> {
-  const rows = await db.selectFrom('student_records').select('class_id').where('student_id', '=', studentId).execute();
-  return rows.map((row) => row.class_id);
+export async function studentClassIds(session: Session, studentId: number): Promise<number[]> {
+  return (await studentClassesQuery(session, { studentId })).map((row) => row.class_id);
 }
+
+const enrolmentQuery = compiledQuery((db, p: { recordId: number }) =>
+  db
+    .selectFrom('student_records')
+    .select(['student_id as studentId', 'class_id as classId'])
+    .where('id', '=', p.recordId),
+);
 
 /** The student and class of an enrolment record. */
 export async function enrolmentOf(
-  { db }: Session,
+  session: Session,
   recordId: number,
 ): Promise<{ studentId: number; classId: number } | undefined> {
-  return db
-    .selectFrom('student_records')
-    .select(['student_id as studentId', 'class_id as classId'])
-    .where('id', '=', recordId)
-    .executeTakeFirst();
+  const [enrolment] = await enrolmentQuery(session, { recordId });
+  return enrolment;
 }
