@@ -53,7 +53,7 @@ function compile<P extends object>(db: Kysely<Database>, engine: Engine, build: 
 /** `build` is told the engine for the few queries whose SQL differs between the two. */
 export function compiledQuery<P extends object, R>(build: Builder<P, R>): CompiledQueryRunner<P, R> {
   const byEngine = new Map<Engine, Compiled>();
-  return async ({ db, engine }, parameters) => {
+  return async ({ db, engine, direct }, parameters) => {
     let compiled = byEngine.get(engine);
     if (!compiled) {
       compiled = compile(db, engine, build);
@@ -66,6 +66,8 @@ export function compiledQuery<P extends object, R>(build: Builder<P, R>): Compil
       const slot = slots[index];
       bound[index] = 'name' in slot ? values[slot.name] : slot.constant;
     }
+    const rows = direct?.all(query.sql, bound);
+    if (rows) return rows as R[];
     const result = await db.executeQuery<R>({ ...query, parameters: bound } as CompiledQuery<R>);
     return result.rows;
   };

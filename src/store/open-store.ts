@@ -11,6 +11,8 @@ import { watchPostgresChannel } from './postgres-change-watch';
 import { ReferenceData } from './reference-data';
 import { SqliteDialectWithLiteralLimits } from './sqlite-dialect';
 import { withStatementCache } from './statement-cache';
+import { directReader } from './direct-reader';
+import type { DirectReader } from './session';
 import type { Database } from './schema';
 
 export interface StoreSettings {
@@ -31,6 +33,7 @@ export interface Store {
   /** Where the data lives, for logs: the SQLite file, or the PostgreSQL URL without its password. */
   readonly location: string;
   readonly reference: ReferenceData;
+  readonly direct: DirectReader | undefined;
   close(): Promise<void>;
 }
 
@@ -41,6 +44,7 @@ types.setTypeParser(types.builtins.INT8, (value) => Number(value));
 
 interface Opened {
   db: Kysely<Database>;
+  direct?: DirectReader;
   location: string;
   connection: Connection;
 }
@@ -57,7 +61,11 @@ export function withoutPassword(databaseUrl: string): string {
   return url.toString();
 }
 
-function openSqlite(dataDirectory: string, queryLog: KyselyConfig['log']): Opened {
+function openSqlite(
+  dataDirectory: string,
+  queryTook: StoreSettings['queryTook'],
+  queryLog: KyselyConfig['log'],
+): Opened {
   mkdirSync(dataDirectory, { recursive: true });
   const location = sqliteFileOf(dataDirectory);
   const database = new BetterSqlite3(location);
@@ -66,13 +74,12 @@ function openSqlite(dataDirectory: string, queryLog: KyselyConfig['log']): Opene
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  const statements = withStatementCache(database);
   return {
-    db: new Kysely<Database>({
-      dialect: new SqliteDialectWithLiteralLimits({ database: withStatementCache(database) }),
-      log: queryLog,
-    }),
+    db: new Kysely<Database>({ dialect: new SqliteDialectWithLiteralLimits({ database: statements }), log: queryLog }),
     location,
     connection: { engine: 'sqlite', database },
+    direct: directReader(database, statements, queryTook),
   };
 }
 
@@ -96,9 +103,9 @@ export async function openStore(settings: StoreSettings): Promise<Store> {
   const { queryTook } = settings;
   // Failed queries count too: a query that waits for a store that went away is the slow one to see.
   const queryLog: KyselyConfig['log'] = queryTook ? (event) => queryTook(event.queryDurationMillis) : undefined;
-  const { db, location, connection } = settings.databaseUrl
+  const { db, location, connection, direct } = settings.databaseUrl
     ? openPostgres(settings.databaseUrl, queryLog)
-    : openSqlite(settings.dataDirectory, queryLog);
+    : openSqlite(settings.dataDirectory, queryTook, queryLog);
   try {
     await migrateToLatest(db as Kysely<unknown>, connection.engine);
   } catch (error) {
@@ -108,7 +115,7 @@ export async function openStore(settings: StoreSettings): Promise<Store> {
   const engine = connection.engine;
   const databaseUrl = settings.databaseUrl;
   const reference = new ReferenceData(
-    { db, engine },
+    { db, engine, direct },
     databaseUrl ? (onChange) => watchPostgresChannel(databaseUrl, REFERENCE_CHANNEL, onChange) : undefined,
   );
   return {
@@ -117,6 +124,7 @@ export async function openStore(settings: StoreSettings): Promise<Store> {
     connection,
     location,
     reference,
+    direct,
     close: async () => {
       await reference.close();
       await db.destroy();

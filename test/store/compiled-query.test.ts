@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { compiledQuery } from '../../src/store/compiled-query';
 import type { Store } from '../../src/store/open-store';
+import { inTransaction } from '../../src/store/session';
 import { describeEachEngine } from '../support/engines';
 import { openTestSchool } from '../support/stores';
 
@@ -45,6 +46,34 @@ describeEachEngine('compiled queries', ({ engine, freshStoreSettings }) => {
       db.selectFrom('students').select(sql.ref(String(p.column)).as('x')),
     );
     await expect(misuse(store as Store, { column: 'id' })).rejects.toThrow('column not used as a value');
+  });
+
+  const noteTypeCount = compiledQuery((db) =>
+    db.selectFrom('note_types').select((eb) => eb.fn.countAll<number>().as('count')),
+  );
+
+  test("a compiled read never sees another call's uncommitted writes", async () => {
+    const session = store as Store;
+    const [before] = await noteTypeCount(session, {});
+    let inserted!: () => void;
+    const insertion = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const transaction = inTransaction(session, async (open) => {
+      await open.db.insertInto('note_types').values({ name_ar: 'مؤقت', name_en: 'Draft', is_positive: 1 }).execute();
+      inserted();
+      await gate;
+      throw new Error('rolled back');
+    });
+    await insertion;
+    const reading = noteTypeCount(session, {});
+    release();
+    await expect(transaction).rejects.toThrow('rolled back');
+    expect(await reading).toEqual([before]);
   });
 
   if (engine === 'sqlite') {
