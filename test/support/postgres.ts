@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,8 @@ export interface TestPostgres {
   stopServer(): Promise<void>;
   /** Starts the stopped server again on the same port and data; resolves once it accepts connections. */
   startServer(): Promise<void>;
+  /** The running server's main process (the postmaster); its sessions are its children. */
+  serverPid(): number;
   /** Stops the server at once and removes the cluster. */
   stop(): void;
 }
@@ -88,6 +90,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       await runAsync('pg_ctl', startArgs);
       serving = true;
     },
+    serverPid: () => Number(readFileSync(join(dataDirectory, 'postmaster.pid'), 'utf8').split('\n')[0]),
     stop: () => {
       try {
         if (serving) run('pg_ctl', ['-D', dataDirectory, '-m', 'immediate', 'stop']);
