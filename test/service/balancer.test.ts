@@ -157,8 +157,7 @@ describeWithBalancer('nodes on one PostgreSQL behind haproxy (deploy/haproxy.cfg
     // In the same turn of the event loop: no call starts between the count and the signal.
     const exposed = running.inFlight();
     const signalled = running.mark();
-    const death = killed(victim.process.child);
-    await death;
+    await killed(victim.process.child);
     // A call started between the signal and the process's end may still have reached it.
     const dead = running.mark();
     exposed.push(...running.calls.slice(signalled, dead));
