@@ -27,11 +27,16 @@ export interface LoadResult {
   readonly cpuMicrosPerRequest: number;
   /** wrk's own CPU time per completed request. */
   readonly clientCpuMicrosPerRequest: number;
+  /** CPU time per completed request of each further group of processes runWrk was asked to measure. */
+  readonly groupCpuMicrosPerRequest: Readonly<Record<string, number>>;
   /**
-   * Cores that neither the server nor wrk used during the run: other processes, the kernel's
-   * own work, a hypervisor's steal. Anything but a few hundredths means the run was disturbed.
+   * Cores that neither the server, the measured groups nor wrk used during the run: other
+   * processes, the kernel's own work, a hypervisor's steal. Anything but a few hundredths means
+   * the run was disturbed.
    */
   readonly otherCores: number;
+  /** How long wrk ran, in seconds. */
+  readonly seconds: number;
 }
 
 const RESULT_MARKER = 'BENCHMARK-RESULT ';
@@ -98,13 +103,17 @@ export function writeWrkScript(
   return file;
 }
 
-/** One wrk run against a server process, with that process's CPU time read around it. */
+/**
+ * One wrk run against a server process, with that process's CPU time read around it, and that of
+ * each group of processes in `measured` (a balancer's nodes, its database: each pid with its descendants).
+ */
 export async function runWrk(
   group: ProcessGroup,
   script: string,
   url: string,
   serverPid: number,
   settings: LoadSettings,
+  measured: Readonly<Record<string, readonly number[]>> = {},
 ): Promise<LoadResult> {
   const args = [
     '-t',
@@ -117,6 +126,11 @@ export async function runWrk(
     script,
     url,
   ];
+  const groupCpu = () =>
+    Object.fromEntries(
+      Object.entries(measured).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0)]),
+    );
+  const groupsBefore = groupCpu();
   const cpuBefore = cpuSeconds(serverPid);
   const busyBefore = machineBusySeconds();
   const wrk = group.spawn('sh', ['-c', WRK_WRAPPER, 'wrk', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -126,6 +140,7 @@ export async function runWrk(
   const code = await waitForExit(wrk, (settings.durationSeconds + 15) * 1000, 'wrk');
   const serverCpu = cpuSeconds(serverPid) - cpuBefore;
   const busy = machineBusySeconds() - busyBefore;
+  const groupsAfter = groupCpu();
   const lines = output.split('\n');
   const result = lines.find((line) => line.startsWith(RESULT_MARKER));
   const clientCpu = lines.find((line) => line.startsWith(CLIENT_CPU_MARKER));
@@ -141,6 +156,8 @@ export async function runWrk(
   const wrkCpu = (childUser + childSystem) / CLOCK_TICKS_PER_SECOND;
   const seconds = figures.durationMicros / 1e6;
   const perRequest = (cpu: number) => (figures.requests === 0 ? NaN : (cpu * 1e6) / figures.requests);
+  const groupsUsed = Object.keys(measured).map((name) => [name, groupsAfter[name] - groupsBefore[name]] as const);
+  const groupsTotal = groupsUsed.reduce((sum, [, cpu]) => sum + cpu, 0);
   return {
     requests: figures.requests,
     requestsPerSecond: figures.requests / seconds,
@@ -149,6 +166,8 @@ export async function runWrk(
     errors: figures.errors,
     cpuMicrosPerRequest: perRequest(serverCpu),
     clientCpuMicrosPerRequest: perRequest(wrkCpu),
-    otherCores: Math.max(0, busy - serverCpu - wrkCpu) / seconds,
+    groupCpuMicrosPerRequest: Object.fromEntries(groupsUsed.map(([name, cpu]) => [name, perRequest(cpu)])),
+    otherCores: Math.max(0, busy - serverCpu - groupsTotal - wrkCpu) / seconds,
+    seconds,
   };
 }

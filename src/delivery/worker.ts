@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { log } from '../lib/log';
 import type { Store } from '../store/open-store';
 import type { OutboxChannel } from '../store/schema';
@@ -9,7 +10,7 @@ import type { Gateway, GatewayOutcome } from './gateway';
 import type { PayloadSealer } from '../lib/payload-sealer';
 import { pruneExpiredRateLimitEvents } from '../notifications/rate-limit';
 import { type ClaimedMessage, claimDueMessages, outboxCounts, releaseLeases } from '../store/queries/outbox';
-import { recordOutcome } from './record-outcome';
+import { type RecordedState, recordOutcome } from './record-outcome';
 import { smsGateway } from './sms-gateway';
 
 export interface DeliveryWorker {
@@ -98,7 +99,32 @@ export function startDeliveryWorker(
       wakeUp = done;
     });
 
-  async function deliver(message: ClaimedMessage): Promise<void> {
+  /**
+   * Records what became of a send, trying again while the store does not answer (a restart, a
+   * failover): the gateway has had the message, and an outcome left unrecorded would have it sent
+   * again once the lease runs out. It gives up when the lease is about to run out (another worker
+   * may then take the message over, and the record would not count) or at the stopping deadline.
+   */
+  async function recordWhileLeased(
+    message: ClaimedMessage,
+    outcome: GatewayOutcome,
+    leaseEndsAt: number,
+  ): Promise<RecordedState> {
+    for (;;) {
+      try {
+        return await recordOutcome(store, owner, message, outcome, settings, now());
+      } catch (error) {
+        if (Date.now() + settings.pollMs >= leaseEndsAt || stopping.signal.aborted) throw error;
+        log.warn('delivery worker: could not record an outcome; trying again', {
+          id: message.id,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        await delay(settings.pollMs, undefined, { signal: stopping.signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  async function deliver(message: ClaimedMessage, leaseEndsAt: number): Promise<void> {
     let outcome: GatewayOutcome;
     try {
       const content: unknown = JSON.parse(sealer.open(message.payload));
@@ -114,7 +140,7 @@ export function startDeliveryWorker(
     // Abandoned by stop(): nothing is recorded, and the message is given back with the others held.
     if (stopping.signal.aborted && outcome.kind !== 'sent') return;
     options.attempted?.(message.channel, outcome.kind);
-    const state = await recordOutcome(store, owner, message, outcome, settings, now());
+    const state = await recordWhileLeased(message, outcome, leaseEndsAt);
     const fields = {
       id: message.id,
       channel: message.channel,
@@ -145,8 +171,9 @@ export function startDeliveryWorker(
       pendingWake = false;
       let claimed: ClaimedMessage[] = [];
       try {
+        const leaseEndsAt = Date.now() + settings.leaseMs;
         claimed = await claimDue(store, owner, channels, now(), settings);
-        await Promise.all(claimed.map(deliver));
+        await Promise.all(claimed.map((message) => deliver(message, leaseEndsAt)));
         await housekeeping();
       } catch (error) {
         log.error('delivery worker: store failure; trying again at the next poll', {

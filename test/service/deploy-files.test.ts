@@ -1,16 +1,31 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { HEALTH_CHECK_PATH, renderHaproxyConfig } from '../support/balancer';
+import { faultEnvelope } from '../../src/soap/envelope-writer';
+import { SOAP11, SOAP12 } from '../../src/soap/soap-version';
+import { HEALTH_CHECK_PATH, renderHaproxyConfig, UNAVAILABLE_ANSWERS } from '../support/balancer';
 import { describeWithTools } from '../support/tools';
 
 /**
- * The files in deploy/ are what operators install: systemd finds nothing wrong in the unit, and
- * the balancer's template renders into a configuration haproxy accepts, one server line per node.
+ * The files in deploy/ are what operators install: systemd finds nothing wrong in the unit, the
+ * balancer's template renders into a configuration haproxy accepts, one server line per node, and
+ * the balancer's answers when no node is ready are the ones a node gives, down to the bytes.
  */
 
 const UNIT = resolve(__dirname, '..', '..', 'deploy', 'school-service.service');
+const UNAVAILABLE = 'The service is not available at the moment; try again shortly.';
+
+/** One of deploy/unavailable/'s files: a whole HTTP response, read as haproxy sends it. */
+function answerFile(name: string): { statusLine: string; headers: Record<string, string>; body: string } {
+  const text = readFileSync(join(UNAVAILABLE_ANSWERS, name), 'utf8');
+  const [head, body] = text.split('\r\n\r\n');
+  const [statusLine, ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(
+    lines.map((line) => line.split(': ', 2).map((part, index) => (index === 0 ? part.toLowerCase() : part))),
+  );
+  return { statusLine, headers, body };
+}
 
 describeWithTools(['systemd-analyze'])('deploy/school-service.service', () => {
   test('systemd-analyze verify has nothing to say about it', () => {
@@ -45,5 +60,36 @@ describeWithTools(['haproxy'])('deploy/haproxy.cfg', () => {
     const file = join(folder, 'haproxy.cfg');
     writeFileSync(file, rendered);
     expect(() => execFileSync('haproxy', ['-c', '-q', '-f', file], { stdio: 'pipe' })).not.toThrow();
+  });
+});
+
+describe('deploy/unavailable: what the balancer answers when no node is ready', () => {
+  test('a SOAP 1.1 and a SOAP 1.2 caller get a Server fault as a node writes it', () => {
+    for (const [name, version] of [
+      ['soap11.http', SOAP11],
+      ['soap12.http', SOAP12],
+    ] as const) {
+      const answer = answerFile(name);
+      const body = faultEnvelope(version, 'receiver', `Server was unable to process request. ---> ${UNAVAILABLE}`);
+      expect(answer).toEqual({
+        statusLine: 'HTTP/1.1 500 Internal Server Error',
+        headers: { 'content-type': version.contentType, 'content-length': String(Buffer.byteLength(body)) },
+        body,
+      });
+    }
+  });
+
+  test("a JSON caller gets ASMX's error object, marked as an error", () => {
+    const answer = answerFile('json.http');
+    expect(answer.statusLine).toBe('HTTP/1.1 500 Internal Server Error');
+    expect(answer.headers).toEqual({
+      'content-type': 'application/json; charset=utf-8',
+      jsonerror: 'true',
+      'content-length': String(Buffer.byteLength(answer.body)),
+    });
+    expect(JSON.parse(answer.body)).toEqual({
+      Message: UNAVAILABLE,
+      ExceptionType: 'System.InvalidOperationException',
+    });
   });
 });

@@ -11,6 +11,8 @@ import { freePort, waitForPort } from '../../scripts/benchmark/processes';
  */
 
 export const HAPROXY_TEMPLATE = resolve(__dirname, '..', '..', 'deploy', 'haproxy.cfg');
+/** The balancer's own answers when no node is ready, as installed beside the configuration. */
+export const UNAVAILABLE_ANSWERS = resolve(__dirname, '..', '..', 'deploy', 'unavailable');
 
 /** What the balancer asks each node, as the deployed configuration does: ready, or not (draining, store away). */
 export const HEALTH_CHECK_PATH = '/readyz';
@@ -34,6 +36,7 @@ export function renderHaproxyConfig(settings: RenderSettings): string {
     LISTEN: settings.listen,
     ADMIN_SOCKET: settings.adminSocket,
     HEALTH_CHECK_PATH: settings.healthCheckPath ?? HEALTH_CHECK_PATH,
+    UNAVAILABLE: UNAVAILABLE_ANSWERS,
     SERVERS: settings.nodes.map((node) => `    server ${node.name} ${node.address}`).join('\n'),
   };
   const rendered = readFileSync(HAPROXY_TEMPLATE, 'utf8')
@@ -57,11 +60,18 @@ export interface NodeState {
 
 export interface Balancer {
   readonly url: string;
+  /** haproxy's master process (master-worker mode, as Debian's unit runs it). */
   readonly child: ChildProcess;
   /** The nodes, as the balancer's health checks and counters see them now. */
   nodes(): Promise<NodeState[]>;
   /** Resolves once `accept` holds for the balancer's view of the nodes (polling it); rejects after the time limit. */
   waitForNodes(accept: (nodes: NodeState[]) => boolean, timeoutMs?: number): Promise<NodeState[]>;
+  /**
+   * Renders the configuration again with these nodes and reloads haproxy as `systemctl reload
+   * haproxy` does (SIGUSR2 to the master, which starts a new worker on the same listening sockets);
+   * resolves once the new worker answers with exactly these nodes.
+   */
+  reload(nodes: readonly BalancedNode[]): Promise<NodeState[]>;
   stop(): Promise<void>;
 }
 
@@ -96,10 +106,17 @@ export async function startBalancer(nodes: readonly BalancedNode[], healthCheckP
   const adminSocket = join(folder, 'admin.sock');
   const port = await freePort();
   const config = join(folder, 'haproxy.cfg');
-  writeFileSync(config, renderHaproxyConfig({ listen: `127.0.0.1:${port}`, adminSocket, nodes, healthCheckPath }));
-  execFileSync('haproxy', ['-c', '-q', '-f', config]);
+  const writeConfig = (servers: readonly BalancedNode[]) => {
+    writeFileSync(
+      config,
+      renderHaproxyConfig({ listen: `127.0.0.1:${port}`, adminSocket, nodes: servers, healthCheckPath }),
+    );
+    execFileSync('haproxy', ['-c', '-q', '-f', config]);
+  };
+  writeConfig(nodes);
+  // -W: a master process and its worker, reloaded by SIGUSR2, as Debian's unit runs it;
   // -db: in the foreground, as a child of the test, whatever the configuration says.
-  const child = spawn('haproxy', ['-db', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('haproxy', ['-W', '-db', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (chunk: string) => (errors += chunk));
@@ -118,18 +135,31 @@ export async function startBalancer(nodes: readonly BalancedNode[], healthCheckP
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n${errors}`);
   }
   const nodesNow = async () => nodeStates(await adminCommand(adminSocket, 'show stat'));
+  const waitForNodes = async (accept: (nodes: NodeState[]) => boolean, timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    let states: NodeState[] | string = 'not read yet';
+    for (;;) {
+      try {
+        states = await nodesNow();
+        if (accept(states)) return states;
+      } catch (error) {
+        // Between two workers of a reload the socket may not answer for a moment.
+        states = `unreadable: ${error instanceof Error ? error.message : String(error)}`;
+      }
+      if (Date.now() > deadline) throw new Error(`the balancer's nodes are still ${JSON.stringify(states)}\n${errors}`);
+      await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+    }
+  };
   return {
     url: `http://127.0.0.1:${port}`,
     child,
     nodes: nodesNow,
-    waitForNodes: async (accept, timeoutMs = 30_000) => {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const states = await nodesNow();
-        if (accept(states)) return states;
-        if (Date.now() > deadline) throw new Error(`the balancer's nodes are still ${JSON.stringify(states)}`);
-        await new Promise((resolveWait) => setTimeout(resolveWait, 100));
-      }
+    waitForNodes,
+    reload: (servers) => {
+      writeConfig(servers);
+      child.kill('SIGUSR2');
+      const names = servers.map((node) => node.name).join();
+      return waitForNodes((states) => states.map((node) => node.name).join() === names);
     },
     stop,
   };

@@ -9,9 +9,17 @@ export interface ReceivedRequest {
   readonly body: string;
 }
 
-/** How the fake gateway answers one request: a status with headers and body, or never ('hang'). */
+/**
+ * How the fake gateway answers one request: a status with headers and body (once `after` has
+ * settled, when given: the test decides when the answer goes), or never ('hang').
+ */
 export type FakeAnswer =
-  | { readonly status: number; readonly headers?: Record<string, string>; readonly body?: string }
+  | {
+      readonly status: number;
+      readonly headers?: Record<string, string>;
+      readonly body?: string;
+      readonly after?: Promise<unknown>;
+    }
   | 'hang';
 
 export interface FakeGateway {
@@ -53,8 +61,10 @@ export async function startFakeGateway(): Promise<FakeGateway> {
       for (const waiter of waiters) waiter();
       const answer = queue.shift() ?? fallback;
       if (answer === 'hang') return;
-      response.writeHead(answer.status, answer.headers ?? {});
-      response.end(answer.body ?? '');
+      void Promise.resolve(answer.after).finally(() => {
+        response.writeHead(answer.status, answer.headers ?? {});
+        response.end(answer.body ?? '');
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,13 +1,15 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 /**
  * A throwaway PostgreSQL cluster for tests: initdb and pg_ctl from Debian's packages in a temp
  * folder, listening on a free loopback port, removed again by stop(). As root the server runs as
- * the postgres user, which the package creates.
+ * the postgres user, which the package creates. stopServer() and startServer() restart the same
+ * cluster on the same port, as an operator's restart of the database does.
  */
 
 export function postgresBinDirectory(): string | undefined {
@@ -30,6 +32,13 @@ function freePort(): Promise<number> {
 
 export interface TestPostgres {
   readonly url: string;
+  /** Stops the server as `pg_ctl stop` does (fast: sessions are ended), keeping its data; resolves once it is down. */
+  stopServer(): Promise<void>;
+  /** Starts the stopped server again on the same port and data; resolves once it accepts connections. */
+  startServer(): Promise<void>;
+  /** The running server's main process (the postmaster); its sessions are its children. */
+  serverPid(): number;
+  /** Stops the server at once and removes the cluster. */
   stop(): void;
 }
 
@@ -42,15 +51,24 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   if (asRoot) {
     chmodSync(directory, 0o777);
   }
+  const command = (program: string, args: string[]): [string, string[]] =>
+    asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args];
   const run = (program: string, args: string[]) => {
-    const command = asRoot ? 'runuser' : join(bin, program);
-    const fullArgs = asRoot ? ['-u', 'postgres', '--', join(bin, program), ...args] : args;
-    const result = spawnSync(command, fullArgs, { encoding: 'utf8' });
+    const result = spawnSync(...command(program, args), { encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`${program} failed: ${result.stderr || result.stdout}`);
+  };
+  // Asynchronous, so that a test's load goes on while the server stops and starts.
+  const runAsync = async (program: string, args: string[]) => {
+    try {
+      await promisify(execFile)(...command(program, args), { encoding: 'utf8' });
+    } catch (error) {
+      const { stderr, stdout } = error as { stderr?: string; stdout?: string };
+      throw new Error(`${program} failed: ${stderr || stdout || String(error)}`);
+    }
   };
   const port = await freePort();
   run('initdb', ['-D', dataDirectory, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
-  run('pg_ctl', [
+  const startArgs = [
     '-D',
     dataDirectory,
     '-l',
@@ -59,12 +77,23 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     '-o',
     `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off`,
     'start',
-  ]);
+  ];
+  run('pg_ctl', startArgs);
+  let serving = true;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stopServer: async () => {
+      await runAsync('pg_ctl', ['-D', dataDirectory, '-m', 'fast', '-w', 'stop']);
+      serving = false;
+    },
+    startServer: async () => {
+      await runAsync('pg_ctl', startArgs);
+      serving = true;
+    },
+    serverPid: () => Number(readFileSync(join(dataDirectory, 'postmaster.pid'), 'utf8').split('\n')[0]),
     stop: () => {
       try {
-        run('pg_ctl', ['-D', dataDirectory, '-m', 'immediate', 'stop']);
+        if (serving) run('pg_ctl', ['-D', dataDirectory, '-m', 'immediate', 'stop']);
       } finally {
         rmSync(directory, { recursive: true, force: true });
       }
