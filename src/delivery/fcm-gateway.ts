@@ -1,5 +1,5 @@
 import type { PushContent } from './outbox';
-import { exchange, errorText, type Gateway, type GatewayOutcome } from './gateway';
+import { exchange, errorText, type Gateway, type GatewayOutcome, idempotencyHeaders } from './gateway';
 import type { BoundedResponse } from '../lib/bounded-fetch';
 
 /**
@@ -15,7 +15,10 @@ export function fcmGateway(url: string, token: string | undefined, timeoutMs: nu
       const body = JSON.stringify({
         message: { token: message.recipient, notification: { title: push.title, body: push.body }, data: push.data },
       });
-      const headers: Record<string, string> = { 'Content-Type': 'application/json; charset=utf-8' };
+      const headers: Record<string, string> = {
+        ...idempotencyHeaders(message),
+        'Content-Type': 'application/json; charset=utf-8',
+      };
       if (token) headers.Authorization = `Bearer ${token}`;
       return exchange(url, { method: 'POST', headers, body }, { timeoutMs, stop }, now, tokenGone);
     },

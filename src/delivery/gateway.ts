@@ -15,6 +15,15 @@ export interface Gateway {
   send(message: ClaimedMessage, content: unknown, stop?: AbortSignal): Promise<GatewayOutcome>;
 }
 
+/**
+ * The headers every gateway request carries: the message's reference as its Idempotency-Key, the
+ * same on every attempt. A send can reach the gateway and its outcome still be lost (a node killed
+ * in between); the message is then sent again, and a gateway that honours the key delivers it once.
+ */
+export function idempotencyHeaders(message: ClaimedMessage): Record<string, string> {
+  return { 'Idempotency-Key': message.reference };
+}
+
 /** Gateways' error bodies can be long; a stored last_error keeps the start. */
 const MAX_ERROR_TEXT = 300;
 /** Enough for any gateway's error answer; success bodies are not needed. */

@@ -1,5 +1,5 @@
 import type { DeliveryConfig } from '../config/delivery-settings';
-import { exchange, type Gateway } from './gateway';
+import { exchange, type Gateway, idempotencyHeaders } from './gateway';
 import type { SmsContent } from './outbox';
 
 /**
@@ -20,7 +20,7 @@ export function smsGateway(
   return {
     send: (message, content, stop) => {
       const filled = fill(message.recipient, (content as SmsContent).text);
-      const headers: Record<string, string> = {};
+      const headers = idempotencyHeaders(message);
       if (settings.authorization) headers.Authorization = settings.authorization;
       if (settings.method === 'GET') {
         const url = new URL(settings.url);

@@ -96,6 +96,7 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
     expect(request.method).toBe('POST');
     expect(request.url).toBe('/v1/projects/demo/messages:send');
     expect(request.headers.authorization).toBe('Bearer push-credential');
+    expect(request.headers['idempotency-key']).toBe('ref-1');
     expect(JSON.parse(request.body)).toEqual({
       message: {
         token: device.push_token,
@@ -123,6 +124,7 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
     expect(request.url).toBe('/send');
     expect(request.headers.authorization).toBe('Basic c2Nob29sOnNlY3JldA==');
     expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers['idempotency-key']).toBe('ref-2');
     expect(JSON.parse(request.body)).toEqual({ to: '+966500000001', text: 'verification code 482913' });
     await eventually(
       () => message(1),
@@ -145,6 +147,8 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
       'retry me',
       'retry me',
     ]);
+    // Every attempt carries the same key, so a gateway that honours it delivers the message once.
+    expect(push.received.map((request) => request.headers['idempotency-key'])).toEqual(['ref-3', 'ref-3', 'ref-3']);
   });
 
   test('waits at least as long as a 429 Retry-After says before trying again', async () => {

@@ -289,17 +289,23 @@ describeWithBalancer('nodes on one PostgreSQL behind haproxy (deploy/haproxy.cfg
       await store.close();
     }
 
-    const copies = new Map<number, { index: number; url: string }[]>();
+    const copies = new Map<number, { index: number; url: string; key: unknown }[]>();
     (gateway as FakeGateway).received.forEach((request, index) => {
       const notes = (JSON.parse(request.body) as { message: { notification: { body: string } } }).message.notification
         .body;
       const push = pushNumber(notes) as number;
-      copies.set(push, [...(copies.get(push) ?? []), { index, url: request.url }]);
+      const key = request.headers['idempotency-key'];
+      copies.set(push, [...(copies.get(push) ?? []), { index, url: request.url, key }]);
     });
-    // The one case a gateway without idempotency sees a message twice: the killed node had handed it
-    // over, and died before it could write so; once its lease ran out another node sent it again.
-    const handedOverByTheDead = (sent: { index: number; url: string }[]) =>
-      sent.length === 2 && sent[0].index < receivedBeforeDeath && sent[0].url === `/${nodes[1].name}/send`;
+    // The one case a gateway sees a message twice: the killed node had handed it over, and died
+    // before it could write so; once its lease ran out another node sent it again. Both copies carry
+    // the message's Idempotency-Key, so a gateway that honours it delivers the message once.
+    const handedOverByTheDead = (sent: { index: number; url: string; key: unknown }[]) =>
+      sent.length === 2 &&
+      typeof sent[0].key === 'string' &&
+      sent[1].key === sent[0].key &&
+      sent[0].index < receivedBeforeDeath &&
+      sent[0].url === `/${nodes[1].name}/send`;
     const sentTwice = [...copies].filter(([, sent]) => sent.length > 1 && !handedOverByTheDead(sent));
 
     expect(accepted.length).toBeGreaterThanOrEqual(100);

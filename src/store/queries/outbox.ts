@@ -40,7 +40,7 @@ export async function insertOutboxRowsTentatively(
 
 export type ClaimedMessage = Pick<
   OutboxMessageTable,
-  'channel' | 'recipient' | 'device_id' | 'payload' | 'attempts'
+  'reference' | 'channel' | 'recipient' | 'device_id' | 'payload' | 'attempts'
 > & {
   id: number;
 };
@@ -71,7 +71,7 @@ export async function claimDueMessages(
       limit ${limit}
       ${lock}
     )
-    returning id, channel, recipient, device_id, payload, attempts`.execute(db);
+    returning id, reference, channel, recipient, device_id, payload, attempts`.execute(db);
   return result.rows;
 }
 
