@@ -67,7 +67,9 @@ export function compiledQuery<P extends object, R>(build: Builder<P, R>): Compil
       bound[index] = 'name' in slot ? values[slot.name] : slot.constant;
     }
     const rows = direct?.all(query.sql, bound);
-    if (rows) return rows as R[];
+    // SQLite's rows come at once: no await, which would cost the call another turn of the queue.
+    if (Array.isArray(rows)) return rows as R[];
+    if (rows) return (await rows) as R[];
     const result = await db.executeQuery<R>({ ...query, parameters: bound } as CompiledQuery<R>);
     return result.rows;
   };

@@ -11,7 +11,8 @@ import { watchPostgresChannel } from './postgres-change-watch';
 import { ReferenceData } from './reference-data';
 import { SqliteDialectWithLiteralLimits } from './sqlite-dialect';
 import { withStatementCache } from './statement-cache';
-import { directReader } from './direct-reader';
+import { postgresDirectReader } from './postgres-direct-reader';
+import { sqliteDirectReader } from './sqlite-direct-reader';
 import type { DirectReader } from './session';
 import type { Database } from './schema';
 
@@ -79,11 +80,15 @@ function openSqlite(
     db: new Kysely<Database>({ dialect: new SqliteDialectWithLiteralLimits({ database: statements }), log: queryLog }),
     location,
     connection: { engine: 'sqlite', database },
-    direct: directReader(database, statements, queryTook),
+    direct: sqliteDirectReader(database, statements, queryTook),
   };
 }
 
-function openPostgres(databaseUrl: string, queryLog: KyselyConfig['log']): Opened {
+function openPostgres(
+  databaseUrl: string,
+  queryTook: StoreSettings['queryTook'],
+  queryLog: KyselyConfig['log'],
+): Opened {
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
   // A connection the server drops (a restart, a failover) is logged, and the pool opens a new one
   // for the next query; the query in flight on it fails on its own. An 'error' event nobody
@@ -95,6 +100,7 @@ function openPostgres(databaseUrl: string, queryLog: KyselyConfig['log']): Opene
     db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryLog }),
     location: withoutPassword(databaseUrl),
     connection: { engine: 'postgres', pool },
+    direct: postgresDirectReader(pool, queryTook),
   };
 }
 
@@ -104,7 +110,7 @@ export async function openStore(settings: StoreSettings): Promise<Store> {
   // Failed queries count too: a query that waits for a store that went away is the slow one to see.
   const queryLog: KyselyConfig['log'] = queryTook ? (event) => queryTook(event.queryDurationMillis) : undefined;
   const { db, location, connection, direct } = settings.databaseUrl
-    ? openPostgres(settings.databaseUrl, queryLog)
+    ? openPostgres(settings.databaseUrl, queryTook, queryLog)
     : openSqlite(settings.dataDirectory, queryTook, queryLog);
   try {
     await migrateToLatest(db as Kysely<unknown>, connection.engine);

@@ -11,10 +11,14 @@ export interface ReferenceCopy {
   absenceTypeNames(): Promise<Map<number, string>>;
 }
 
-/** Runs a compiled read at once on the embedded store (store/direct-reader.ts). */
+/**
+ * Runs a compiled read by a shorter way than kysely's executor: on SQLite at once on the prepared
+ * statement (store/sqlite-direct-reader.ts), on PostgreSQL as a named prepared statement
+ * (store/postgres-direct-reader.ts).
+ */
 export interface DirectReader {
   /** The rows; undefined when the read must go through kysely instead (a transaction holds the connection). */
-  all(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
+  all(sql: string, parameters: readonly unknown[]): unknown[] | Promise<unknown[]> | undefined;
 }
 
 /**
@@ -27,7 +31,7 @@ export interface Session {
   readonly engine: Engine;
   /** The store's kept copy of its reference data; a session without one reads the tables. */
   readonly reference?: ReferenceCopy;
-  /** The embedded store's shortcut for compiled reads. */
+  /** The store's shorter way for compiled reads, outside transactions. */
   readonly direct?: DirectReader;
 }
 

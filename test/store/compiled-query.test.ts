@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { Client } from 'pg';
 import { compiledQuery } from '../../src/store/compiled-query';
 import type { Store } from '../../src/store/open-store';
 import { inTransaction } from '../../src/store/session';
@@ -75,6 +76,25 @@ describeEachEngine('compiled queries', ({ engine, freshStoreSettings }) => {
     await expect(transaction).rejects.toThrow('rolled back');
     expect(await reading).toEqual([before]);
   });
+
+  if (engine === 'postgres') {
+    test('PostgreSQL runs a compiled read as a named prepared statement, one name for one text', async () => {
+      const sent: unknown[] = [];
+      const query = Client.prototype.query;
+      Client.prototype.query = function (this: Client, ...args: unknown[]) {
+        sent.push(args[0]);
+        return (query as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof query;
+      try {
+        await noteTypeCount(store as Store, {});
+        await noteTypeCount(store as Store, {});
+      } finally {
+        Client.prototype.query = query;
+      }
+      const names = sent.map((config) => (config as { name?: string }).name);
+      expect(names).toEqual([expect.stringMatching(/^q[0-9a-f]{24}$/), names[0]]);
+    });
+  }
 
   if (engine === 'sqlite') {
     test("SQLite's LIMIT is written into the SQL, not bound", () => {

@@ -9,7 +9,7 @@ import type { DirectReader } from './session';
  * taken this way only when no transaction holds the connection; otherwise it goes through kysely
  * and waits for the transaction, so that it never sees another call's uncommitted writes.
  */
-export function directReader(
+export function sqliteDirectReader(
   database: BetterSqlite3.Database,
   statements: SqliteDatabase,
   queryTook: ((ms: number) => void) | undefined,
