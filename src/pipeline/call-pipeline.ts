@@ -106,7 +106,9 @@ export class CallPipeline {
       const message = `${tooLong.name} must be at most ${tooLong.limit} characters long.`;
       return { ok: false, error: new CallError('rule', message) };
     }
-    const recognition = await this.parts.callers.recognise(call.caller.address, call.caller.credentials);
+    // Most callers are recognised from memory: awaiting only a real promise spares the call a turn of the queue.
+    const recognising = this.parts.callers.recognise(call.caller.address, call.caller.credentials);
+    const recognition = recognising instanceof Promise ? await recognising : recognising;
     const identity = recognition.kind === 'identified' ? recognition.identity : undefined;
     if (record && recognition.kind !== 'refused') record.caller = identity?.name ?? 'anonymous';
     if (!mayCall(identity, name)) return { ok: false, error: this.refusal(call, name, recognition) };
@@ -117,7 +119,8 @@ export class CallPipeline {
     const handler = this.parts.handlers[name] as { handle(parameters: unknown, context: OperationContext): unknown };
     let invocation: Invocation;
     try {
-      invocation = { ok: true, result: await handler.handle(call.parameters, context) };
+      const handled = handler.handle(call.parameters, context);
+      invocation = { ok: true, result: handled instanceof Promise ? await handled : handled };
     } catch (error) {
       if (error instanceof RuleViolation) {
         if (record && error instanceof RateLimitReached) record.outcome = 'rate-limited';
@@ -158,6 +161,7 @@ export class CallPipeline {
     const { services } = this.parts;
     const now = services.clock();
     const { caller } = call;
+    let today: string | undefined;
     // Written out rather than spread: one object of one shape per call, cheap on the hot path.
     return {
       store: services.store,
@@ -175,7 +179,11 @@ export class CallPipeline {
       visibility: new Visibility(services.store, identity?.scope ?? NO_SCOPE),
       touched: (kind, id) => touched[kind].push(id),
       now,
-      today: now.toISOString().slice(0, 10),
+      // Only the calls that read by date need the day; the others do not pay for formatting it.
+      get today() {
+        today ??= now.toISOString().slice(0, 10);
+        return today;
+      },
     };
   }
 
