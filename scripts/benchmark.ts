@@ -22,7 +22,7 @@ import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchmarkServiceEnvironment, buildService, checkBenchmarkTools, ROOT, SERVICE_ENTRY } from './benchmark/build';
-import { describeDifference, responsesFile, sendScenario, type CapturedResponse } from './benchmark/capture';
+import { captureResponses, checkAnswersAlike, responsesFile } from './benchmark/capture';
 import { parseOptions, USAGE, UsageError, type Options } from './benchmark/options';
 import { firstMatchingLine, freePort, ProcessGroup, waitForPort } from './benchmark/processes';
 import {
@@ -68,29 +68,6 @@ async function startBareServer(group: ProcessGroup, responses: string): Promise<
   return { label: 'bare', pid: child.pid as number, port: Number(port) };
 }
 
-async function capture(service: Target, scenarios: readonly Scenario[]): Promise<CapturedResponse[]> {
-  const captured: CapturedResponse[] = [];
-  for (const scenario of scenarios) {
-    const response = await sendScenario(service.port, scenario);
-    if (response.status !== 200)
-      throw new Error(`${scenario.name}: the service answered ${response.status}: ${response.body.toString('utf8')}`);
-    captured.push(response);
-  }
-  return captured;
-}
-
-async function checkBareAnswersAlike(
-  bare: Target,
-  scenarios: readonly Scenario[],
-  captured: readonly CapturedResponse[],
-): Promise<void> {
-  for (const [index, scenario] of scenarios.entries()) {
-    const difference = describeDifference(captured[index], await sendScenario(bare.port, scenario));
-    if (difference)
-      throw new Error(`${scenario.name}: the bare server's response differs from the service's: ${difference}`);
-  }
-}
-
 async function measure(
   group: ProcessGroup,
   options: Options,
@@ -98,11 +75,11 @@ async function measure(
   workDirectory: string,
 ): Promise<ScenarioRuns[]> {
   const service = await startService(group, workDirectory, options.accessLog);
-  const captured = await capture(service, scenarios);
+  const captured = await captureResponses(service.port, scenarios);
   const responses = join(workDirectory, 'responses.json');
   writeFileSync(responses, responsesFile(scenarios, captured));
   const bare = await startBareServer(group, responses);
-  await checkBareAnswersAlike(bare, scenarios, captured);
+  await checkAnswersAlike(bare.port, scenarios, captured, 'bare server');
 
   const scripts = scenarios.map((scenario, index) => writeWrkScript(workDirectory, index, scenario));
   const settings: LoadSettings = {
