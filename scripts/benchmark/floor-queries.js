@@ -34,8 +34,9 @@ const SQL = {
   infoByRecord: `${STUDENT_INFO} where record.id = ?`,
   infoByStudent: `${STUDENT_INFO} where student.id = ?
     order by case when record.academic_year_id = ? then 0 else 1 end, year.starts_on desc limit 1`,
-  currentClass: 'select class_id from student_records where student_id = ? and academic_year_id = ?',
-  classSubjects: `${CLASS_SUBJECTS} where assignment.class_id = ? order by subject.id, teacher.id`,
+  studentSubjects: `${CLASS_SUBJECTS} where assignment.class_id =
+      (select class_id from student_records where student_id = ? and academic_year_id = ? limit 1)
+    order by subject.id, teacher.id`,
   teacherClassSubjects: `${CLASS_SUBJECTS} where assignment.class_id = ? and assignment.teacher_id = ?
     order by subject.id, teacher.id`,
   marks: `select assessment.id, assessment.name_ar, assessment.name_en, term.id, term.name_ar, term.name_en,
@@ -100,7 +101,6 @@ function floorQueries(database) {
   const statement = {};
   for (const [name, sql] of Object.entries(SQL)) statement[name] = database.prepare(sql).raw(true);
   const yearId = currentAcademicYearId(database);
-  const classSubjectsOf = (classId) => statement.classSubjects.all(classId).length;
   return {
     GetStudentInfoByRecId: {
       element: 'GetStudentInfoByRecIdResult',
@@ -112,10 +112,7 @@ function floorQueries(database) {
     },
     GetStudentSubjectsByID: {
       element: 'SubjectInfo',
-      run: ([studentId]) => {
-        const [record] = statement.currentClass.all(studentId, yearId);
-        return record === undefined ? 0 : classSubjectsOf(record[0]);
-      },
+      run: ([studentId]) => statement.studentSubjects.all(studentId, yearId).length,
     },
     GetTeacherSubjectsByID: {
       element: 'SubjectInfo',
