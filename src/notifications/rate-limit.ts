@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import {
   countRateLimitEvents,
-  lockRateLimitBucket,
+  lockRateLimitBuckets,
+  pruneRateLimitBuckets,
   pruneRateLimitEvents,
-  recordRateLimitEvent,
+  recordRateLimitEvents,
 } from '../store/queries/rate-limit-events';
 import type { Session } from '../store/session';
 
@@ -24,7 +25,8 @@ const LONGEST_WINDOW_MS = HOUR_MS;
  * allowed request is recorded in every bucket, within the caller's transaction; a refused one is
  * recorded nowhere, so that a refused flood writes nothing to the store. Each bucket is locked
  * while it is counted, so that concurrent requests never overshoot a limit. Events older than the
- * longest window of a bucket are pruned as it is used.
+ * longest window of a bucket are pruned as it is used. Each step is one statement for all the
+ * buckets (a round trip each on PostgreSQL).
  */
 export async function countAgainstLimits(
   transaction: Session,
@@ -35,18 +37,28 @@ export async function countAgainstLimits(
   for (const limit of limits) buckets.set(bucketOf(limit.key), [...(buckets.get(bucketOf(limit.key)) ?? []), limit]);
   // Buckets are locked in one order, so that two requests counting the same two cannot deadlock.
   const ordered = [...buckets.entries()].sort(([a], [b]) => a.localeCompare(b));
-  for (const [bucket, bucketLimits] of ordered) {
-    await lockRateLimitBucket(transaction, bucket);
-    for (const limit of bucketLimits) {
-      const since = new Date(now.getTime() - limit.windowMs).toISOString();
-      if ((await countRateLimitEvents(transaction, bucket, since)) >= limit.limit) return limit;
-    }
-  }
-  for (const [bucket, bucketLimits] of ordered) {
-    const longest = Math.max(...bucketLimits.map((limit) => limit.windowMs));
-    await pruneRateLimitEvents(transaction, new Date(now.getTime() - longest).toISOString(), bucket);
-    await recordRateLimitEvent(transaction, bucket, now.toISOString());
-  }
+  await lockRateLimitBuckets(
+    transaction,
+    ordered.map(([bucket]) => bucket),
+  );
+  const checks = ordered.flatMap(([bucket, bucketLimits]) =>
+    bucketLimits.map((limit) => ({ bucket, limit, since: new Date(now.getTime() - limit.windowMs).toISOString() })),
+  );
+  const counts = await countRateLimitEvents(transaction, checks);
+  const reached = checks.find((check, index) => counts[index] >= check.limit.limit);
+  if (reached) return reached.limit;
+  await pruneRateLimitBuckets(
+    transaction,
+    ordered.map(([bucket, bucketLimits]) => ({
+      bucket,
+      before: new Date(now.getTime() - Math.max(...bucketLimits.map((limit) => limit.windowMs))).toISOString(),
+    })),
+  );
+  await recordRateLimitEvents(
+    transaction,
+    ordered.map(([bucket]) => bucket),
+    now.toISOString(),
+  );
   return undefined;
 }
 

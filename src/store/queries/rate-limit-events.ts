@@ -3,34 +3,68 @@ import type { Session } from '../session';
 
 /**
  * The events rate limits count, by bucket (a hash of what is counted). Times are ISO 8601 text,
- * which both engines compare in time order.
+ * which both engines compare in time order. A call counts against a few buckets at once; each step
+ * takes all of them in one statement, as every statement is a round trip on PostgreSQL.
  */
 
 /**
- * Serialises concurrent counts of one bucket until the transaction ends, so that a limit is never
- * overshot: a transaction-scoped advisory lock on PostgreSQL; SQLite has a single writer already.
+ * Serialises concurrent counts of these buckets until the transaction ends, so that a limit is
+ * never overshot: transaction-scoped advisory locks on PostgreSQL, taken in the order given (the
+ * subquery's order is the order the aggregate takes them in), so that two calls locking the same
+ * buckets cannot deadlock; SQLite has a single writer already.
  */
-export async function lockRateLimitBucket({ db, engine }: Session, bucket: string): Promise<void> {
-  if (engine === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${bucket}))`.execute(db);
+export async function lockRateLimitBuckets({ db, engine }: Session, buckets: readonly string[]): Promise<void> {
+  if (engine !== 'postgres' || buckets.length === 0) return;
+  await sql`select count(pg_advisory_xact_lock(hashtext(bucket))) from (
+      select bucket from unnest(${[...buckets]}::text[]) with ordinality as given(bucket, position)
+      order by position
+    ) as ordered`.execute(db);
 }
 
-export async function countRateLimitEvents({ db }: Session, bucket: string, since: string): Promise<number> {
-  const row = await db
-    .selectFrom('rate_limit_events')
-    .select(db.fn.countAll<number>().as('count'))
-    .where('bucket', '=', bucket)
-    .where('occurred_at', '>', since)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+/** How many events each bucket holds after its time, in the order asked. */
+export async function countRateLimitEvents(
+  { db }: Session,
+  checks: ReadonlyArray<{ readonly bucket: string; readonly since: string }>,
+): Promise<number[]> {
+  if (checks.length === 0) return [];
+  const counts = checks.map(
+    ({ bucket, since }, index) =>
+      sql`select ${sql.lit(index)} as position, count(*) as count from rate_limit_events
+        where bucket = ${bucket} and occurred_at > ${since}`,
+  );
+  const { rows } = await sql<{ position: number; count: number | string }>`${sql.join(
+    counts,
+    sql` union all `,
+  )}`.execute(db);
+  const byPosition = new Array<number>(checks.length).fill(0);
+  for (const row of rows) byPosition[Number(row.position)] = Number(row.count);
+  return byPosition;
 }
 
-export async function recordRateLimitEvent({ db }: Session, bucket: string, at: string): Promise<void> {
-  await db.insertInto('rate_limit_events').values({ bucket, occurred_at: at }).execute();
+/** Records one event at `at` in each bucket. */
+export async function recordRateLimitEvents({ db }: Session, buckets: readonly string[], at: string): Promise<void> {
+  if (buckets.length === 0) return;
+  await db
+    .insertInto('rate_limit_events')
+    .values(buckets.map((bucket) => ({ bucket, occurred_at: at })))
+    .execute();
 }
 
-/** Deletes events older than `before`: of one bucket, or of every bucket when none is named. */
-export async function pruneRateLimitEvents({ db }: Session, before: string, bucket?: string): Promise<void> {
-  let statement = db.deleteFrom('rate_limit_events').where('occurred_at', '<', before);
-  if (bucket !== undefined) statement = statement.where('bucket', '=', bucket);
-  await statement.execute();
+/** Deletes each named bucket's events older than its own time. */
+export async function pruneRateLimitBuckets(
+  { db }: Session,
+  expired: ReadonlyArray<{ readonly bucket: string; readonly before: string }>,
+): Promise<void> {
+  if (expired.length === 0) return;
+  await db
+    .deleteFrom('rate_limit_events')
+    .where((eb) =>
+      eb.or(expired.map(({ bucket, before }) => eb.and([eb('bucket', '=', bucket), eb('occurred_at', '<', before)]))),
+    )
+    .execute();
+}
+
+/** Deletes every bucket's events older than `before`. */
+export async function pruneRateLimitEvents({ db }: Session, before: string): Promise<void> {
+  await db.deleteFrom('rate_limit_events').where('occurred_at', '<', before).execute();
 }
