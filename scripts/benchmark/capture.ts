@@ -36,6 +36,32 @@ export function sendScenario(port: number, scenario: Scenario): Promise<Captured
   });
 }
 
+/** Sends each scenario once and keeps the response; anything but a 200 stops the benchmark. */
+export async function captureResponses(port: number, scenarios: readonly Scenario[]): Promise<CapturedResponse[]> {
+  const captured: CapturedResponse[] = [];
+  for (const scenario of scenarios) {
+    const response = await sendScenario(port, scenario);
+    if (response.status !== 200)
+      throw new Error(`${scenario.name}: the service answered ${response.status}: ${response.body.toString('utf8')}`);
+    captured.push(response);
+  }
+  return captured;
+}
+
+/** Checks that a baseline server (`what`) answers every scenario byte for byte as the service did. */
+export async function checkAnswersAlike(
+  port: number,
+  scenarios: readonly Scenario[],
+  captured: readonly CapturedResponse[],
+  what: string,
+): Promise<void> {
+  for (const [index, scenario] of scenarios.entries()) {
+    const difference = describeDifference(captured[index], await sendScenario(port, scenario));
+    if (difference)
+      throw new Error(`${scenario.name}: the ${what}'s response differs from the service's: ${difference}`);
+  }
+}
+
 /** The bare server's responses file: one entry per scenario, keyed as bare-server.js keys them. */
 export function responsesFile(scenarios: readonly Scenario[], captured: readonly CapturedResponse[]): string {
   const entries = scenarios.map((scenario, index) => ({
