@@ -9,20 +9,22 @@
  *
  * It builds the service first (tsc -p scripts/benchmark/tsconfig.service.json: src/ into
  * dist/src/ with the project's options) unless --no-build is given, so the figures are always
- * those of the current source; a build with errors stops it. Then: start the service from
- * dist/src/main.js on a free port, with an empty SQLite store in a temporary folder; send each
- * scenario once and keep the response; start the bare server (scripts/benchmark/bare-server.js)
- * with those responses and check that it answers each request byte for byte alike; warm both
- * up; then, per round, run each scenario against both, alternating which goes first. CPU per
- * call is the server process's utime + stime from /proc/<pid>/stat around the run, divided by
- * the requests wrk completed. A run during which other processes took CPU is repeated (see
- * --max-other-load). Every process it starts is stopped at the end, on error and on Ctrl-C.
+ * those of the current source; a build with errors stops it. Then, for each kind of service the
+ * scenarios need (see scripts/benchmark/scenarios.ts): start the service from dist/src/main.js on
+ * a free port, in a temporary folder of its own (the documented profile on an empty SQLite store,
+ * or the typed profile on the demo school a new store gets); send each of its scenarios once and
+ * keep the response; start a bare server (scripts/benchmark/bare-server.js) with those responses
+ * and check that it answers each request byte for byte alike. Warm every pair up; then, per
+ * round, run each scenario against its service and its bare server, alternating which goes
+ * first. CPU per call is the server process's utime + stime from /proc/<pid>/stat around the run,
+ * divided by the requests wrk completed. A run during which other processes took CPU is repeated
+ * (see --max-other-load). Every process it starts is stopped at the end, on error and on Ctrl-C.
  */
-import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchmarkServiceEnvironment, buildService, checkBenchmarkTools, ROOT, SERVICE_ENTRY } from './benchmark/build';
-import { captureResponses, checkAnswersAlike, responsesFile } from './benchmark/capture';
+import { captureResponses, checkAnswersAlike, responsesFile, type CapturedResponse } from './benchmark/capture';
 import { parseOptions, USAGE, UsageError, type Options } from './benchmark/options';
 import { firstMatchingLine, freePort, ProcessGroup, waitForPort } from './benchmark/processes';
 import {
@@ -32,7 +34,7 @@ import {
   serviceToBareRatio,
   type ScenarioRuns,
 } from './benchmark/report';
-import { SCENARIOS, type Scenario } from './benchmark/scenarios';
+import { SCENARIOS, type Scenario, type ServiceKind } from './benchmark/scenarios';
 import { runWrk, writeWrkScript, type LoadResult, type LoadSettings } from './benchmark/wrk';
 
 const BARE_SERVER = join(ROOT, 'scripts', 'benchmark', 'bare-server.js');
@@ -46,16 +48,36 @@ interface Target {
   readonly port: number;
 }
 
-async function startService(group: ProcessGroup, workDirectory: string, accessLog: boolean): Promise<Target> {
+/** What each kind of service runs with beyond the benchmark's environment. */
+const SERVICE_SETTINGS: Readonly<Record<ServiceKind, Readonly<Record<string, string>>>> = {
+  // An empty store: the documented scenarios read no data (the void lookup finds no one).
+  documented: {},
+  // The demo school a new embedded store gets on its first start: the typed scenarios read a real student.
+  typed: { CONTRACT: 'typed', DEMO_DATA: 'on' },
+};
+
+/** A service and the bare server answering its scenarios with its bytes. */
+interface Pair {
+  readonly service: Target;
+  readonly bare: Target;
+}
+
+async function startService(
+  group: ProcessGroup,
+  directory: string,
+  kind: ServiceKind,
+  accessLog: boolean,
+): Promise<Target> {
   const port = await freePort();
+  const settings = { ...SERVICE_SETTINGS[kind], ...(accessLog ? { LOG_LEVEL: 'info' } : {}) };
   const child = group.spawn(process.execPath, [SERVICE_ENTRY], {
     cwd: ROOT,
-    // An empty embedded store of its own: the scenarios read no data, and data/ stays untouched.
-    env: benchmarkServiceEnvironment(port, join(workDirectory, 'data'), accessLog ? { LOG_LEVEL: 'info' } : {}),
+    // A store of its own in the temporary folder: data/ stays untouched.
+    env: benchmarkServiceEnvironment(port, join(directory, 'data'), settings),
     // With the access log, a line a request goes to a file, as journald or a log file takes it in production.
-    stdio: ['ignore', 'inherit', accessLog ? openSync(join(workDirectory, 'service.log'), 'w') : 'inherit'],
+    stdio: ['ignore', 'inherit', accessLog ? openSync(join(directory, 'service.log'), 'w') : 'inherit'],
   });
-  await waitForPort(port, child, 15_000, 'the service');
+  await waitForPort(port, child, 60_000, `the ${kind} service`);
   return { label: 'service', pid: child.pid as number, port };
 }
 
@@ -68,18 +90,47 @@ async function startBareServer(group: ProcessGroup, responses: string): Promise<
   return { label: 'bare', pid: child.pid as number, port: Number(port) };
 }
 
+/** A scenario that must show a record (not an empty answer) stops the benchmark when it does not. */
+function checkAnswersShow(scenarios: readonly Scenario[], captured: readonly CapturedResponse[]): void {
+  for (const [index, scenario] of scenarios.entries()) {
+    const body = captured[index].body.toString('utf8');
+    if (scenario.answerShows && !scenario.answerShows.test(body))
+      throw new Error(`${scenario.name}: the answer does not show ${scenario.answerShows}: ${body}`);
+  }
+}
+
+/** Starts the service of one kind and a bare server that answers its scenarios with the bytes it gave. */
+async function startPair(
+  group: ProcessGroup,
+  options: Options,
+  kind: ServiceKind,
+  scenarios: readonly Scenario[],
+  workDirectory: string,
+): Promise<Pair> {
+  const directory = join(workDirectory, kind);
+  mkdirSync(directory);
+  const service = await startService(group, directory, kind, options.accessLog);
+  const captured = await captureResponses(service.port, scenarios);
+  checkAnswersShow(scenarios, captured);
+  const responses = join(directory, 'responses.json');
+  writeFileSync(responses, responsesFile(scenarios, captured));
+  const bare = await startBareServer(group, responses);
+  await checkAnswersAlike(bare.port, scenarios, captured, 'bare server');
+  return { service, bare };
+}
+
 async function measure(
   group: ProcessGroup,
   options: Options,
   scenarios: readonly Scenario[],
   workDirectory: string,
 ): Promise<ScenarioRuns[]> {
-  const service = await startService(group, workDirectory, options.accessLog);
-  const captured = await captureResponses(service.port, scenarios);
-  const responses = join(workDirectory, 'responses.json');
-  writeFileSync(responses, responsesFile(scenarios, captured));
-  const bare = await startBareServer(group, responses);
-  await checkAnswersAlike(bare.port, scenarios, captured, 'bare server');
+  const pairs = new Map<ServiceKind, Pair>();
+  for (const kind of new Set(scenarios.map((scenario) => scenario.service))) {
+    const ofKind = scenarios.filter((scenario) => scenario.service === kind);
+    pairs.set(kind, await startPair(group, options, kind, ofKind, workDirectory));
+  }
+  const pairOf = (index: number) => pairs.get(scenarios[index].service) as Pair;
 
   const scripts = scenarios.map((scenario, index) => writeWrkScript(workDirectory, index, scenario));
   const settings: LoadSettings = {
@@ -96,6 +147,7 @@ async function measure(
   if (options.warmupSeconds > 0) {
     console.log(`Warming up (${options.warmupSeconds} s per scenario and server) ...`);
     for (const index of scenarios.keys()) {
+      const { service, bare } = pairOf(index);
       for (const target of [service, bare]) await run(target, index, options.warmupSeconds);
     }
   }
@@ -104,6 +156,7 @@ async function measure(
     console.log(`Round ${round + 1} of ${options.rounds} ...`);
     for (const index of scenarios.keys()) {
       // Alternating which server goes first keeps a slow drift of the machine off the ratio.
+      const { service, bare } = pairOf(index);
       const order = round % 2 === 0 ? [service, bare] : [bare, service];
       for (const target of order) {
         const what = `${scenarios[index].name} on the ${target.label} server`;

@@ -7,11 +7,12 @@ const DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\r\n';
 /**
  * The HTTP GET/POST answer for a result: an XML document whose root is named for the result's
  * type, as ASMX writes it. A string is `<string xmlns="ns">text</string>`; a record or list
- * declares xsi/xsd and is indented; a null result is the root with xsi:nil.
+ * declares xsi/xsd and is indented; a null result is the root with xsi:nil. The document is
+ * written into a buffer of `sizeHint` bytes, grown if it needs more.
  */
-export function typedDocument(type: TypeRef, value: unknown, namespace: string): Buffer {
+export function typedDocument(type: TypeRef, value: unknown, namespace: string, sizeHint?: number): Buffer {
   const name = type.name;
-  const out = new Utf8Writer();
+  const out = new Utf8Writer(sizeHint);
   out.markup(DECLARATION);
   if (value === null || value === undefined) {
     out.markup(`<${name} ${XSI_XSD_DECLARATIONS} xsi:nil="true" xmlns="${namespace}" />`);

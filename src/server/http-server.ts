@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import { createApp, failRequest } from './express-app';
+import { createApp } from './express-app';
 import { SoapBinding } from '../soap/soap-binding';
+import { failRequest } from './fail-request';
+import { OperationRoutes } from './operation-routes';
 import { OPERATOR_PATHS, OperatorRoutes } from './operator-routes';
 import { type RequestTracking, trackRequests } from './request-tracking';
 import type { ServiceParts } from './service-parts';
@@ -31,11 +33,13 @@ export interface HttpServer {
 /**
  * The HTTP server: every request is tracked (its id, the access log, the figures); a SOAP call
  * (POST to an .asmx path) goes straight to the SOAP binding on the bare node:http request, the
- * operator's endpoints to their routes, and everything else through the Express application.
+ * operator's endpoints to their routes, an operation call (/X.asmx/Op) to the HTTP or JSON binding
+ * as directly, and everything else (the pages, the 404 page) through the Express application.
  */
 export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits = CLIENT_TIME_LIMITS): HttpServer {
   const soap = new SoapBinding(parts.catalog, parts.config, parts.pipeline);
   const operator = new OperatorRoutes(parts);
+  const operations = new OperationRoutes(parts);
   const app = createApp(parts);
   const tracking = trackRequests(
     (request, response) => {
@@ -53,6 +57,7 @@ export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits =
         operator.handle(request, response, path).catch((error: unknown) => failRequest(response, error, request));
         return;
       }
+      if (operations.route(request, response, path, queryStart === -1 ? '' : url.slice(queryStart + 1))) return;
       app(request, response);
     },
     { catalog: parts.catalog, trustedProxies: parts.config.access.trustedProxies, telemetry: parts.telemetry },
