@@ -61,6 +61,7 @@ function isA(kind: number, code: number): boolean {
 const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
 const DECLINED = -1;
+const NO_COLON = -1;
 const NO_ATTRIBUTES: Readonly<Record<string, ElementAttribute>> = Object.freeze({});
 const ENCODING_NAME = /^[A-Za-z][A-Za-z0-9._-]*$/;
 /** The pseudo-attributes of an XML declaration may come in this order only, version first. */
@@ -86,8 +87,8 @@ class CommonEnvelopeReading {
   private readonly scopeStarts: number[] = [];
   private attributes: PendingAttribute[] = [];
   private namespaceDeclarations = 0;
-  /** Where the last qualified name read has its colon, or -1. */
-  private colon = -1;
+  /** Where the last qualified name read has its colon, or NO_COLON. */
+  private colon = NO_COLON;
 
   constructor(private readonly text: string) {
     this.envelope = new EnvelopeReading(text);
@@ -171,13 +172,13 @@ class CommonEnvelopeReading {
       }
     }
     const name = text.slice(lessThan + 1, nameEnd);
-    const prefix = colon === DECLINED ? '' : text.slice(lessThan + 1, colon);
+    const prefix = colon === NO_COLON ? '' : text.slice(lessThan + 1, colon);
     const uri = this.resolve(prefix) ?? (prefix === '' ? '' : undefined);
     if (uri === undefined || prefix === 'xmlns') return DECLINED;
     const attributes = this.resolvedAttributes();
     if (attributes === undefined) return DECLINED;
     this.openNames.push(name);
-    this.envelope.openTag({ local: colon === DECLINED ? name : text.slice(colon + 1, nameEnd), uri, attributes });
+    this.envelope.openTag({ local: colon === NO_COLON ? name : text.slice(colon + 1, nameEnd), uri, attributes });
     if (selfClosing) this.closeElement(position + 1);
     return position + 1;
   }
@@ -207,8 +208,8 @@ class CommonEnvelopeReading {
     // XML's attribute-value normalisation, as saxes makes it: a tab or line break (CRLF one) is a space.
     const value = normalise ? raw.replace(/\r\n|[\t\n\r]/g, ' ') : raw;
     const name = text.slice(start, nameEnd);
-    const prefix = colon === DECLINED ? '' : text.slice(start, colon);
-    const local = colon === DECLINED ? name : text.slice(colon + 1, nameEnd);
+    const prefix = colon === NO_COLON ? '' : text.slice(start, colon);
+    const local = colon === NO_COLON ? name : text.slice(colon + 1, nameEnd);
     if (name === 'xmlns' || prefix === 'xmlns') {
       if (!this.declare(prefix === '' ? '' : local, value.trim())) return DECLINED;
     } else if (this.attributes.length - this.namespaceDeclarations >= MAX_ATTRIBUTES) {
@@ -235,7 +236,8 @@ class CommonEnvelopeReading {
     const pending = this.attributes;
     if (pending.length === 0) return NO_ATTRIBUTES;
     const uris: string[] = [];
-    const attributes: Record<string, ElementAttribute> = {};
+    // Without a prototype, as saxes makes it: an attribute may be named __proto__.
+    const attributes: Record<string, ElementAttribute> = Object.create(null);
     for (let index = 0; index < pending.length; index += 1) {
       const { name, prefix, local, value } = pending[index];
       let uri: string | undefined = name === 'xmlns' ? XMLNS_NAMESPACE : '';
@@ -313,10 +315,10 @@ class CommonEnvelopeReading {
     return paired ? position + 2 : DECLINED;
   }
 
-  /** The end of the qualified name at `start` (its colon in this.colon, or -1), or DECLINED. */
+  /** The end of the qualified name at `start` (its colon in this.colon), or DECLINED. */
   private qualifiedName(start: number): number {
     const { text } = this;
-    this.colon = DECLINED;
+    this.colon = NO_COLON;
     if (!isA(NAME_START, text.charCodeAt(start))) return DECLINED;
     let position = start + 1;
     while (isA(NAME_CHARACTER, text.charCodeAt(position))) position += 1;
@@ -344,9 +346,9 @@ class CommonEnvelopeReading {
 }
 
 /**
- * Whether the text has what the reader would give up on when it met it, looked for first (a few
- * tens of nanoseconds) so that such a body costs no more than saxes's read alone: a reference,
- * a comment, CDATA or a DOCTYPE, or a Header (any "Header" at all, to look once).
+ * Whether the text has what is left to saxes unread, as the reader relies on: a reference ('&'), a
+ * comment, CDATA or a DOCTYPE ('<!'), or a Header (any "Header" at all, to look only once). Looking
+ * costs a few tens of nanoseconds, and such a body then costs no more than saxes's read alone.
  */
 function leftToSaxes(text: string): boolean {
   return text.includes('&') || text.includes('<!') || text.includes('Header');

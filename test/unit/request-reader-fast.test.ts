@@ -72,7 +72,7 @@ const COMMON: Readonly<Record<string, string>> = {
   'whitespace in namespace declarations':
     `<s:Envelope xmlns:s=" ${SOAP11_ENV}\t">` + `<s:Body><Op xmlns="\n${NS}\r\n"><a>1</a></Op></s:Body></s:Envelope>`,
   'xml:lang and names with dots, dashes and underscores': compact(
-    `<my.op_x-1 xmlns="${NS}"><p_1.a-b>v</p_1.a-b></my.op_x-1>`,
+    `<my.op_x-1 xmlns="${NS}"><p_1.a-b __proto__="1">v</p_1.a-b></my.op_x-1>`,
     ' xml:lang="ar"',
   ),
   'characters beyond the BMP': envelope12(
