@@ -1,4 +1,4 @@
-import type { SaxesTagNS } from 'saxes';
+import type { ElementTag } from './element-tag';
 
 /**
  * What the request reader keeps of a SOAP Header: each header block's name and mustUnderstand,
@@ -54,7 +54,7 @@ const BLOCK_DEPTH = 1;
 const TOKEN_DEPTH = 2;
 const FIELD_DEPTH = 3;
 
-function tokenFieldOf(tag: SaxesTagNS): TokenField | undefined {
+function tokenFieldOf(tag: ElementTag): TokenField | undefined {
   if (tag.uri === WSU_NAMESPACE) return tag.local === 'Created' ? 'created' : undefined;
   if (tag.uri !== WSSE_NAMESPACE) return undefined;
   if (tag.local === 'Username') return 'username';
@@ -71,7 +71,7 @@ export class HeaderReading {
 
   constructor(private readonly envelopeNamespace: string) {}
 
-  openTag(depth: number, tag: SaxesTagNS): void {
+  openTag(depth: number, tag: ElementTag): void {
     if (depth === BLOCK_DEPTH) {
       const mustUnderstand = Object.values(tag.attributes).find(
         (attribute) => attribute.local === 'mustUnderstand' && attribute.uri === this.envelopeNamespace,
