@@ -35,6 +35,7 @@ import {
   ROOT,
   SERVICE_ENTRY,
 } from './benchmark/build';
+import { wholeNumber } from './benchmark/options';
 import { freePort, ProcessGroup, waitForPort } from './benchmark/processes';
 import { scenariosFor, type Operation } from './benchmark/scenarios';
 import { type LoadResult, runWrk, writeWrkScript } from './benchmark/wrk';
@@ -66,11 +67,7 @@ function parseOptions(): Options {
       'no-build': { type: 'boolean', default: false },
     },
   });
-  const bounded = (text: string, name: string, max: number) => {
-    if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max)
-      throw new Error(`--${name} must be a whole number from 1 to ${max}, got "${text}"`);
-    return Number(text);
-  };
+  const bounded = (text: string, name: string, max: number) => wholeNumber(`--${name}`, text, 1, max);
   return {
     students: bounded(values.students, 'students', 100_000),
     seed: bounded(values.seed, 'seed', 1_000_000),

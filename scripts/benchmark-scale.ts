@@ -40,6 +40,7 @@ import {
 import { captureResponses, checkAnswersAlike, type CapturedResponse } from './benchmark/capture';
 import { startFloorServer } from './benchmark/floor';
 import { MemorySampler, residentPeaksMegabytes } from './benchmark/memory';
+import { wholeNumber } from './benchmark/options';
 import { firstMatchingLine, freePort, ProcessGroup } from './benchmark/processes';
 import { WORKLOADS, type Parameters, type Workload } from './benchmark/scale-workloads';
 import { scenariosFor, type Scenario } from './benchmark/scenarios';
@@ -76,11 +77,7 @@ function parseOptions(): Options {
       'no-build': { type: 'boolean', default: false },
     },
   });
-  const positive = (text: string, name: string) => {
-    if (!/^\d+$/.test(text) || Number(text) < 1)
-      throw new Error(`--${name} must be a positive whole number, got "${text}"`);
-    return Number(text);
-  };
+  const positive = (text: string, name: string) => wholeNumber(`--${name}`, text, 1, 1_000_000);
   return {
     students: positive(values.students, 'students'),
     seed: positive(values.seed, 'seed'),

@@ -30,7 +30,8 @@ export const USAGE = `Usage: npm run bench -- [flags]
 
 export class UsageError extends Error {}
 
-function wholeNumber(flag: string, raw: string | undefined, min: number, max: number): number {
+/** A flag's whole-number value within its bounds; a UsageError names the flag otherwise. */
+export function wholeNumber(flag: string, raw: string | undefined, min: number, max: number): number {
   if (raw === undefined || !/^\d+$/.test(raw)) throw new UsageError(`${flag} needs a whole number`);
   const value = Number(raw);
   if (value < min || value > max) throw new UsageError(`${flag} must be between ${min} and ${max}`);
