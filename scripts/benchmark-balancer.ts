@@ -36,6 +36,8 @@ import {
   SERVICE_ENTRY,
 } from './benchmark/build';
 import { wholeNumber } from './benchmark/options';
+import { runMain } from './benchmark/run-main';
+import { readSchoolLoadOptions, type SchoolLoadOptions, schoolLoadFlags } from './benchmark/school-load-options';
 import { freePort, ProcessGroup, waitForPort } from './benchmark/processes';
 import { scenariosFor, type Operation } from './benchmark/scenarios';
 import { type LoadResult, runWrk, writeWrkScript } from './benchmark/wrk';
@@ -45,40 +47,23 @@ const SAMPLE = 400;
 /** A process this busy (in cores) is taken to be the limit: one Node.js process uses one core. */
 const SATURATED = 0.85;
 
-interface Options {
-  students: number;
-  seed: number;
-  nodeCounts: number[];
-  durationSeconds: number;
-  warmupSeconds: number;
-  connections: number;
-  build: boolean;
+interface Options extends SchoolLoadOptions {
+  readonly nodeCounts: number[];
 }
 
 function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
-      students: { type: 'string', default: '500' },
-      seed: { type: 'string', default: '1' },
+      ...schoolLoadFlags({ students: 500, seed: 1, duration: 10, warmup: 3, connections: 16 }),
       nodes: { type: 'string', default: '1,2,3' },
-      duration: { type: 'string', default: '10' },
-      warmup: { type: 'string', default: '3' },
-      connections: { type: 'string', default: '16' },
-      'no-build': { type: 'boolean', default: false },
     },
   });
-  const bounded = (text: string, name: string, max: number) => wholeNumber(`--${name}`, text, 1, max);
   return {
-    students: bounded(values.students, 'students', 100_000),
-    seed: bounded(values.seed, 'seed', 1_000_000),
+    ...readSchoolLoadOptions(values),
     nodeCounts: values.nodes
       .split(',')
-      .map((count) => bounded(count.trim(), 'nodes', 8))
+      .map((count) => wholeNumber('--nodes', count.trim(), 1, 8))
       .sort((a, b) => a - b),
-    durationSeconds: bounded(values.duration, 'duration', 300),
-    warmupSeconds: bounded(values.warmup, 'warmup', 60),
-    connections: bounded(values.connections, 'connections', 1_000),
-    build: !values['no-build'],
   };
 }
 
@@ -296,10 +281,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(`balancer benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  },
-);
+runMain('balancer benchmark', main);

@@ -41,6 +41,8 @@ import { captureResponses, checkAnswersAlike, type CapturedResponse } from './be
 import { startFloorServer } from './benchmark/floor';
 import { MemorySampler, residentPeaksMegabytes } from './benchmark/memory';
 import { wholeNumber } from './benchmark/options';
+import { runMain } from './benchmark/run-main';
+import { readSchoolLoadOptions, type SchoolLoadOptions, schoolLoadFlags } from './benchmark/school-load-options';
 import { firstMatchingLine, freePort, ProcessGroup } from './benchmark/processes';
 import { WORKLOADS, type Parameters, type Workload } from './benchmark/scale-workloads';
 import { scenariosFor, type Scenario } from './benchmark/scenarios';
@@ -53,40 +55,23 @@ import { runWrk, writeWrkScript, type LoadResult } from './benchmark/wrk';
  */
 const GOALS = { generationSeconds: 180, p99Millis: 5, peakMegabytes: 300, floorRatio: 2 };
 
-interface Options {
-  students: number;
-  seed: number;
-  durationSeconds: number;
-  connections: number;
-  workers: number;
-  warmupSeconds: number;
-  only: string | undefined;
-  build: boolean;
+interface Options extends SchoolLoadOptions {
+  readonly workers: number;
+  readonly only: string | undefined;
 }
 
 function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
-      students: { type: 'string', default: '20000' },
-      seed: { type: 'string', default: '7' },
-      duration: { type: 'string', default: '5' },
-      connections: { type: 'string', default: '4' },
+      ...schoolLoadFlags({ students: 20_000, seed: 7, duration: 5, warmup: 2, connections: 4 }),
       workers: { type: 'string', default: '1' },
-      warmup: { type: 'string', default: '2' },
       only: { type: 'string' },
-      'no-build': { type: 'boolean', default: false },
     },
   });
-  const positive = (text: string, name: string) => wholeNumber(`--${name}`, text, 1, 1_000_000);
   return {
-    students: positive(values.students, 'students'),
-    seed: positive(values.seed, 'seed'),
-    durationSeconds: positive(values.duration, 'duration'),
-    connections: positive(values.connections, 'connections'),
-    workers: positive(values.workers, 'workers'),
-    warmupSeconds: positive(values.warmup, 'warmup'),
+    ...readSchoolLoadOptions(values),
+    workers: wholeNumber('--workers', values.workers, 1, 64),
     only: values.only?.toLowerCase(),
-    build: !values['no-build'],
   };
 }
 
@@ -329,10 +314,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(`scale benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  },
-);
+runMain('scale benchmark', main);
