@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
-import { Client } from 'pg';
 import { compiledQuery } from '../../src/store/compiled-query';
 import type { Store } from '../../src/store/open-store';
 import { inTransaction } from '../../src/store/session';
 import { describeEachEngine } from '../support/engines';
+import { statementsSentDuring } from '../support/pg-statements';
 import { openTestSchool } from '../support/stores';
 
 /** Queries built and compiled once, run with each call's parameters, on both engines. */
@@ -79,18 +79,10 @@ describeEachEngine('compiled queries', ({ engine, freshStoreSettings }) => {
 
   if (engine === 'postgres') {
     test('PostgreSQL runs a compiled read as a named prepared statement, one name for one text', async () => {
-      const sent: unknown[] = [];
-      const query = Client.prototype.query;
-      Client.prototype.query = function (this: Client, ...args: unknown[]) {
-        sent.push(args[0]);
-        return (query as (...a: unknown[]) => unknown).apply(this, args);
-      } as typeof query;
-      try {
+      const sent = await statementsSentDuring(async () => {
         await noteTypeCount(store as Store, {});
         await noteTypeCount(store as Store, {});
-      } finally {
-        Client.prototype.query = query;
-      }
+      });
       const names = sent.map((config) => (config as { name?: string }).name);
       expect(names).toEqual([expect.stringMatching(/^q[0-9a-f]{24}$/), names[0]]);
     });

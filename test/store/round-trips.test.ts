@@ -1,9 +1,9 @@
-import { Client } from 'pg';
 import type { RunningService } from '../../src/service';
 import type { Store } from '../../src/store/open-store';
 import { TEST_OUTBOX_KEY } from '../support/callers';
 import { callJson } from '../support/json-calls';
 import { createDatabase, postgresBinDirectory, startTestPostgres, type TestPostgres } from '../support/postgres';
+import { statementsSentDuring } from '../support/pg-statements';
 import { startTestService } from '../support/service';
 import { openTestSchool, TEST_TODAY } from '../support/stores';
 
@@ -29,14 +29,6 @@ const WRITES: Readonly<Record<string, number>> = {
   AuthCode: 10,
   SendMarkNotes: 8,
 };
-
-let counting = false;
-let statements = 0;
-const query = Client.prototype.query;
-function countingQuery(this: Client, ...args: unknown[]) {
-  if (counting) statements += 1;
-  return (query as (...a: unknown[]) => unknown).apply(this, args);
-}
 
 // PostgreSQL is not a command on the PATH: without it the suite is skipped, or under CI it fails in beforeAll.
 const describeWithPostgres =
@@ -125,10 +117,8 @@ describeWithPostgres('round trips to PostgreSQL per call', () => {
         { id: String(assessment.id), id_class: String(assessment.class_id), baseUrlSchool: school_ },
       ],
     );
-    Client.prototype.query = countingQuery as typeof query;
   });
   afterAll(async () => {
-    Client.prototype.query = query;
     await service?.close();
     await school?.close();
     postgres?.stop();
@@ -139,15 +129,17 @@ describeWithPostgres('round trips to PostgreSQL per call', () => {
     const fewest: Record<string, number> = {};
     for (const [path, operation, parameters] of calls) {
       for (let round = 0; round < ROUNDS; round += 1) {
-        statements = 0;
-        counting = true;
         // The numbers' limits would refuse a fifth code to one number within the hour: each round
         // sends to another, which (registered or not) costs the same work by design.
         const sent =
           operation === 'AuthCode' && round > 0 ? { ...parameters, phone: `+1555010012${round}` } : parameters;
-        const answer = await callJson(url, path, operation, sent);
-        counting = false;
-        expect([operation, answer.status]).toEqual([operation, 200]);
+        let answer: Awaited<ReturnType<typeof callJson>> | undefined;
+        const statements = (
+          await statementsSentDuring(async () => {
+            answer = await callJson(url, path, operation, sent);
+          })
+        ).length;
+        expect([operation, answer?.status]).toEqual([operation, 200]);
         fewest[operation] = Math.min(fewest[operation] ?? Number.POSITIVE_INFINITY, statements);
       }
     }
