@@ -16,12 +16,15 @@ export interface Gateway {
 }
 
 /**
- * The headers every gateway request carries: the message's reference as its Idempotency-Key, the
- * same on every attempt. A send can reach the gateway and its outcome still be lost (a node killed
- * in between); the message is then sent again, and a gateway that honours the key delivers it once.
+ * The headers every gateway request carries: an Idempotency-Key of the message's own, the same on
+ * every attempt. A send can reach the gateway and its outcome still be lost (a node killed in
+ * between); the message is then sent again, and a gateway that honours the key delivers it once.
+ * The call's reference alone is not enough: one call (SendMarkNotes, a partner school's
+ * notification) queues a message per device under one reference, and a gateway that honoured a
+ * shared key would deliver only the first of them.
  */
 export function idempotencyHeaders(message: ClaimedMessage): Record<string, string> {
-  return { 'Idempotency-Key': message.reference };
+  return { 'Idempotency-Key': `${message.reference}.${message.id}` };
 }
 
 /** Gateways' error bodies can be long; a stored last_error keeps the start. */

@@ -7,6 +7,7 @@ import { startDeliveryWorker, type DeliveryWorker } from '../../src/delivery/wor
 import { setLogLevel } from '../../src/lib/log';
 import type { Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
+import { eventually } from '../support/eventually';
 import { startFakeGateway, type FakeGateway } from '../support/fake-gateway';
 import { openTestSchool, openTestStore } from '../support/stores';
 
@@ -28,16 +29,6 @@ function settingsFor(push: FakeGateway, sms: FakeGateway, extra: Record<string, 
     DELIVERY_MAX_ATTEMPTS: '3',
     ...extra,
   }).delivery;
-}
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`condition not reached within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 const pushTo = (token: string, deviceId: number, body: string, idempotencyKey?: string): NewMessage => ({
@@ -96,7 +87,7 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
     expect(request.method).toBe('POST');
     expect(request.url).toBe('/v1/projects/demo/messages:send');
     expect(request.headers.authorization).toBe('Bearer push-credential');
-    expect(request.headers['idempotency-key']).toBe('ref-1');
+    expect(request.headers['idempotency-key']).toBe('ref-1.1');
     expect(JSON.parse(request.body)).toEqual({
       message: {
         token: device.push_token,
@@ -108,6 +99,7 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
       () => message(1),
       (row) => row.state === 'sent',
     );
+    expect(sent.state).toBe('sent');
     expect(sent).toMatchObject({ attempts: 1, payload: '', last_error: null, lease_owner: null });
   });
 
@@ -124,12 +116,16 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
     expect(request.url).toBe('/send');
     expect(request.headers.authorization).toBe('Basic c2Nob29sOnNlY3JldA==');
     expect(request.headers['content-type']).toBe('application/json');
-    expect(request.headers['idempotency-key']).toBe('ref-2');
+    expect(request.headers['idempotency-key']).toBe('ref-2.1');
     expect(JSON.parse(request.body)).toEqual({ to: '+966500000001', text: 'verification code 482913' });
-    await eventually(
-      () => message(1),
-      (row) => row.state === 'sent',
-    );
+    expect(
+      (
+        await eventually(
+          () => message(1),
+          (row) => row.state === 'sent',
+        )
+      ).state,
+    ).toBe('sent');
   });
 
   test('retries a 503 and a time-out with backoff, then records the message sent', async () => {
@@ -141,6 +137,7 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
       () => message(1),
       (row) => row.state === 'sent',
     );
+    expect(sent.state).toBe('sent');
     expect(sent.attempts).toBe(3);
     expect(push.received.map((request) => JSON.parse(request.body).message.notification.body)).toEqual([
       'retry me',
@@ -148,7 +145,11 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
       'retry me',
     ]);
     // Every attempt carries the same key, so a gateway that honours it delivers the message once.
-    expect(push.received.map((request) => request.headers['idempotency-key'])).toEqual(['ref-3', 'ref-3', 'ref-3']);
+    expect(push.received.map((request) => request.headers['idempotency-key'])).toEqual([
+      'ref-3.1',
+      'ref-3.1',
+      'ref-3.1',
+    ]);
   });
 
   test('waits at least as long as a 429 Retry-After says before trying again', async () => {
@@ -161,13 +162,18 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
       () => message(1),
       (row) => row.state === 'retrying',
     );
+    expect(retrying.state).toBe('retrying');
     expect(retrying.last_error).toContain('429');
     await push.waitForRequests(2);
     expect(Date.now() - first).toBeGreaterThanOrEqual(950);
-    await eventually(
-      () => message(1),
-      (row) => row.state === 'sent',
-    );
+    expect(
+      (
+        await eventually(
+          () => message(1),
+          (row) => row.state === 'sent',
+        )
+      ).state,
+    ).toBe('sent');
   });
 
   test('marks a message failed with its last error after the maximum attempts', async () => {
@@ -178,6 +184,7 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
       () => message(1),
       (row) => row.state === 'failed',
     );
+    expect(failed.state).toBe('failed');
     expect(failed.attempts).toBe(3);
     expect(failed.last_error).toContain('503: gateway down for maintenance');
     expect(failed.payload).toBe('');
@@ -196,6 +203,7 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
       () => message(1),
       (row) => row.state === 'failed',
     );
+    expect(failed.state).toBe('failed');
     expect(failed.attempts).toBe(1);
     const disabled = await store.db
       .selectFrom('devices')
@@ -208,13 +216,24 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
   test('keeps messages of a channel without a gateway queued', async () => {
     await enqueueMessages(
       store,
-      [{ channel: 'sms', recipient: '+966500000002', content: { text: 'verification code 1234' } }],
+      [
+        { channel: 'sms', recipient: '+966500000002', content: { text: 'verification code 1234' } },
+        pushTo(device.push_token, device.id, 'due with it'),
+      ],
       'ref-7',
       new Date(),
       sealer,
     );
     start(settingsFor(push, sms, { SMS_GATEWAY_URL: '' }));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The push, due at the same moment, is the signal that the worker has looked at both.
+    expect(
+      (
+        await eventually(
+          () => message(2),
+          (row) => row.state === 'sent',
+        )
+      ).state,
+    ).toBe('sent');
     expect((await message(1)).state).toBe('queued');
   });
 
@@ -234,9 +253,9 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
     const sent = await eventually(
       () => message(1),
       (row) => row.state === 'sent',
-      5_000,
     );
-    expect(sent.attempts).toBe(1);
+    expect(sent.state).toBe('sent');
+    expect([sent.state, sent.attempts]).toEqual(['sent', 1]);
   });
 
   test('queues a message with an idempotency key once', async () => {
@@ -276,14 +295,22 @@ describeEachEngine('The delivery worker', ({ engine, freshStoreSettings }) => {
       await push.waitForRequests(150);
       await third.stop();
       await other.close();
-      await eventually(
+      const unsent = await eventually(
         () => store.db.selectFrom('outbox_messages').select('id').where('state', '!=', 'sent').execute(),
         (rows) => rows.length === 0,
       );
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const bodies = push.received.map((request) => JSON.parse(request.body).message.notification.body as string);
-      expect(bodies).toHaveLength(150);
-      expect(new Set(bodies).size).toBe(150);
+      expect(unsent).toEqual([]);
+      // Counted as a gateway that honours Idempotency-Key counts them: a send whose answer came
+      // after the worker's time limit is sent again under the same key, and delivered once.
+      const delivered = new Map<string, string>();
+      for (const request of push.received) {
+        const body = JSON.parse(request.body).message.notification.body as string;
+        const key = String(request.headers['idempotency-key']);
+        expect(delivered.get(key) ?? body).toBe(body);
+        delivered.set(key, body);
+      }
+      expect(delivered.size).toBe(150);
+      expect(new Set(delivered.values()).size).toBe(150);
     },
   );
 });

@@ -82,8 +82,13 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
       const { url } = await start();
       const answer = await callJson(url, AUTH, 'AuthCode', { code: '482913', phone: '+15550100123' });
       expect([answer.status, typeof answer.body.d, UUID.test(String(answer.body.d))]).toEqual([200, 'string', true]);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect([sms.received.length, (await outbox()).length]).toEqual([0, 0]);
+      expect(await outbox()).toEqual([]);
+      // A registered number's code, asked for after it, is the signal that the worker has been by.
+      const guardian = await school.db.selectFrom('guardians').select('phone').orderBy('id').executeTakeFirstOrThrow();
+      await callJson(url, AUTH, 'AuthCode', { code: '246810', phone: guardian.phone });
+      const [request] = await sms.waitForRequests(1);
+      expect(JSON.parse(request.body).to).toBe(guardian.phone);
+      expect([sms.received.length, (await outbox()).length]).toEqual([1, 1]);
     });
 
     test('rehearses an unregistered number without storing it or the code anywhere', async () => {
@@ -240,8 +245,22 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
         notes_type: 't',
       });
       expect([answer.status, UUID.test(String(answer.body.d))]).toEqual([200, true]);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect([push.received.length, (await outbox()).length]).toEqual([0, 0]);
+      expect(await outbox()).toEqual([]);
+      // A push to a registered device, sent after it, is the signal that the worker has been by.
+      const device = await school.db
+        .selectFrom('devices')
+        .select(['application_id', 'device_id'])
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
+      await callJson(url, PUSH, 'PushNotificationToGateway', {
+        applicationID: device.application_id,
+        senderId: 's',
+        deviceId: device.device_id,
+        notes: 'hello',
+        notes_type: 't',
+      });
+      await push.waitForRequests(1);
+      expect([push.received.length, (await outbox()).length]).toEqual([1, 1]);
     });
 
     test('refuses empty and overlong notes, and limits each sender', async () => {
@@ -369,7 +388,7 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
             `baseUrlSchool is not a registered school: "${bystander.url}".`,
           ]);
         }
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        // A forward is made within the call, so it would have reached the bystander before the answer.
         expect(bystander.received).toHaveLength(0);
       } finally {
         await bystander.close();

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { Client } from 'pg';
 import type { RunningService } from '../../src/service';
 import { describeEachEngine } from '../support/engines';
+import { eventually } from '../support/eventually';
 import { startTestService } from '../support/service';
 
 /**
@@ -26,15 +27,6 @@ async function probe(
 }
 
 const from = (address: string): RequestInit => ({ headers: { 'X-Forwarded-For': address } });
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const until = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describeEachEngine('Health and readiness', ({ engine, freshStoreSettings }) => {
   let storeSettings: Record<string, string>;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { RunningService } from '../../src/service';
 import type { Store } from '../../src/store/open-store';
 import { startFakeGateway, type FakeGateway } from '../support/fake-gateway';
+import { eventually } from '../support/eventually';
 import { callJson } from '../support/json-calls';
 import { rawRequest } from '../support/raw-http';
 import { basic, remoteFetch } from '../support/remote-client';
@@ -49,15 +50,6 @@ async function scrape(url: string): Promise<{ samples: Samples; contentType: str
 }
 
 const HELLO = `<HelloWorld xmlns="${NS}" />`;
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const until = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('/metrics of one process', () => {
   let folder: string;

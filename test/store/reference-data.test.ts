@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { loadConfig } from '../../src/config/service-config';
 import { openStore, type Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
+import { eventually } from '../support/eventually';
 import { openTestSchool } from '../support/stores';
 
 /**
@@ -24,17 +25,6 @@ async function countingStore(settings: Record<string, string>): Promise<{ store:
     },
   });
   return { store, queries: () => count };
-}
-
-/** Asks until the answer is what is expected, for at most 10 s: a notification takes a moment to arrive. */
-async function eventually<T>(ask: () => Promise<T>, expected: T): Promise<T> {
-  const until = Date.now() + 10_000;
-  let answer = await ask();
-  while (answer !== expected && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    answer = await ask();
-  }
-  return answer;
 }
 
 /** How many queries `ask` sends once the copy is warm. */
@@ -66,7 +56,11 @@ describeEachEngine('reference data kept in memory', ({ engine, freshStoreSetting
     expect(await current()).toEqual(expect.any(Number));
     // PostgreSQL announces changes, so a warm copy costs no query; SQLite checks the version.
     const expected = engine === 'postgres' ? 0 : 1;
-    const settled = await eventually(() => queriesOf(queries, current), expected);
+    const settled = await eventually(
+      () => queriesOf(queries, current),
+      (value) => value === expected,
+      { timeoutMs: 10_000, intervalMs: 20 },
+    );
     expect(settled).toBe(expected);
     expect(await queriesOf(queries, () => store.reference.noteTypes())).toBe(expected);
   });
@@ -81,7 +75,7 @@ describeEachEngine('reference data kept in memory', ({ engine, freshStoreSetting
       .returning('id')
       .executeTakeFirstOrThrow();
     expect(year.id).not.toBe(before);
-    expect(await eventually(current, year.id)).toBe(year.id);
+    expect(await eventually(current, (value) => value === year.id)).toBe(year.id);
 
     const term = await db
       .insertInto('terms')
@@ -94,15 +88,25 @@ describeEachEngine('reference data kept in memory', ({ engine, freshStoreSetting
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    expect(await eventually(() => store.reference.currentTermId(TODAY), term.id)).toBe(term.id);
+    expect(
+      await eventually(
+        () => store.reference.currentTermId(TODAY),
+        (value) => value === term.id,
+      ),
+    ).toBe(term.id);
 
     const count = (await store.reference.noteTypes()).length;
     await db.insertInto('note_types').values({ name_ar: 'مبادرة', name_en: 'Initiative', is_positive: 1 }).execute();
-    expect(await eventually(async () => (await store.reference.noteTypes()).length, count + 1)).toBe(count + 1);
+    expect(
+      await eventually(
+        async () => (await store.reference.noteTypes()).length,
+        (value) => value === count + 1,
+      ),
+    ).toBe(count + 1);
 
     await db.deleteFrom('terms').where('id', '=', term.id).execute();
     await db.deleteFrom('academic_years').where('id', '=', year.id).execute();
-    expect(await eventually(current, before)).toBe(before);
+    expect(await eventually(current, (value) => value === before)).toBe(before);
   });
 
   if (engine === 'postgres') {
@@ -116,11 +120,16 @@ describeEachEngine('reference data kept in memory', ({ engine, freshStoreSetting
         .values({ name: 'late', starts_on: '2026-11-02', ends_on: '2027-06-30' })
         .returning('id')
         .executeTakeFirstOrThrow();
-      expect(await eventually(current, year.id)).toBe(year.id);
+      expect(await eventually(current, (value) => value === year.id)).toBe(year.id);
       // Listening again, a warm copy costs no query.
-      expect(await eventually(() => queriesOf(queries, current), 0)).toBe(0);
+      expect(
+        await eventually(
+          () => queriesOf(queries, current),
+          (value) => value === 0,
+        ),
+      ).toBe(0);
       await db.deleteFrom('academic_years').where('id', '=', year.id).execute();
-      expect(await eventually(current, before)).toBe(before);
+      expect(await eventually(current, (value) => value === before)).toBe(before);
     });
   }
 });
