@@ -20,7 +20,7 @@ import { keyFor, payloadSealer } from '../src/lib/payload-sealer';
 import { openStore } from '../src/store/open-store';
 import { benchmarkServiceEnvironment, buildService, checkBenchmarkTools, ROOT, SERVICE_ENTRY } from './benchmark/build';
 import { sendScenario } from './benchmark/capture';
-import { freePort, ProcessGroup, waitForPort } from './benchmark/processes';
+import { freePort, ProcessGroup, waitForPort } from '../test/support/processes';
 import { HELLO_WORLD, type Operation, type Scenario, scenariosFor, VOID_LOOKUP } from './benchmark/scenarios';
 import { type LoadResult, runWrk, writeWrkScript } from './benchmark/wrk';
 

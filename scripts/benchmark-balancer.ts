@@ -38,7 +38,7 @@ import {
 import { wholeNumber } from './benchmark/options';
 import { runMain } from './benchmark/run-main';
 import { readSchoolLoadOptions, type SchoolLoadOptions, schoolLoadFlags } from './benchmark/school-load-options';
-import { freePort, ProcessGroup, waitForPort } from './benchmark/processes';
+import { freePort, ProcessGroup, waitForPort } from '../test/support/processes';
 import { scenariosFor, type Operation } from './benchmark/scenarios';
 import { type LoadResult, runWrk, writeWrkScript } from './benchmark/wrk';
 

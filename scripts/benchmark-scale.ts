@@ -43,7 +43,7 @@ import { MemorySampler, residentPeaksMegabytes } from './benchmark/memory';
 import { wholeNumber } from './benchmark/options';
 import { runMain } from './benchmark/run-main';
 import { readSchoolLoadOptions, type SchoolLoadOptions, schoolLoadFlags } from './benchmark/school-load-options';
-import { firstMatchingLine, freePort, ProcessGroup } from './benchmark/processes';
+import { firstMatchingLine, freePort, ProcessGroup } from '../test/support/processes';
 import { WORKLOADS, type Parameters, type Workload } from './benchmark/scale-workloads';
 import { scenariosFor, type Scenario } from './benchmark/scenarios';
 import { runWrk, writeWrkScript, type LoadResult } from './benchmark/wrk';

@@ -23,7 +23,7 @@ import { academicYearStartOf } from '../src/store/demo/calendar';
 import { loadDemoSchool } from '../src/store/demo/load-demo-school';
 import { openStore } from '../src/store/open-store';
 import { benchmarkServiceEnvironment, buildService, ROOT, SERVICE_ENTRY } from './benchmark/build';
-import { freePort, ProcessGroup, waitForPort } from './benchmark/processes';
+import { freePort, ProcessGroup, waitForPort } from '../test/support/processes';
 
 const NS = 'http://tempuri.org/';
 const GENEROUS = '1000000';

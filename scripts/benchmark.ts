@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { benchmarkServiceEnvironment, buildService, checkBenchmarkTools, ROOT, SERVICE_ENTRY } from './benchmark/build';
 import { captureResponses, checkAnswersAlike, responsesFile, type CapturedResponse } from './benchmark/capture';
 import { parseOptions, USAGE, UsageError, type Options } from './benchmark/options';
-import { firstMatchingLine, freePort, ProcessGroup, waitForPort } from './benchmark/processes';
+import { firstMatchingLine, freePort, ProcessGroup, waitForPort } from '../test/support/processes';
 import {
   clientCpuRange,
   formatTable,

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './build';
 import type { CapturedResponse } from './capture';
-import { firstMatchingLine, type ProcessGroup } from './processes';
+import { firstMatchingLine, type ProcessGroup } from '../../test/support/processes';
 
 /**
  * The floor server of `npm run bench:scale` (floor-server.js): what it is told, and starting it.

@@ -1,4 +1,4 @@
-import { procFile, processTree } from './processes';
+import { procFile, processTree } from '../../test/support/processes';
 
 /**
  * The service's memory while it runs: the sum over its processes of each one's proportional set

@@ -1,6 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLOCK_TICKS_PER_SECOND, cpuSeconds, machineBusySeconds, waitForExit, type ProcessGroup } from './processes';
+import {
+  CLOCK_TICKS_PER_SECOND,
+  cpuSeconds,
+  machineBusySeconds,
+  waitForExit,
+  type ProcessGroup,
+} from '../../test/support/processes';
 import type { Scenario } from './scenarios';
 
 /**

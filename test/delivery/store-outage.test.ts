@@ -6,7 +6,8 @@ import { setLogLevel } from '../../src/lib/log';
 import { payloadSealer } from '../../src/lib/payload-sealer';
 import type { Store } from '../../src/store/open-store';
 import { startFakeGateway, type FakeGateway } from '../support/fake-gateway';
-import { createDatabase, postgresBinDirectory, startTestPostgres, type TestPostgres } from '../support/postgres';
+import { createDatabase, startTestPostgres, type TestPostgres } from '../support/postgres';
+import { describeOnPostgres } from '../support/tools';
 import { openTestSchool } from '../support/stores';
 
 /**
@@ -17,10 +18,7 @@ import { openTestSchool } from '../support/stores';
 
 const sealer = payloadSealer(randomBytes(32));
 
-// Without PostgreSQL the suite is skipped, or under CI it fails in beforeAll.
-const describeOnPostgres = postgresBinDirectory() !== undefined || process.env.CI === 'true' ? describe : describe.skip;
-
-describeOnPostgres('The delivery worker across a PostgreSQL restart', () => {
+describeOnPostgres()('The delivery worker across a PostgreSQL restart', () => {
   let postgres: TestPostgres | undefined;
   let store: Store | undefined;
   let gateway: FakeGateway | undefined;

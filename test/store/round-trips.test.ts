@@ -2,7 +2,8 @@ import type { RunningService } from '../../src/service';
 import type { Store } from '../../src/store/open-store';
 import { TEST_OUTBOX_KEY } from '../support/callers';
 import { callJson } from '../support/json-calls';
-import { createDatabase, postgresBinDirectory, startTestPostgres, type TestPostgres } from '../support/postgres';
+import { createDatabase, startTestPostgres, type TestPostgres } from '../support/postgres';
+import { describeOnPostgres } from '../support/tools';
 import { statementsSentDuring } from '../support/pg-statements';
 import { startTestService } from '../support/service';
 import { openTestSchool, TEST_TODAY } from '../support/stores';
@@ -30,11 +31,7 @@ const WRITES: Readonly<Record<string, number>> = {
   SendMarkNotes: 8,
 };
 
-// PostgreSQL is not a command on the PATH: without it the suite is skipped, or under CI it fails in beforeAll.
-const describeWithPostgres =
-  postgresBinDirectory() !== undefined || process.env.CI === 'true' ? describe : describe.skip;
-
-describeWithPostgres('round trips to PostgreSQL per call', () => {
+describeOnPostgres()('round trips to PostgreSQL per call', () => {
   let postgres: TestPostgres | undefined;
   let school: Store | undefined;
   let service: RunningService | undefined;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort, waitForPort } from '../../scripts/benchmark/processes';
+import { freePort, waitForPort } from './processes';
 
 /**
  * Debian's haproxy in front of service nodes on loopback, configured by deploy/haproxy.cfg itself,

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Engine } from '../../src/store/engine';
-import { createDatabase, postgresBinDirectory, startTestPostgres, type TestPostgres } from './postgres';
+import { createDatabase, startTestPostgres, type TestPostgres } from './postgres';
+import { describeOnPostgres } from './tools';
 
 /**
  * Runs a suite once per store engine: the embedded SQLite file and a throwaway PostgreSQL
@@ -21,12 +22,7 @@ export function describeEachEngine(name: string, body: (engine: EngineUnderTest)
     body({ engine: 'sqlite', freshStoreSettings: () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'school-store-')) }) });
   });
 
-  const postgresAvailable = postgresBinDirectory() !== undefined;
-  if (!postgresAvailable && process.env.CI !== 'true') {
-    describe.skip(`${name} on PostgreSQL (not installed)`, () => undefined);
-    return;
-  }
-  describe(`${name} on PostgreSQL`, () => {
+  describeOnPostgres()(`${name} on PostgreSQL`, () => {
     let cluster: TestPostgres | undefined;
     beforeAll(async () => {
       cluster = await startTestPostgres();

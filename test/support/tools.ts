@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { postgresBinDirectory } from './postgres';
 
 /**
  * Whether an external program (a SOAP client stack, a browser) is installed. Under CI=true a
@@ -13,9 +14,13 @@ export function hasTool(command: string): boolean {
   }
 }
 
-/** `describe` when the tools are present (or under CI, where their absence must fail); else skip. */
-export function describeWithTools(commands: string[]): jest.Describe {
+/**
+ * `describe` when the tools are present (or under CI, where their absence must fail); else skip.
+ * PostgreSQL's server is not a command on the PATH, so it is asked for by `postgres`.
+ */
+export function describeWithTools(commands: string[], { postgres = false } = {}): jest.Describe {
   const missing = commands.filter((command) => !hasTool(command));
+  if (postgres && postgresBinDirectory() === undefined) missing.push('the PostgreSQL server (postgresql)');
   if (missing.length === 0) return describe;
   if (process.env.CI === 'true') {
     return ((name: string, body: () => void) =>
@@ -28,3 +33,6 @@ export function describeWithTools(commands: string[]): jest.Describe {
   }
   return describe.skip;
 }
+
+/** `describe` for a suite that starts its own PostgreSQL cluster. */
+export const describeOnPostgres = (): jest.Describe => describeWithTools([], { postgres: true });
