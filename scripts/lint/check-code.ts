@@ -1,12 +1,13 @@
 /**
  * The checks of the code that the formatter and linter (Biome) do not make, run by `npm run lint`:
- * lines at most 120 characters in every code file, and the layers and cycles of src/'s imports.
+ * lines at most 120 characters in every code file, and the layers (as docs/architecture.md lists
+ * them) and the file and folder cycles of src/'s imports.
  *
  *   npm run lint
  */
 import { readdirSync } from 'node:fs';
 import { extname, join, relative, resolve } from 'node:path';
-import { importCycles, layerViolations, readImportGraph } from './import-graph';
+import { folderGraph, importCycles, layerViolations, readImportGraph } from './import-graph';
 import { CODE_EXTENSIONS, longLines, MAX_LINE_LENGTH } from './line-length';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -33,9 +34,12 @@ const graph = readImportGraph(
 );
 problems.push(...layerViolations(graph).map((problem) => `src/${problem}`));
 for (const cycle of importCycles(graph)) problems.push(`Import cycle among src/: ${cycle.join(', ')}`);
+for (const cycle of importCycles(folderGraph(graph))) problems.push(`Folder cycle among src/: ${cycle.join(', ')}`);
 
 if (problems.length > 0) {
   process.stderr.write(`${problems.join('\n')}\n`);
   process.exit(1);
 }
-process.stdout.write(`check-code: ${codeFiles.length} files, ${graph.size} modules in src/: layers kept, no cycles\n`);
+process.stdout.write(
+  `check-code: ${codeFiles.length} files, ${graph.size} modules in src/: layers kept, no file or folder cycles\n`,
+);

@@ -11,16 +11,35 @@ import ts from 'typescript';
 /** A file, by its path relative to src/, and the files it imports. */
 export type ImportGraph = ReadonlyMap<string, readonly string[]>;
 
-/** The layers from the top down; a folder ends with "/", a single file does not. */
-export const LAYERS: ReadonlyArray<{ readonly name: string; readonly members: readonly string[] }> = [
-  { name: 'entry', members: ['main.ts', 'cli.ts', 'cli/', 'service.ts', 'workers.ts', 'server/'] },
-  { name: 'bindings', members: ['soap/', 'http/', 'pages/'] },
-  { name: 'pipeline', members: ['pipeline/'] },
-  { name: 'operations', members: ['operations/'] },
-  { name: 'domain', members: ['access/', 'audit/', 'notifications/', 'delivery/', 'documents/', 'roster/'] },
-  { name: 'store', members: ['store/'] },
-  { name: 'foundation', members: ['contract/', 'config/', 'wire/', 'lib/', 'telemetry/'] },
-];
+/** A layer, from the top down; a folder member ends with "/", a single file does not. */
+export interface Layer {
+  readonly name: string;
+  readonly members: readonly string[];
+}
+
+/** Where the layers are written down for people; the check reads them from there, so the two cannot differ. */
+export const LAYERS_DOCUMENT = resolve(__dirname, '..', '..', 'docs', 'architecture.md');
+
+/**
+ * The layers of the table under "## Layers" in docs/architecture.md: a row per layer, top down,
+ * its name in the first column and its folders and files, each in backticks, in the second.
+ */
+export function readLayers(markdown: string): Layer[] {
+  const section = markdown.split(/^## Layers$/m)[1]?.split(/^## /m)[0] ?? '';
+  const rows = section
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .map((line) => line.split('|').map((cell) => cell.trim()))
+    .slice(2);
+  const layers = rows.map((cells) => ({
+    name: cells[1],
+    members: [...cells[2].matchAll(/`([^`]+)`/g)].map((match) => match[1]),
+  }));
+  if (layers.length === 0) throw new Error(`no layer table under "## Layers" in ${LAYERS_DOCUMENT}`);
+  return layers;
+}
+
+export const LAYERS: readonly Layer[] = readLayers(readFileSync(LAYERS_DOCUMENT, 'utf8'));
 
 function resolveImport(fromFile: string, specifier: string): string | undefined {
   const base = resolve(dirname(fromFile), specifier);
@@ -59,7 +78,7 @@ export function layerViolations(graph: ImportGraph): string[] {
   for (const [file, targets] of graph) {
     const from = layerOf(file);
     if (from === undefined) {
-      problems.push(`${file} belongs to no layer (see LAYERS in scripts/lint/import-graph.ts)`);
+      problems.push(`${file} belongs to no layer (see the table of layers in docs/architecture.md)`);
       continue;
     }
     for (const target of targets) {
@@ -111,4 +130,22 @@ export function importCycles(graph: ImportGraph): string[][] {
   };
   for (const file of graph.keys()) if (!index.has(file)) visit(file);
   return cycles;
+}
+
+/**
+ * The graph of src/'s top-level folders (a file at the top stands for itself): a folder imports
+ * another when any of its files imports one of the other's. Files can be free of cycles while their
+ * folders are not (a.ts -> b/x.ts -> a/y.ts), and a folder cycle means neither folder can be
+ * understood, tested or moved without the other.
+ */
+export function folderGraph(graph: ImportGraph): ImportGraph {
+  const unitOf = (file: string) => file.split('/')[0];
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    const from = unitOf(file);
+    const imported = folders.get(from) ?? new Set<string>();
+    folders.set(from, imported);
+    for (const target of targets) if (!target.endsWith('?') && unitOf(target) !== from) imported.add(unitOf(target));
+  }
+  return new Map([...folders].map(([folder, imported]) => [folder, [...imported].sort()]));
 }

@@ -8,7 +8,6 @@ import { formatCounts } from './delivery-counts';
 import { fcmGateway } from './fcm-gateway';
 import type { Gateway, GatewayOutcome } from './gateway';
 import type { PayloadSealer } from '../lib/payload-sealer';
-import { pruneExpiredRateLimitEvents } from '../notifications/rate-limit';
 import { type ClaimedMessage, claimDueMessages, outboxCounts, releaseLeases } from '../store/queries/outbox';
 import { type RecordedState, recordOutcome } from './record-outcome';
 import { smsGateway } from './sms-gateway';
@@ -156,11 +155,10 @@ export function startDeliveryWorker(
       });
   }
 
-  /** Once a minute or so: the counts in the log when they changed, and rate-limit events no window needs any more. */
+  /** Once a minute or so: the counts in the log when they changed. */
   async function housekeeping(): Promise<void> {
     if (Date.now() - lastCountsAt < (options.countsLogMs ?? 60_000)) return;
     lastCountsAt = Date.now();
-    await pruneExpiredRateLimitEvents(store, now());
     const counts = formatCounts(await outboxCounts(store));
     if (counts !== lastCounts) log.info('outbox', { counts });
     lastCounts = counts;

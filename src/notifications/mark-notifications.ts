@@ -3,7 +3,7 @@ import type { PayloadSealer } from '../lib/payload-sealer';
 import { type MarkRecipient, markRecipients } from '../store/queries/directory';
 import { existingIdempotencyKeys } from '../store/queries/outbox';
 import { inTransaction, type Session } from '../store/session';
-import { countAgainstLimits, pushDeviceLimit, type RateLimit } from './rate-limit';
+import { countAgainstLimits, pushDeviceLimit, type RateLimit } from '../rate-limits/rate-limit';
 
 export interface MarkNotificationLimits {
   /** The caller's own limit; past it nothing is queued and the call is refused. */

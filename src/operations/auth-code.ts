@@ -1,7 +1,7 @@
 import { enqueueOrRehearse, newDeliveryReference } from '../delivery/outbox';
 import { RateLimitReached, RuleViolation } from '../lib/rule-violation';
-import { normalisePhone } from '../notifications/phone-number';
-import { callerKeyOf, countAgainstLimits, HOUR_MS, MINUTE_MS } from '../notifications/rate-limit';
+import { normalisePhone } from '../lib/phone-number';
+import { callerKeyOf, countAgainstLimits, HOUR_MS, MINUTE_MS } from '../rate-limits/rate-limit';
 import { isDirectoryPhone } from '../store/queries/directory';
 import { inTransaction } from '../store/session';
 import { defineOperation } from './operation';

@@ -2,7 +2,7 @@ import { enqueueOrRehearse, newDeliveryReference } from '../delivery/outbox';
 import { RateLimitReached, RuleViolation } from '../lib/rule-violation';
 import { forwardToPartner } from '../notifications/forward-call';
 import { queueMarkNotifications } from '../notifications/mark-notifications';
-import { callerKeyOf, countAgainstLimits, MINUTE_MS, pushDeviceLimit } from '../notifications/rate-limit';
+import { callerKeyOf, countAgainstLimits, MINUTE_MS, pushDeviceLimit } from '../rate-limits/rate-limit';
 import { routeForSchool } from '../notifications/school-registry';
 import { enabledDevice } from '../store/queries/directory';
 import { absenceTypeName } from '../store/queries/school-lists';

@@ -59,15 +59,23 @@ export async function countAgainstLimits(
     ordered.map(([bucket]) => bucket),
     now.toISOString(),
   );
+  await pruneExpiredEventsWhenDue(transaction, now);
   return undefined;
 }
 
+/** How often a process sweeps the events of buckets nobody uses any more. */
+const SWEEP_EVERY_MS = MINUTE_MS;
+let nextSweepAt = 0;
+
 /**
- * Deletes the events no limit can count any more. Buckets are pruned as they are used; this
- * catches the ones never used again (one-off numbers and callers), so the table stays small.
+ * Buckets are pruned as they are used; this sweeps the ones never used again (one-off numbers and
+ * callers), once a minute per process, within an allowed request's transaction: the limits keep
+ * their own table small wherever they are counted, whether or not a delivery worker runs here.
  */
-export async function pruneExpiredRateLimitEvents(session: Session, now: Date): Promise<void> {
-  await pruneRateLimitEvents(session, new Date(now.getTime() - LONGEST_WINDOW_MS).toISOString());
+async function pruneExpiredEventsWhenDue(transaction: Session, now: Date): Promise<void> {
+  if (now.getTime() < nextSweepAt) return;
+  nextSweepAt = now.getTime() + SWEEP_EVERY_MS;
+  await pruneRateLimitEvents(transaction, new Date(now.getTime() - LONGEST_WINDOW_MS).toISOString());
 }
 
 /**

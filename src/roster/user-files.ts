@@ -1,4 +1,4 @@
-import { normalisePhone } from '../notifications/phone-number';
+import { normalisePhone } from '../lib/phone-number';
 import type { SchoolTableName } from '../store/roster/school-tables';
 import { checkOrg } from './class-files';
 import type { FieldReader } from './fields';

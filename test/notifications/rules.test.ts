@@ -1,6 +1,6 @@
 import { parseRetryAfter, retryDelayMs } from '../../src/delivery/backoff';
 import { payloadSealer } from '../../src/lib/payload-sealer';
-import { normalisePhone } from '../../src/notifications/phone-number';
+import { normalisePhone } from '../../src/lib/phone-number';
 import { normaliseBaseUrl } from '../../src/lib/school-address';
 
 describe('phone numbers to E.164', () => {

@@ -1,7 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { importCycles, layerViolations, readImportGraph } from '../../scripts/lint/import-graph';
+import {
+  folderGraph,
+  importCycles,
+  LAYERS,
+  layerViolations,
+  readImportGraph,
+  readLayers,
+} from '../../scripts/lint/import-graph';
 
 /** Writes a small src/ tree of the given files into a temporary folder and reads its import graph. */
 function graphOf(files: Record<string, string>) {
@@ -55,7 +62,36 @@ describe('the import graph check', () => {
 
   test('reports a file in no layer', () => {
     expect(layerViolations(graphOf({ 'stray.ts': 'export const stray = 1;\n' }))).toEqual([
-      'stray.ts belongs to no layer (see LAYERS in scripts/lint/import-graph.ts)',
+      'stray.ts belongs to no layer (see the table of layers in docs/architecture.md)',
+    ]);
+  });
+
+  test('reports two folders that import each other, though their files make no cycle', () => {
+    const graph = graphOf({
+      'delivery/worker.ts': "import { prune } from '../notifications/limits';\nexport const w = prune;\n",
+      'notifications/limits.ts': 'export const prune = 1;\n',
+      'notifications/marks.ts': "import { w } from '../delivery/outbox';\nexport const m = w;\n",
+      'delivery/outbox.ts': 'export const w = 2;\n',
+    });
+    expect(importCycles(graph)).toEqual([]);
+    expect(importCycles(folderGraph(graph))).toEqual([['delivery', 'notifications']]);
+  });
+
+  test('reads the layers from the table in docs/architecture.md, top down', () => {
+    expect(LAYERS.map((layer) => layer.name)).toEqual([
+      'entry',
+      'bindings',
+      'pipeline',
+      'operations',
+      'domain',
+      'store',
+      'foundation',
+    ]);
+    const table =
+      '## Layers\n\n| Layer | Folders | What |\n|---|---|---|\n| top | `a/`, `b.ts` | x |\n| low | `c/` | y |\n';
+    expect(readLayers(table)).toEqual([
+      { name: 'top', members: ['a/', 'b.ts'] },
+      { name: 'low', members: ['c/'] },
     ]);
   });
 });
