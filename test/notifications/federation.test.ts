@@ -66,7 +66,8 @@ describe('Federation with a partner school', () => {
       {
         PARTNER_SCHOOLS: [b.url, hanging.url, redirecting.url, flooding.url].join(','),
         FEDERATION_SECRET: SECRET,
-        FORWARD_TIMEOUT_MS: '500',
+        // Room for B's own answers on a busy machine; the hanging partner costs its test this long.
+        FORWARD_TIMEOUT_MS: '3000',
         PUSH_GATEWAY_URL: `${pushA.url}/send`,
         DELIVERY_POLL_MS: '20',
       },
@@ -136,9 +137,10 @@ describe('Federation with a partner school', () => {
     const answer = await callJson(a.url, NOTES, 'GetNameAbsenceType', { id: '1', baseUrlSchool: unregistered[0].url });
     expect([answer.status, answer.body.Message]).toEqual([
       500,
-      `The partner school at ${unregistered[0].url} could not be reached: no answer within 500 ms.`,
+      `The partner school at ${unregistered[0].url} could not be reached: no answer within 3000 ms.`,
     ]);
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // The partner never answers: without the limit the call would wait for jest's own time-out.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   test("a partner's redirect is not followed", async () => {
