@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ConfigError } from './config/readers';
-import { GRANTABLE_GROUPS } from './access/operation-groups';
+import { GRANTABLE_GROUPS } from './contract/operation-policies';
 import { auditCommand } from './cli/audit';
 import { backupCommand } from './cli/backup';
 import { addCommand, listCommand, revokeCommand, rotateCommand } from './cli/callers';

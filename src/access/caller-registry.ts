@@ -8,7 +8,8 @@ import { allCallers, type CallerRow, callersSignature } from '../store/queries/c
 import { pruneNonces, rememberNonce } from '../store/queries/ws-security-nonces';
 import type { Session } from '../store/session';
 import { type Credentials, UNREADABLE } from './credentials';
-import { grantedOperations, OPERATION_ACCESS } from './operation-groups';
+import { OPERATION_POLICIES } from '../contract/operation-policies';
+import { grantedOperations } from './operation-groups';
 import { parseScope, SCHOOL_SCOPE, type Scope } from './scope';
 import { callerNameOf, secretMatches } from './secrets';
 
@@ -262,5 +263,5 @@ function identified(identity: Identity): Recognition {
 
 /** Whether the identity may call the operation: HelloWorld anyone may. */
 export function mayCall(identity: Identity | undefined, operation: OperationName): boolean {
-  return OPERATION_ACCESS[operation].group === 'public' || (identity?.operations.has(operation) ?? false);
+  return OPERATION_POLICIES[operation].group === 'public' || (identity?.operations.has(operation) ?? false);
 }

@@ -1,4 +1,4 @@
-import { CLASS_RECORDED_OPERATIONS } from '../access/operation-groups';
+import { CLASS_RECORDED_OPERATIONS } from '../contract/operation-policies';
 import { type AuditEntry, auditEntries } from '../store/queries/audit-trail';
 import { withConfiguredStore } from './configured-store';
 import { UsageError } from './usage-error';

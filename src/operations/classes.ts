@@ -11,7 +11,8 @@ export const getAllAuditsByClassId = defineOperation('GetAllAuditsByClassId', {
   run: async ({ classId }, { store, visibility, touched }) => {
     if (classId === undefined || !(await visibility.class(classId))) return [];
     const entries = await classAttendance(store, classId);
-    // Audited by its class (see operation-groups.ts), and by the only students a guardian or student sees.
+    // Audited by its class (its audit rule is 'class' in contract/operation-policies.ts), and by the
+    // only students a guardian or student sees.
     touched('class', classId);
     const shown = await visibility.studentsShownInClass();
     if (shown === undefined) return entries;

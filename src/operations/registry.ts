@@ -58,8 +58,3 @@ export function bindHandlers(catalog: Catalog): Handlers {
   }
   return HANDLERS;
 }
-
-/** Whether a catalog operation's name is one of the contract's, which bindHandlers made sure of at start. */
-export function isOperationName(name: string): name is OperationName {
-  return Object.hasOwn(HANDLERS, name);
-}

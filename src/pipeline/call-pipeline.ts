@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallerRegistry, Identity, Recognition } from '../access/caller-registry';
 import { mayCall } from '../access/caller-registry';
-import { OPERATION_ACCESS } from '../access/operation-groups';
 import { NO_SCOPE } from '../access/scope';
 import { Visibility } from '../access/visibility';
 import type { AuditTrail } from '../audit/audit-trail';
@@ -10,7 +9,7 @@ import { log } from '../lib/log';
 import type { NetworkList } from '../lib/networks';
 import { RateLimitReached, RuleViolation } from '../lib/rule-violation';
 import type { OperationContext, OperationServices } from '../operations/operation';
-import { parameterTooLong } from '../operations/parameter-limits';
+import { OPERATION_POLICIES, parameterTooLong } from '../contract/operation-policies';
 import type { Handlers } from '../operations/registry';
 import type { RequestRecord } from '../telemetry/request-record';
 import type { PublicAddress } from '../wire/base-url';
@@ -129,7 +128,7 @@ export class CallPipeline {
       log.error('operation failed', { operation: name, error: error instanceof Error ? error.stack : String(error) });
       invocation = { ok: false, error: new CallError('internal', INTERNAL_REASON) };
     }
-    if (OPERATION_ACCESS[name].audited) this.audit(call, context, invocation, touched);
+    if (OPERATION_POLICIES[name].audit !== 'none') this.audit(call, context, invocation, touched);
     return invocation;
   }
 
@@ -201,7 +200,7 @@ export class CallPipeline {
       if (result === undefined || result === 0 || (Array.isArray(result) && result.length === 0)) return;
       outcome = 'ok';
       const typed = call.operation.results.typed;
-      const fromResult = OPERATION_ACCESS[call.operation.name as OperationName].subjectsFromResult !== false;
+      const fromResult = OPERATION_POLICIES[call.operation.name as OperationName].audit === 'shown';
       if (typed && fromResult) collectTouched(typed.type, result, touched);
     }
     this.parts.audit.record({
