@@ -43,6 +43,12 @@ describe('the contract types the code', () => {
       /'isPositiv' does not exist in type 'NoteType'/,
     );
   });
+
+  test("an operation's policy row that leaves a text parameter without a bound does not compile", () => {
+    expect(typeErrorsOf(['policy-without-bound.ts']).get('policy-without-bound.ts')?.join('\n')).toMatch(
+      /Property 'StudentId' is missing/,
+    );
+  });
 });
 
 describe('personal data in the contract', () => {
