@@ -85,7 +85,7 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
       expect(await outbox()).toEqual([]);
       // A registered number's code, asked for after it, is the signal that the worker has been by.
       const guardian = await school.db.selectFrom('guardians').select('phone').orderBy('id').executeTakeFirstOrThrow();
-      await callJson(url, AUTH, 'AuthCode', { code: '246810', phone: guardian.phone });
+      expect((await callJson(url, AUTH, 'AuthCode', { code: '246810', phone: guardian.phone })).status).toBe(200);
       const [request] = await sms.waitForRequests(1);
       expect(JSON.parse(request.body).to).toBe(guardian.phone);
       expect([sms.received.length, (await outbox()).length]).toEqual([1, 1]);
@@ -252,13 +252,14 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
         .select(['application_id', 'device_id'])
         .orderBy('id')
         .executeTakeFirstOrThrow();
-      await callJson(url, PUSH, 'PushNotificationToGateway', {
+      const signal = await callJson(url, PUSH, 'PushNotificationToGateway', {
         applicationID: device.application_id,
         senderId: 's',
         deviceId: device.device_id,
         notes: 'hello',
         notes_type: 't',
       });
+      expect([signal.status, (await outbox()).length]).toEqual([200, 1]);
       await push.waitForRequests(1);
       expect([push.received.length, (await outbox()).length]).toEqual([1, 1]);
     });
