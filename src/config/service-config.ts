@@ -4,6 +4,7 @@ import { type AccessSettings, readAccessSettings } from './access-settings';
 import { LOG_LEVELS, type LogLevel } from '../lib/log';
 import { readNotificationConfig, type NotificationConfig } from './notification-settings';
 import { type OperatorSettings, readOperatorSettings } from './operator-settings';
+import { readRequestBudgets, type RequestBudgets } from './request-budgets';
 import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './readers';
 
 export { ConfigError } from './readers';
@@ -19,6 +20,8 @@ export interface Config {
   /** Base URL written into WSDL and DISCO addresses; undefined means "the host the caller used". */
   publicBaseUrl: string | undefined;
   maxBodyBytes: number;
+  /** What one request's document (XML, form, query, JSON) may hold. */
+  budgets: RequestBudgets;
   logLevel: LogLevel;
   /** Folder of the embedded SQLite store (and later of generated documents). */
   dataDirectory: string;
@@ -98,6 +101,7 @@ export function loadConfig(env: Environment = process.env): Config {
     serviceNamespace: readNamespace(env),
     publicBaseUrl: publicBase ? publicBase.href.replace(/\/+$/, '') : undefined,
     maxBodyBytes: readInteger(env, 'MAX_BODY_BYTES', 1048576, 1024, 1073741824),
+    budgets: readRequestBudgets(env),
     logLevel: readLogLevel(env),
     dataDirectory: env.DATA_DIR || './data',
     databaseUrl: readDatabaseUrl(env),
