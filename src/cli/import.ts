@@ -1,3 +1,4 @@
+import { escapeControlCharacters } from '../lib/control-characters';
 import { importSchool } from '../roster/import-school';
 import { formatProblem } from '../roster/problems';
 import { progressDisplay } from '../roster/progress';
@@ -63,7 +64,7 @@ export async function importCommand(path: string, options: ImportCommandOptions)
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`school-service: import failed, nothing was written: ${message}\n`);
+    process.stderr.write(`school-service: import failed, nothing was written: ${escapeControlCharacters(message)}\n`);
     process.exitCode = EXIT_NOTHING_WRITTEN;
   }
 }
