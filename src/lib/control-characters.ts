@@ -5,6 +5,7 @@
  * controls and DEL are written as escapes that JSON reads back (\n, \r, \t, \u001b), so that a log
  * line stays valid JSON and a problem line one line.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 

@@ -56,13 +56,13 @@ describe('control characters from a bundle', () => {
   test('are escaped, as JSON writes them', () => {
     const escaped = escapeControlCharacters(hostile);
     expect(escaped).toBe('Sara\\u001b]0;owned\\u0007\\u001b[2J\\u009b31m\\u007f\\r\\nnext');
-    expect(escaped).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(escapeControlCharacters(escaped)).toBe(escaped);
     expect(JSON.parse(`"${escaped}"`)).toBe(hostile);
   });
 
   test('a problem line is one line without them', () => {
     const line = formatProblem({ file: 'users.csv', line: 2, column: 4, rule: 'too-long', message: hostile });
     expect(line).toBe(`users.csv:2:4: too-long: ${escapeControlCharacters(hostile)}`);
-    expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(line).not.toContain('\n');
   });
 });
