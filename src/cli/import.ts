@@ -37,6 +37,7 @@ export async function importCommand(path: string, options: ImportCommandOptions)
         fromIdentifier: options.ids === 'from-identifier',
         defaultCountryCode: config.notifications.defaultCountryCode,
         progress: progressDisplay(process.stderr),
+        limits: { maxBytes: config.imports.maxBytes, deadline: Date.now() + config.imports.timeLimitMs, now: Date.now },
       });
       const { problems, notKept } = outcome.problems.list();
       for (const problem of problems) process.stderr.write(`${formatProblem(problem)}\n`);

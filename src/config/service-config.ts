@@ -3,6 +3,7 @@ import { readDeliveryConfig, type DeliveryConfig } from './delivery-settings';
 import { type AccessSettings, readAccessSettings } from './access-settings';
 import { LOG_LEVELS, type LogLevel } from '../lib/log';
 import { readNotificationConfig, type NotificationConfig } from './notification-settings';
+import { type ImportSettings, readImportSettings } from './import-settings';
 import { type OperatorSettings, readOperatorSettings } from './operator-settings';
 import { readRequestBudgets, type RequestBudgets } from './request-budgets';
 import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './readers';
@@ -41,6 +42,8 @@ export interface Config {
   workers: number;
   /** Metrics, the status page and graceful stopping. */
   operator: OperatorSettings;
+  /** How much a bundle may inflate to and how long `import` may read it. */
+  imports: ImportSettings;
 }
 
 function readHost(env: Environment): string {
@@ -112,5 +115,6 @@ export function loadConfig(env: Environment = process.env): Config {
     access: readAccessSettings(env),
     workers: readInteger(env, 'WORKERS', 1, 1, 64),
     operator: readOperatorSettings(env),
+    imports: readImportSettings(env),
   };
 }

@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse';
+import { BundleLimitError } from './bundle-limits';
 import type { Bundle } from './bundle-source';
 import { restoreCell } from './spreadsheet-cells';
 
@@ -66,6 +67,8 @@ export async function openCsv(bundle: Bundle, name: string): Promise<CsvFile> {
         return { line, values: result.value.map(restoreCell) };
       }
     } catch (error) {
+      // A bound of the whole bundle stops the import, not just this file.
+      if (error instanceof BundleLimitError) throw error;
       const message = error instanceof Error ? error.message : String(error);
       throw new CsvSyntaxError(nextLine, message.replace(/ at line \d+.*$/s, ''));
     }
