@@ -41,7 +41,7 @@ describe('export and import of cells a spreadsheet would run, and control charac
     }
   };
 
-  test('export writes formulas exactly, warning of each; --for-spreadsheet neutralises them; import reads both', async () => {
+  test('export writes formulas exactly, warning of each; --for-spreadsheet neutralises them; both import', async () => {
     let rows = smallSchool();
     for (const [sourcedId, formula] of Object.entries(FORMULAS))
       rows = withValue(rows, 'users', sourcedId, 'familyName', formula);
