@@ -174,6 +174,13 @@ describe('callers decided before the body', () => {
     expect(bodyOf(raw)).toContain('GetStudentInfoById needs a caller');
   });
 
+  test('an address that may not call the operation on HTTP GET is refused before its query is split', async () => {
+    const refused = await remoteFetch(
+      `${service.url}/GetStudentsInformation.asmx/GetStudentInfoById?${'a=1&'.repeat(1001)}`,
+    );
+    expect([refused.status, refused.text]).toEqual([401, expect.stringContaining('GetStudentInfoById needs a caller')]);
+  });
+
   test('the right secret still calls, on every shape, and a flood body from it is still bounded', async () => {
     const authorization = basic('sis', secret);
     const allowed = await remotePost(
