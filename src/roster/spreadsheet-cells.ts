@@ -11,19 +11,23 @@ import { escapeControlCharacters } from '../lib/control-characters';
  * always drops exactly the one that writing added. The one value that does not come back from a
  * plain export is of that kind (an ' then a formula), and the export warns of it too.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** = + - @ tab CR: what OWASP lists as the start of a formula. */
+const FORMULA_STARTS = new Set([0x3d, 0x2b, 0x2d, 0x40, 0x09, 0x0d]);
 const PLAIN_NUMBER = /^[+-]?\d+(?:\.\d+)?$/;
 const QUOTE = "'";
+const QUOTE_CODE = 0x27;
 
-function runsAsFormula(value: string): boolean {
-  return FORMULA_START.test(value) && !PLAIN_NUMBER.test(value);
+/** Whether the text from `start` runs as a formula; the first character decides most of the cells an export writes. */
+function runsAsFormula(value: string, start = 0): boolean {
+  if (!FORMULA_STARTS.has(value.charCodeAt(start))) return false;
+  return !PLAIN_NUMBER.test(start === 0 ? value : value.slice(start));
 }
 
 /** Whether the value is written with a leading ' for a spreadsheet: a formula, or 's before one. */
 function needsQuote(value: string): boolean {
   let start = 0;
-  while (value.charCodeAt(start) === 0x27) start += 1;
-  return runsAsFormula(start === 0 ? value : value.slice(start));
+  while (value.charCodeAt(start) === QUOTE_CODE) start += 1;
+  return runsAsFormula(value, start);
 }
 
 export function neutraliseCell(value: string): string {
