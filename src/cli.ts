@@ -6,7 +6,7 @@ import { auditCommand } from './cli/audit';
 import { backupCommand } from './cli/backup';
 import { addCommand, listCommand, revokeCommand, rotateCommand } from './cli/callers';
 import { demoData } from './cli/demo-data';
-import { exportCommand } from './cli/export';
+import { type ExportCommandOptions, exportCommand } from './cli/export';
 import { type ImportCommandOptions, importCommand } from './cli/import';
 import { deliveryStatus } from './cli/delivery-status';
 import { deliveryWorker } from './cli/delivery-worker';
@@ -105,8 +105,13 @@ program
 program
   .command('export <path>')
   .description("write the school as a OneRoster 1.1 bundle with the service's own files (a folder, or a .zip)")
-  .action(async (path: string) => {
-    if (!(await ranWithBoundedHeap())) await exportCommand(path);
+  .option(
+    '--for-spreadsheet',
+    "write cells a spreadsheet would run as formulas with a leading ' (import reads them back)",
+    false,
+  )
+  .action(async (path: string, options: ExportCommandOptions) => {
+    if (!(await ranWithBoundedHeap())) await exportCommand(path, options);
   });
 
 program

@@ -1,13 +1,26 @@
 import { exportSchool } from '../roster/export-school';
 import { progressDisplay } from '../roster/progress';
+import { SpreadsheetCells } from '../roster/spreadsheet-cells';
 import { logHeapLimit } from './bounded-heap';
 import { withConfiguredStore } from './configured-store';
 
-/** Writes the configured store as a OneRoster 1.1 bundle with the service's own files: a folder, or a .zip. */
-export async function exportCommand(path: string): Promise<void> {
+export interface ExportCommandOptions {
+  /** Cells a spreadsheet would run are written with a leading ' (import reads them back as they were). */
+  readonly forSpreadsheet: boolean;
+}
+
+/**
+ * Writes the configured store as a OneRoster 1.1 bundle with the service's own files: a folder, or
+ * a .zip. Cells a spreadsheet would run as formulas are written exactly and listed on stderr, or
+ * neutralised with --for-spreadsheet.
+ */
+export async function exportCommand(path: string, options: ExportCommandOptions): Promise<void> {
   await withConfiguredStore(async (store) => {
     logHeapLimit('export');
-    const summary = await exportSchool(store, path, progressDisplay(process.stderr));
+    const cells = new SpreadsheetCells(options.forSpreadsheet, (line) => process.stderr.write(`warning: ${line}\n`));
+    const summary = await exportSchool(store, path, progressDisplay(process.stderr), cells);
+    const cellSummary = cells.summary();
+    if (cellSummary) process.stderr.write(`${cellSummary}\n`);
     const files = Object.entries(summary.files)
       .map(([file, count]) => `${file} ${count}`)
       .join(', ');

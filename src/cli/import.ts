@@ -1,3 +1,4 @@
+import { escapeControlCharacters } from '../lib/control-characters';
 import { importSchool } from '../roster/import-school';
 import { formatProblem } from '../roster/problems';
 import { progressDisplay } from '../roster/progress';
@@ -36,6 +37,7 @@ export async function importCommand(path: string, options: ImportCommandOptions)
         fromIdentifier: options.ids === 'from-identifier',
         defaultCountryCode: config.notifications.defaultCountryCode,
         progress: progressDisplay(process.stderr),
+        limits: { maxBytes: config.imports.maxBytes, deadline: Date.now() + config.imports.timeLimitMs, now: Date.now },
       });
       const { problems, notKept } = outcome.problems.list();
       for (const problem of problems) process.stderr.write(`${formatProblem(problem)}\n`);
@@ -63,7 +65,7 @@ export async function importCommand(path: string, options: ImportCommandOptions)
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`school-service: import failed, nothing was written: ${message}\n`);
+    process.stderr.write(`school-service: import failed, nothing was written: ${escapeControlCharacters(message)}\n`);
     process.exitCode = EXIT_NOTHING_WRITTEN;
   }
 }

@@ -3,7 +3,9 @@ import { readDeliveryConfig, type DeliveryConfig } from './delivery-settings';
 import { type AccessSettings, readAccessSettings } from './access-settings';
 import { LOG_LEVELS, type LogLevel } from '../lib/log';
 import { readNotificationConfig, type NotificationConfig } from './notification-settings';
+import { type ImportSettings, readImportSettings } from './import-settings';
 import { type OperatorSettings, readOperatorSettings } from './operator-settings';
+import { readRequestBudgets, type RequestBudgets } from './request-budgets';
 import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './readers';
 
 export { ConfigError } from './readers';
@@ -19,6 +21,8 @@ export interface Config {
   /** Base URL written into WSDL and DISCO addresses; undefined means "the host the caller used". */
   publicBaseUrl: string | undefined;
   maxBodyBytes: number;
+  /** What one request's document (XML, form, query, JSON) may hold. */
+  budgets: RequestBudgets;
   logLevel: LogLevel;
   /** Folder of the embedded SQLite store (and later of generated documents). */
   dataDirectory: string;
@@ -38,6 +42,8 @@ export interface Config {
   workers: number;
   /** Metrics, the status page and graceful stopping. */
   operator: OperatorSettings;
+  /** How much a bundle may inflate to and how long `import` may read it. */
+  imports: ImportSettings;
 }
 
 function readHost(env: Environment): string {
@@ -98,6 +104,7 @@ export function loadConfig(env: Environment = process.env): Config {
     serviceNamespace: readNamespace(env),
     publicBaseUrl: publicBase ? publicBase.href.replace(/\/+$/, '') : undefined,
     maxBodyBytes: readInteger(env, 'MAX_BODY_BYTES', 1048576, 1024, 1073741824),
+    budgets: readRequestBudgets(env),
     logLevel: readLogLevel(env),
     dataDirectory: env.DATA_DIR || './data',
     databaseUrl: readDatabaseUrl(env),
@@ -108,5 +115,6 @@ export function loadConfig(env: Environment = process.env): Config {
     access: readAccessSettings(env),
     workers: readInteger(env, 'WORKERS', 1, 1, 64),
     operator: readOperatorSettings(env),
+    imports: readImportSettings(env),
   };
 }

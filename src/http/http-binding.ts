@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Endpoint } from '../contract/catalog';
 import type { Config } from '../config/service-config';
+import type { OperationName } from '../contract/operation-types';
 import type { BindingName, Call } from '../pipeline/call';
 import { CallError, type CallErrorKind } from '../pipeline/call-error';
 import type { Binding, CallPipeline } from '../pipeline/call-pipeline';
 import type { Exchange } from '../pipeline/exchange';
 import { decodeParameters, type ParameterProblem } from '../pipeline/parameters';
 import { decodeBody, parseContentType } from '../wire/content-type';
-import { FormFields } from '../wire/form-fields';
+import { FormFields, TooManyFields } from '../wire/form-fields';
 import { escapeHtml } from '../wire/html-escape';
 import { send, sendEmpty } from '../wire/send';
 import { requestValidationFailure } from './request-validation';
@@ -79,6 +80,10 @@ export class HttpBinding implements Binding<HttpRequest> {
     return exchange.request.method === 'POST' ? 'http-post' : 'http-get';
   }
 
+  operationBeforeBody({ endpoint, operationName }: HttpRequest): OperationName | undefined {
+    return endpoint.operations.find((candidate) => candidate.name === operationName)?.name as OperationName | undefined;
+  }
+
   async decode(exchange: Exchange, { endpoint, operationName, query }: HttpRequest): Promise<Call> {
     const operation = endpoint.operations.find((candidate) => candidate.name === operationName);
     if (!operation) throw new CallError('unknown-operation', unknownOperationMessage(endpoint, operationName));
@@ -94,7 +99,7 @@ export class HttpBinding implements Binding<HttpRequest> {
   /** The request's fields: the query for GET, the form body for POST. */
   private async fields(exchange: Exchange, query: string): Promise<FormFields> {
     const { request } = exchange;
-    if (request.method !== 'POST') return new FormFields(query);
+    if (request.method !== 'POST') return this.withinBudgets(query);
     const header = request.headers['content-type'] ?? '';
     const contentType = parseContentType(header);
     if (contentType.mediaType !== FORM_MEDIA_TYPE)
@@ -103,7 +108,28 @@ export class HttpBinding implements Binding<HttpRequest> {
     if (text === undefined) {
       throw new CallError('malformed', 'Request format is invalid: the body is not valid in its charset.');
     }
-    return new FormFields(text);
+    return this.withinBudgets(text);
+  }
+
+  /**
+   * The fields of a query or form that keeps the budgets, split no further than the first field
+   * past them. Too many fields is answered as ASP.NET answers more than its MaxHttpCollectionKeys.
+   */
+  private withinBudgets(text: string): FormFields {
+    const { formCharacters, formFields } = this.config.budgets;
+    if (text.length > formCharacters) {
+      throw new CallError(
+        'too-large',
+        `Maximum request length exceeded: the fields are longer than ${formCharacters} characters.`,
+      );
+    }
+    try {
+      return new FormFields(text, formFields);
+    } catch (error) {
+      if (!(error instanceof TooManyFields)) throw error;
+      const reason = `The request has more than ${formFields} fields.`;
+      throw new CallError('client', `Operation is not valid due to the current state of the object. ${reason}`);
+    }
   }
 
   writeResult(exchange: Exchange, _state: HttpRequest, call: Call, result: unknown): void {

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestBudgets } from '../config/request-budgets';
 import type { Operation } from '../contract/catalog';
+import type { OperationName } from '../contract/operation-types';
 import type { BindingName, Call } from '../pipeline/call';
 import { CallError, type CallErrorKind } from '../pipeline/call-error';
 import type { Binding, CallPipeline } from '../pipeline/call-pipeline';
@@ -51,12 +53,15 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
 
 /**
  * The JSON binding of ASP.NET script services: POST /X.asmx/Op with a JSON object of parameters
- * answers {"d": result} with the typed result, in either profile. A body nested too deep or with
- * an object of too many properties is refused before it is parsed. Errors are HTTP 500 (413, 415
+ * answers {"d": result} with the typed result, in either profile. A body beyond the budgets (depth,
+ * keys, array items) is refused before it is parsed. Errors are HTTP 500 (413, 415
  * for refused bodies) with a JSON object carrying Message and ExceptionType; never a stack trace.
  */
 export class JsonBinding implements Binding<Operation> {
-  constructor(private readonly pipeline: CallPipeline) {}
+  constructor(
+    private readonly pipeline: CallPipeline,
+    private readonly budgets: RequestBudgets,
+  ) {}
 
   handle(request: IncomingMessage, response: ServerResponse, operation: Operation): Promise<void> {
     return this.pipeline.serve(this.pipeline.exchange(request, response), this, operation);
@@ -66,9 +71,13 @@ export class JsonBinding implements Binding<Operation> {
     return 'json';
   }
 
+  operationBeforeBody(operation: Operation): OperationName {
+    return operation.name as OperationName;
+  }
+
   async decode(exchange: Exchange, operation: Operation): Promise<Call> {
     const text = (await exchange.body()).toString('utf8');
-    const beyondBounds = jsonBoundsProblem(text);
+    const beyondBounds = jsonBoundsProblem(text, this.budgets);
     if (beyondBounds) throw new CallError('client', beyondBounds, 'System.ArgumentException');
     const fields = parseJsonObject(text);
     if (!fields) {

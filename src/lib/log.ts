@@ -8,6 +8,8 @@
  * the process exits, and by flushLog when it stops; a process killed with SIGKILL loses at most
  * the last 50 ms of its log.
  */
+import { escapeControlCharacters } from './control-characters';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 
@@ -67,7 +69,8 @@ export function writeLogLine(json: string): void {
 
 function write(level: LogLevel, message: string, fields?: Record<string, unknown>): void {
   if (!logs(level)) return;
-  writeLogLine(JSON.stringify({ time: logTimestamp(), level, message, ...fields }));
+  // JSON escapes C0 controls but leaves DEL and C1 (a terminal's CSI among them) as they are.
+  writeLogLine(escapeControlCharacters(JSON.stringify({ time: logTimestamp(), level, message, ...fields })));
 }
 
 export const log = {

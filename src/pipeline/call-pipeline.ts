@@ -13,7 +13,7 @@ import { OPERATION_POLICIES, parameterTooLong } from '../contract/operation-poli
 import type { Handlers } from '../operations/registry';
 import type { RequestRecord } from '../telemetry/request-record';
 import type { PublicAddress } from '../wire/base-url';
-import type { BindingName, Call } from './call';
+import type { BindingName, Call, Caller } from './call';
 import { CallError, ClientGone, INTERNAL_REASON } from './call-error';
 import { Exchange } from './exchange';
 import { collectTouched, noneTouched, type TouchedRecords } from './touched-records';
@@ -26,6 +26,11 @@ import { collectTouched, noneTouched, type TouchedRecords } from './touched-reco
 export interface Binding<State> {
   /** Which binding the request came by, as far as is known before it is decoded. */
   nameOf(exchange: Exchange, state: State): BindingName | undefined;
+  /**
+   * The operation called, when the binding knows it before the body is read (from the path), so
+   * that a caller who may not call it is refused before its body is parsed.
+   */
+  operationBeforeBody?(state: State): OperationName | undefined;
   /** The call in the request; throws a CallError when there is none to make. */
   decode(exchange: Exchange, state: State): Call | Promise<Call>;
   writeResult(exchange: Exchange, state: State, call: Call, result: unknown): void;
@@ -75,6 +80,7 @@ export class CallPipeline {
     if (record) record.binding = binding.nameOf(exchange, state);
     let call: Call;
     try {
+      await this.decideBeforeBody(exchange, binding, state);
       call = await binding.decode(exchange, state);
     } catch (error) {
       this.fail(exchange, binding, state, error);
@@ -95,6 +101,28 @@ export class CallPipeline {
   }
 
   /**
+   * Refuses, before a byte of the body is parsed, a caller that can be decided without it: one
+   * whose Authorization header (Basic, or Bearer) is not accepted, and, where the binding knows the
+   * operation from the path, one whose address or header does not let it call that operation. A
+   * flood of bodies from such callers then costs no parsing. SOAP without an Authorization header
+   * is left to the body, which may carry a UsernameToken.
+   */
+  private async decideBeforeBody<State>(exchange: Exchange, binding: Binding<State>, state: State): Promise<void> {
+    const bindingName = binding.nameOf(exchange, state);
+    if (bindingName === undefined) return;
+    const operation = binding.operationBeforeBody?.(state);
+    const caller = exchange.caller(bindingName);
+    if (caller.credentials === undefined && operation === undefined) return;
+    const recognising = this.parts.callers.recognise(caller.address, caller.credentials);
+    const recognition = recognising instanceof Promise ? await recognising : recognising;
+    const identity = recognition.kind === 'identified' ? recognition.identity : undefined;
+    if (recognition.kind === 'refused' || (operation !== undefined && !mayCall(identity, operation))) {
+      if (exchange.record && operation !== undefined) exchange.record.operation = operation;
+      throw this.refusal(caller, operation, recognition);
+    }
+  }
+
+  /**
    * Recognises the caller, checks that it may call the operation, runs the handler and audits the
    * call. The caller's name, and a rate limit reached, go into `record`.
    */
@@ -110,7 +138,7 @@ export class CallPipeline {
     const recognition = recognising instanceof Promise ? await recognising : recognising;
     const identity = recognition.kind === 'identified' ? recognition.identity : undefined;
     if (record && recognition.kind !== 'refused') record.caller = identity?.name ?? 'anonymous';
-    if (!mayCall(identity, name)) return { ok: false, error: this.refusal(call, name, recognition) };
+    if (!mayCall(identity, name)) return { ok: false, error: this.refusal(call.caller, name, recognition) };
     const touched = noneTouched();
     const context = this.contextFor(call, identity, touched);
     // The parameters were decoded by the catalog from the same WSDL the handler's types were
@@ -136,23 +164,23 @@ export class CallPipeline {
    * Refuses a call the caller may not make, in the log with its address and never with a secret.
    * Where credentials could let it in, the answer is a challenge (401); else a plain refusal.
    */
-  private refusal(call: Call, name: OperationName, recognition: Recognition): CallError {
-    const { address, binding } = call.caller;
-    const caller = recognition.kind === 'identified' ? recognition.identity.name : undefined;
+  private refusal(caller: Caller, name: OperationName | undefined, recognition: Recognition): CallError {
+    const { address, binding } = caller;
+    const callerName = recognition.kind === 'identified' ? recognition.identity.name : undefined;
     const reason =
       recognition.kind === 'refused'
         ? recognition.reason
         : recognition.kind === 'anonymous'
           ? 'no credentials'
           : 'operation not granted';
-    log.warn('call refused', { address, operation: name, binding, caller, reason });
+    log.warn('call refused', { address, operation: name, binding, caller: callerName, reason });
     if (recognition.kind === 'refused') {
       return new CallError('unauthenticated', `Access denied: the credentials were not accepted. ${HOW_TO_LET_IN}`);
     }
-    if (recognition.kind === 'anonymous' && this.parts.callers.credentialCouldHelp(name)) {
+    if (recognition.kind === 'anonymous' && name !== undefined && this.parts.callers.credentialCouldHelp(name)) {
       return new CallError('unauthenticated', `Access denied: ${name} needs a caller's credentials. ${HOW_TO_LET_IN}`);
     }
-    const who = caller === undefined ? address : `caller ${caller}`;
+    const who = callerName === undefined ? address : `caller ${callerName}`;
     return new CallError('forbidden', `Access denied: ${who} may not call ${name}. ${HOW_TO_LET_IN}`);
   }
 

@@ -3,6 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
+import { BundleBudget, type BundleLimits, NO_BUNDLE_LIMITS } from './bundle-limits';
 
 /**
  * The files of a bundle, from a folder or a .zip. Names are matched without regard to case, as SIS
@@ -21,11 +22,13 @@ export interface Bundle {
 
 export class BundleError extends Error {}
 
-export async function openBundle(path: string): Promise<Bundle> {
+/** `limits` bound the bytes read (inflated) and the time (see bundle-limits.ts). */
+export async function openBundle(path: string, limits: BundleLimits = NO_BUNDLE_LIMITS): Promise<Bundle> {
   const info = await stat(path).catch(() => undefined);
   if (!info) throw new BundleError(`${path}: no such folder or file`);
-  if (info.isDirectory()) return openFolder(path);
-  if (path.toLowerCase().endsWith('.zip')) return openZip(path);
+  const budget = new BundleBudget(path, limits);
+  if (info.isDirectory()) return openFolder(path, budget);
+  if (path.toLowerCase().endsWith('.zip')) return openZip(path, budget);
   throw new BundleError(`${path}: a bundle is a folder or a .zip file`);
 }
 
@@ -34,21 +37,22 @@ function finder(names: readonly string[]): (name: string) => string | undefined 
   return (name) => byLowerCase.get(name.toLowerCase());
 }
 
-async function openFolder(path: string): Promise<Bundle> {
+async function openFolder(path: string, budget: BundleBudget): Promise<Bundle> {
   const entries = await readdir(path, { withFileTypes: true });
   const files = entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
   const sizes = new Map<string, number>();
   for (const file of files) sizes.set(file, (await stat(join(path, file))).size);
+  budget.checkDeclared([...sizes].map(([name, size]) => ({ name, size })));
   return {
     location: path,
     find: finder(files),
     size: (name) => sizes.get(name) ?? 0,
-    open: async (name) => createReadStream(join(path, name)),
+    open: async (name) => budget.counted(createReadStream(join(path, name)), { name }),
     close: async () => {},
   };
 }
 
-async function openZip(path: string): Promise<Bundle> {
+async function openZip(path: string, budget: BundleBudget): Promise<Bundle> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.open(path, { lazyEntries: true, autoClose: false }, (error, opened) =>
       error ? reject(new BundleError(`${path}: not a readable zip file (${error.message})`)) : resolve(opened),
@@ -67,6 +71,18 @@ async function openZip(path: string): Promise<Bundle> {
     zip.on('error', (error: Error) => reject(new BundleError(`${path}: ${error.message}`)));
     zip.readEntry();
   });
+  try {
+    budget.checkDeclared(
+      [...entries].map(([name, entry]) => ({
+        name,
+        size: entry.uncompressedSize,
+        compressedSize: entry.compressedSize,
+      })),
+    );
+  } catch (error) {
+    zip.close();
+    throw error;
+  }
   return {
     location: path,
     find: finder([...entries.keys()]),
@@ -75,7 +91,9 @@ async function openZip(path: string): Promise<Bundle> {
       new Promise((resolve, reject) => {
         const entry = entries.get(name);
         if (!entry) return reject(new BundleError(`${path}: no ${name}`));
-        zip.openReadStream(entry, (error, stream) => (error ? reject(error) : resolve(stream)));
+        zip.openReadStream(entry, (error, stream) =>
+          error ? reject(error) : resolve(budget.counted(stream, { name, compressedSize: entry.compressedSize })),
+        );
       }),
     close: async () => zip.close(),
   };

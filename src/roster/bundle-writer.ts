@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PassThrough, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import yazl from 'yazl';
+import type { SpreadsheetCells } from './spreadsheet-cells';
 
 /**
  * Writes the files of a bundle, to a folder or, for a path ending in .zip, into a zip, each file
@@ -21,13 +22,23 @@ export interface CsvWriter {
   end(): Promise<void>;
 }
 
-export async function openBundleWriter(path: string): Promise<BundleWriter> {
-  if (path.toLowerCase().endsWith('.zip')) return zipWriter(path);
+/** `cells` sees every text cell written and says what to write for it (see spreadsheet-cells.ts). */
+export async function openBundleWriter(path: string, cells?: SpreadsheetCells): Promise<BundleWriter> {
+  if (path.toLowerCase().endsWith('.zip')) return zipWriter(path, cells);
   await mkdir(path, { recursive: true });
-  return { file: (name, header) => csvWriter(createWriteStream(join(path, name)), header), close: async () => {} };
+  return {
+    file: (name, header) => csvWriter(createWriteStream(join(path, name)), header, cellsOf(name, cells)),
+    close: async () => {},
+  };
 }
 
-function zipWriter(path: string): BundleWriter {
+type CellHook = (row: number, column: number, value: string) => string;
+
+function cellsOf(name: string, cells: SpreadsheetCells | undefined): CellHook | undefined {
+  return cells && ((row, column, value) => cells.written(name, row, column, value));
+}
+
+function zipWriter(path: string, cells: SpreadsheetCells | undefined): BundleWriter {
   const zip = new yazl.ZipFile();
   const output = createWriteStream(path);
   zip.outputStream.pipe(output);
@@ -35,7 +46,7 @@ function zipWriter(path: string): BundleWriter {
     file(name, header) {
       const entry = new PassThrough();
       zip.addReadStream(entry, name);
-      return csvWriter(entry, header);
+      return csvWriter(entry, header, cellsOf(name, cells));
     },
     async close() {
       zip.end();
@@ -44,11 +55,16 @@ function zipWriter(path: string): BundleWriter {
   };
 }
 
-function csvWriter(target: Writable, header: readonly string[]): CsvWriter {
+function csvWriter(target: Writable, header: readonly string[], hook: CellHook | undefined): CsvWriter {
   const csv = stringify({ record_delimiter: 'windows', cast: { boolean: (value) => String(value) } });
   csv.pipe(target);
+  let row = 0;
   const write = async (values: readonly unknown[]) => {
-    const cells = values.map((value) => (value === null || value === undefined ? '' : value));
+    row += 1;
+    const cells = values.map((value, index) => {
+      if (value === null || value === undefined) return '';
+      return hook && typeof value === 'string' ? hook(row, index + 1, value) : value;
+    });
     if (!csv.write(cells)) await new Promise((resolve) => csv.once('drain', resolve));
   };
   let ready = write(header);

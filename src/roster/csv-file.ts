@@ -1,5 +1,7 @@
 import { parse } from 'csv-parse';
+import { BundleLimitError } from './bundle-limits';
 import type { Bundle } from './bundle-source';
+import { restoreCell } from './spreadsheet-cells';
 
 /**
  * One CSV file of a bundle, read as a stream of rows with the line each starts on. csv-parse
@@ -61,9 +63,12 @@ export async function openCsv(bundle: Bundle, name: string): Promise<CsvFile> {
         const line = nextLine;
         nextLine += 1 + lineBreaks(result.value);
         if (result.value.length === 1 && result.value[0].trim() === '') continue;
-        return { line, values: result.value };
+        // A cell an export neutralised for a spreadsheet is read as the value it stands for.
+        return { line, values: result.value.map(restoreCell) };
       }
     } catch (error) {
+      // A bound of the whole bundle stops the import, not just this file.
+      if (error instanceof BundleLimitError) throw error;
       const message = error instanceof Error ? error.message : String(error);
       throw new CsvSyntaxError(nextLine, message.replace(/ at line \d+.*$/s, ''));
     }

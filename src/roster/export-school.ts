@@ -7,6 +7,7 @@ import { exportOwnFiles } from './export-own-files';
 import { ONEROSTER_FILES } from './manifest';
 import type { Progress } from './progress';
 import { emit, SchoolSnapshot } from './school-snapshot';
+import type { SpreadsheetCells } from './spreadsheet-cells';
 
 /**
  * Writes the store as a OneRoster 1.1 bundle plus the service's own files, in the shapes the
@@ -18,9 +19,14 @@ export interface ExportSummary {
   readonly files: Readonly<Record<string, number>>;
 }
 
-export async function exportSchool(store: Store, path: string, progress: Progress): Promise<ExportSummary> {
+export async function exportSchool(
+  store: Store,
+  path: string,
+  progress: Progress,
+  cells?: SpreadsheetCells,
+): Promise<ExportSummary> {
   const connection = await openImportConnection(store.connection);
-  const writer = await openBundleWriter(path);
+  const writer = await openBundleWriter(path, cells);
   const counts: Record<string, number> = {};
   try {
     const school = new SchoolSnapshot(connection);

@@ -21,6 +21,7 @@ import {
   stageMarks,
   writeStagedMarks,
 } from '../store/roster/staged-marks';
+import type { BundleLimits } from './bundle-limits';
 import { openBundle } from './bundle-source';
 import { readAcademicSessions, readOrgs } from './calendar-files';
 import { readClasses, readCourses, readGradeLevels } from './class-files';
@@ -50,6 +51,8 @@ export interface ImportOptions {
   readonly fromIdentifier: boolean;
   readonly defaultCountryCode: string;
   readonly progress: Progress;
+  /** How much the bundle may inflate to, and by when it must be read; none when undefined. */
+  readonly limits?: BundleLimits;
 }
 
 export interface ImportOutcome {
@@ -63,7 +66,7 @@ export interface ImportOutcome {
 export async function importSchool(store: Store, options: ImportOptions): Promise<ImportOutcome> {
   const startedAt = new Date().toISOString();
   const problems = new Problems();
-  const bundle = await openBundle(options.path);
+  const bundle = await openBundle(options.path, options.limits);
   const connection = await openImportConnection(store.connection);
   try {
     const manifest = await readManifest(bundle, problems);

@@ -1,3 +1,5 @@
+import { escapeControlCharacters } from '../lib/control-characters';
+
 /**
  * What is wrong with a bundle, each problem at its file, line and column (the field's position in
  * the row, 1 for the first) with the rule it breaks. Problems past MAX_KEPT are counted but not
@@ -64,6 +66,8 @@ export class Problems {
   }
 }
 
+/** One line, whatever the bundle's names and cells hold: control characters are shown escaped. */
 export function formatProblem(problem: Problem): string {
-  return `${problem.file}:${problem.line}:${problem.column}: ${problem.rule}: ${problem.message}`;
+  const { file, line, column, rule, message } = problem;
+  return escapeControlCharacters(`${file}:${line}:${column}: ${rule}: ${message}`);
 }

@@ -1,3 +1,5 @@
+import { escapeControlCharacters } from '../lib/control-characters';
+
 /**
  * What an import shows while it reads: on a terminal one line per file, redrawn, with rows read,
  * the rate and what is left of the file; without a terminal (a log, CI) a plain line every few
@@ -29,7 +31,8 @@ export function progressDisplay(stream: NodeJS.WriteStream): Progress {
   };
   return {
     file(fileName, bytes) {
-      name = fileName;
+      // A name from a zip is the bundle's to choose, control characters included.
+      name = escapeControlCharacters(fileName);
       total = bytes;
       started = Date.now();
       shown = started;
@@ -45,7 +48,7 @@ export function progressDisplay(stream: NodeJS.WriteStream): Progress {
       stream.write(`${terminal ? '\r\x1b[K' : ''}${name}: ${count.toLocaleString('en')} rows in ${seconds} s\n`);
     },
     note(text) {
-      stream.write(`${text}\n`);
+      stream.write(`${escapeControlCharacters(text)}\n`);
     },
   };
 }

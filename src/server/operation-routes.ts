@@ -36,7 +36,7 @@ export class OperationRoutes {
 
   constructor({ config, catalog, pipeline }: ServiceParts) {
     this.http = new HttpBinding(config, pipeline);
-    this.json = new JsonBinding(pipeline);
+    this.json = new JsonBinding(pipeline, config.budgets);
     this.catalog = catalog;
   }
 

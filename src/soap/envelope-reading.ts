@@ -1,5 +1,8 @@
 import type { ElementTag } from './element-tag';
 import { HeaderReading, type SoapHeader } from './header-reader';
+import { type RefusalKind, XmlBudget } from './xml-budget';
+
+export { Refusal, type RefusalKind } from './xml-budget';
 
 /**
  * What reading a SOAP request finds, and the one piece of code that finds it from a parser's
@@ -8,9 +11,6 @@ import { HeaderReading, type SoapHeader } from './header-reader';
  * envelope, saxes for the rest) feed it the same events, so their results cannot drift apart.
  */
 
-export const MAX_ELEMENT_DEPTH = 32;
-export const MAX_ATTRIBUTES = 100;
-export const MAX_NAMESPACE_DECLARATIONS = 100;
 const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
 
 export interface ChildElement {
@@ -28,9 +28,6 @@ export interface BodyElement {
   readonly children: ChildElement[];
 }
 
-/** Why a body was refused before it was read to the end. */
-export type RefusalKind = 'malformed' | 'too-deep' | 'too-many-attributes' | 'too-many-namespaces';
-
 export type ReadResult =
   | { kind: RefusalKind }
   | {
@@ -42,14 +39,6 @@ export type ReadResult =
       /** The Header, when the envelope has one. */
       header: SoapHeader | undefined;
     };
-
-/**
- * Thrown from a parser's event to stop the read with that refusal. It is no Error, so that
- * throwing it captures no stack trace, which cost more than reading a small envelope.
- */
-export class Refusal {
-  constructor(readonly kind: RefusalKind) {}
-}
 
 /** Depths: 1 the envelope, 2 Header/Body, 3 the operation element, 4 its parameters. */
 const BODY_DEPTH = 2;
@@ -72,7 +61,11 @@ export class EnvelopeReading {
   private headerReading: HeaderReading | undefined;
   private inHeader = false;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    /** The document's budgets, counted here for what both readers report alike and by them for attributes. */
+    readonly budget: XmlBudget = new XmlBudget(),
+  ) {}
 
   result(): ReadResult {
     if (this.rootLocalName === '') return { kind: 'malformed' };
@@ -91,12 +84,13 @@ export class EnvelopeReading {
    * that ended the name. The offset of the name is worked out only when an element awaits it.
    */
   openTagStart(position: number): void {
+    this.budget.element();
     if (this.awaitingNextNode) this.markNextNode(this.text.lastIndexOf('<', position - 1) + 1);
   }
 
   openTag(tag: ElementTag): void {
     this.depth += 1;
-    if (this.depth > MAX_ELEMENT_DEPTH) throw new Refusal('too-deep');
+    this.budget.depth(this.depth);
     if (this.depth === 1) {
       this.rootLocalName = tag.local;
       this.rootNamespace = tag.uri;
@@ -128,6 +122,7 @@ export class EnvelopeReading {
   }
 
   addText(chunk: string): void {
+    this.budget.text(chunk.length);
     if (this.currentChild && this.depth === PARAMETER_DEPTH) this.currentChild.text += chunk;
     else if (this.inHeader) this.headerReading?.addText(this.depth - BODY_DEPTH, chunk);
   }

@@ -1,21 +1,16 @@
 import type { ElementAttribute } from './element-tag';
-import {
-  EnvelopeReading,
-  MAX_ATTRIBUTES,
-  MAX_ELEMENT_DEPTH,
-  MAX_NAMESPACE_DECLARATIONS,
-  type ReadResult,
-} from './envelope-reading';
+import { EnvelopeReading, type ReadResult, Refusal } from './envelope-reading';
+import { XmlBudget } from './xml-budget';
 
 /**
  * Reads the envelope that nearly every client sends, at a fraction of saxes's cost, and gives up
  * (undefined) on anything else, which saxes then reads: it never accepts a document that is not
- * well-formed XML 1.0 with namespaces, and it never refuses one, so whenever it answers, saxes
- * would have answered the same. What it handles:
+ * well-formed XML 1.0 with namespaces, and it refuses one only past a budget (xml-budget.ts),
+ * counted as saxes counts it, so whenever it answers, saxes would have answered the same. What it
+ * handles:
  * - an XML declaration at the very start, of version 1.0 (1.1 changes the rules of characters);
  * - elements and attributes with ASCII names (`[A-Za-z_][A-Za-z0-9._-]*`, or two of them joined by
- *   a colon), attribute values quoted and without '<', namespaces declared and resolved, within
- *   the reader's bounds of depth, attributes and declarations;
+ *   a colon), attribute values quoted and without '<', namespaces declared and resolved;
  * - text without ']]>' or any character XML 1.0 forbids, and whitespace around the root.
  * A text with '&' (a reference), '<!' (a comment, CDATA or a DOCTYPE) or "Header" (a SOAP Header,
  * which the header reader reads with saxes) is given up before it is read. The reader also gives
@@ -86,12 +81,14 @@ class CommonEnvelopeReading {
   /** Where each open element's own bindings begin in prefixes and uris. */
   private readonly scopeStarts: number[] = [];
   private attributes: PendingAttribute[] = [];
-  private namespaceDeclarations = 0;
   /** Where the last qualified name read has its colon, or NO_COLON. */
   private colon = NO_COLON;
 
-  constructor(private readonly text: string) {
-    this.envelope = new EnvelopeReading(text);
+  constructor(
+    private readonly text: string,
+    budget: XmlBudget,
+  ) {
+    this.envelope = new EnvelopeReading(text, budget);
   }
 
   read(): ReadResult | undefined {
@@ -146,12 +143,11 @@ class CommonEnvelopeReading {
   private startTag(lessThan: number): number {
     const { text } = this;
     const nameEnd = this.qualifiedName(lessThan + 1);
-    if (nameEnd === DECLINED || this.openNames.length === MAX_ELEMENT_DEPTH) return DECLINED;
+    if (nameEnd === DECLINED) return DECLINED;
     const colon = this.colon;
     this.envelope.openTagStart(nameEnd + 1);
     this.scopeStarts.push(this.prefixes.length);
     if (this.attributes.length > 0) this.attributes = [];
-    this.namespaceDeclarations = 0;
     let position = nameEnd;
     let selfClosing = false;
     for (;;) {
@@ -210,19 +206,15 @@ class CommonEnvelopeReading {
     const name = text.slice(start, nameEnd);
     const prefix = colon === NO_COLON ? '' : text.slice(start, colon);
     const local = colon === NO_COLON ? name : text.slice(colon + 1, nameEnd);
-    if (name === 'xmlns' || prefix === 'xmlns') {
-      if (!this.declare(prefix === '' ? '' : local, value.trim())) return DECLINED;
-    } else if (this.attributes.length - this.namespaceDeclarations >= MAX_ATTRIBUTES) {
-      return DECLINED;
-    }
+    const declaration = name === 'xmlns' || prefix === 'xmlns';
+    this.envelope.budget.attribute(declaration);
+    if (declaration && !this.declare(prefix === '' ? '' : local, value.trim())) return DECLINED;
     this.attributes.push({ name, prefix, local, value });
     return position + 1;
   }
 
-  /** Binds a prefix ('' the default namespace), within the bounds and the rules of the reserved names. */
+  /** Binds a prefix ('' the default namespace), within the rules of the reserved names. */
   private declare(prefix: string, uri: string): boolean {
-    this.namespaceDeclarations += 1;
-    if (this.namespaceDeclarations > MAX_NAMESPACE_DECLARATIONS) return false;
     if (prefix === 'xml' || prefix === 'xmlns' || uri === XML_NAMESPACE || uri === XMLNS_NAMESPACE) return false;
     // XML 1.0 cannot undeclare a prefix, only the default namespace.
     if (prefix !== '' && uri === '') return false;
@@ -355,6 +347,12 @@ function leftToSaxes(text: string): boolean {
 }
 
 /** The read of a common envelope, exactly as saxes's; undefined when the text is not one. */
-export function readCommonEnvelope(text: string): ReadResult | undefined {
-  return leftToSaxes(text) ? undefined : new CommonEnvelopeReading(text).read();
+export function readCommonEnvelope(text: string, budget = new XmlBudget()): ReadResult | undefined {
+  if (leftToSaxes(text)) return undefined;
+  try {
+    return new CommonEnvelopeReading(text, budget).read();
+  } catch (error) {
+    if (error instanceof Refusal) return { kind: error.kind };
+    throw error;
+  }
 }

@@ -1,6 +1,8 @@
+import { DEFAULT_REQUEST_BUDGETS } from '../config/request-budgets';
 import type { ReadResult } from './envelope-reading';
 import { readCommonEnvelope } from './fast-request-reader';
 import { readWithSaxes } from './saxes-request-reader';
+import { XmlBudget } from './xml-budget';
 
 /**
  * Reads a SOAP request body: the envelope's namespace, whether it has a Body, the Body's first
@@ -11,18 +13,15 @@ import { readWithSaxes } from './saxes-request-reader';
  * that position.
  */
 
-export {
-  type BodyElement,
-  type ChildElement,
-  MAX_ATTRIBUTES,
-  MAX_ELEMENT_DEPTH,
-  MAX_NAMESPACE_DECLARATIONS,
-  type ReadResult,
-  type RefusalKind,
-} from './envelope-reading';
+export type { BodyElement, ChildElement, ReadResult, RefusalKind } from './envelope-reading';
 
-export function readSoapRequest(text: string): ReadResult {
-  return readCommonEnvelope(text) ?? readWithSaxes(text);
+/**
+ * The request's read within the budgets. When the fast reader gives up part way, saxes reads the
+ * text again with budgets counted afresh: the fast reader stops at the first excess as saxes
+ * would, so a body it gave up on had kept them up to there.
+ */
+export function readSoapRequest(text: string, budgets = DEFAULT_REQUEST_BUDGETS): ReadResult {
+  return readCommonEnvelope(text, new XmlBudget(budgets)) ?? readWithSaxes(text, new XmlBudget(budgets));
 }
 
 /** 1-based line and column of an offset, counting line breaks as XML does (CRLF, CR or LF). */

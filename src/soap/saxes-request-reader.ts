@@ -1,18 +1,13 @@
 import { SaxesParser } from 'saxes';
-import {
-  EnvelopeReading,
-  MAX_ATTRIBUTES,
-  MAX_NAMESPACE_DECLARATIONS,
-  type ReadResult,
-  Refusal,
-} from './envelope-reading';
+import { EnvelopeReading, type ReadResult, Refusal } from './envelope-reading';
+import { XmlBudget } from './xml-budget';
 
 /**
  * Reads any SOAP request body with saxes, in one streaming pass. Documents with a DOCTYPE,
- * undefined entities, excessive nesting or elements with too many attributes or namespace
- * declarations are refused; nothing is ever expanded from a DTD. The attribute bounds are
- * checked as each attribute is read, so that a body of a million attributes costs no more than a
- * hundred of them (saxes compares each element's attributes with each other).
+ * undefined entities, or beyond a budget (xml-budget.ts: elements, attributes, namespace
+ * declarations, depth, text) are refused; nothing is ever expanded from a DTD. The budgets are
+ * counted as each piece is read, so that a body of a million attributes costs no more than the
+ * budget's worth of them (saxes compares each element's attributes with each other).
  */
 
 const MALFORMED = new Refusal('malformed');
@@ -60,17 +55,16 @@ handlers.on('text', (chunk) => current().envelope.addText(chunk));
 handlers.on('cdata', (chunk) => current().envelope.addText(chunk));
 handlers.on('closetag', () => current().closeTag());
 
-/** One read with saxes: the envelope's state, and the attribute bounds of the element being read. */
+/** One read with saxes: the envelope's state and the document's budget. */
 class SaxesReading {
   readonly envelope: EnvelopeReading;
-  private attributes = 0;
-  private namespaceDeclarations = 0;
 
   constructor(
     private readonly text: string,
     private readonly parser: RequestParser,
+    budget: XmlBudget,
   ) {
-    this.envelope = new EnvelopeReading(text);
+    this.envelope = new EnvelopeReading(text, budget);
   }
 
   read(): ReadResult {
@@ -87,19 +81,11 @@ class SaxesReading {
   }
 
   openTagStart(): void {
-    this.attributes = 0;
-    this.namespaceDeclarations = 0;
     this.envelope.openTagStart(this.parser.position);
   }
 
   countAttribute(name: string): void {
-    if (name === 'xmlns' || name.startsWith('xmlns:')) {
-      this.namespaceDeclarations += 1;
-      if (this.namespaceDeclarations > MAX_NAMESPACE_DECLARATIONS) throw new Refusal('too-many-namespaces');
-    } else {
-      this.attributes += 1;
-      if (this.attributes > MAX_ATTRIBUTES) throw new Refusal('too-many-attributes');
-    }
+    this.envelope.budget.attribute(name === 'xmlns' || name.startsWith('xmlns:'));
   }
 
   closeTag(): void {
@@ -107,8 +93,8 @@ class SaxesReading {
   }
 }
 
-export function readWithSaxes(text: string): ReadResult {
+export function readWithSaxes(text: string, budget = new XmlBudget()): ReadResult {
   const parser = spareParser ?? new RequestParser({ xmlns: true, position: true });
   spareParser = undefined;
-  return new SaxesReading(text, parser).read();
+  return new SaxesReading(text, parser, budget).read();
 }

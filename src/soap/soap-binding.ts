@@ -12,15 +12,10 @@ import { EndpointDispatcher } from './dispatch';
 import { type FaultSide, faultEnvelope, mustUnderstandEnvelope, versionMismatchEnvelope } from './envelope-writer';
 import { firstNotUnderstood, type HeaderBlock, type SoapHeader } from './header-reader';
 import { decodeSoapParameters } from './parameter-decoder';
-import {
-  MAX_ATTRIBUTES,
-  MAX_ELEMENT_DEPTH,
-  MAX_NAMESPACE_DECLARATIONS,
-  readSoapRequest,
-  type RefusalKind,
-} from './request-reader';
+import { readSoapRequest } from './request-reader';
 import { SoapResultWriter } from './result-writer';
 import { SOAP11, SOAP12, type SoapVersion, soapVersionFor, soapVersionOfEnvelope } from './soap-version';
+import { refusalReason } from './xml-budget';
 
 /** What is known of a SOAP request: before its body is read, and then what reading it showed. */
 export interface SoapRequest {
@@ -39,13 +34,6 @@ const UNREADABLE = 'Server was unable to read request. ---> ';
 const UNPROCESSABLE = 'Server was unable to process request. ---> ';
 const TEXT_XML = 'text/xml; charset=utf-8';
 const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
-
-/** What the Client fault says of a body refused before it was read to the end. */
-const REFUSAL_REASONS: Readonly<Record<Exclude<RefusalKind, 'malformed'>, string>> = {
-  'too-deep': `The request nests elements more than ${MAX_ELEMENT_DEPTH} levels deep.`,
-  'too-many-attributes': `The request has an element with more than ${MAX_ATTRIBUTES} attributes.`,
-  'too-many-namespaces': `The request has an element with more than ${MAX_NAMESPACE_DECLARATIONS} namespaces declared.`,
-};
 
 /** The caller's WS-Security UsernameToken, if the header has one; a token without a username cannot be read. */
 function usernameTokenCredentials(
@@ -109,9 +97,9 @@ export class SoapBinding implements Binding<SoapRequest> {
     const body = await exchange.body();
     const text = body.length === 0 ? undefined : decodeBody(body, contentType);
     if (text === undefined) throw new CallError('malformed', 'The body is empty or not valid in its charset.');
-    const read = readSoapRequest(text);
+    const read = readSoapRequest(text, this.config.budgets);
     if (read.kind === 'malformed') throw new CallError('malformed', 'The body is not well-formed XML.');
-    if (read.kind !== 'read') throw new CallError('client', REFUSAL_REASONS[read.kind]);
+    if (read.kind !== 'read') throw new CallError('client', refusalReason(read.kind, this.config.budgets));
     const version = this.versionOf(state, read.rootLocalName, read.rootNamespace);
     if (!read.hasBody) {
       throw new CallError('client', 'Request format is invalid: Missing required soap:Body element.');

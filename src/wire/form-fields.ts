@@ -18,12 +18,27 @@ function decodePart(text: string): string {
   return unescapeQuery(text.replace(/\+/g, ' '));
 }
 
+/** Thrown when a form has more fields than it may: counted as the text is split, so the split stops there. */
+export class TooManyFields extends Error {
+  constructor(readonly limit: number) {
+    super(`more than ${limit} fields`);
+  }
+}
+
 export class FormFields {
   private readonly byName = new Map<string | null, { name: string | null; values: string[] }>();
 
-  constructor(text: string) {
-    for (const part of text.split('&')) {
+  /** `maxFields` bounds the parts with a name or value; the part past it throws TooManyFields before it is decoded. */
+  constructor(text: string, maxFields = Number.POSITIVE_INFINITY) {
+    let fields = 0;
+    for (let start = 0; start <= text.length; ) {
+      let end = text.indexOf('&', start);
+      if (end === -1) end = text.length;
+      const part = text.slice(start, end);
+      start = end + 1;
       if (part === '') continue;
+      fields += 1;
+      if (fields > maxFields) throw new TooManyFields(maxFields);
       const equals = part.indexOf('=');
       const name = equals === -1 ? null : decodePart(part.slice(0, equals));
       const value = decodePart(equals === -1 ? part : part.slice(equals + 1));

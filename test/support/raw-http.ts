@@ -5,10 +5,10 @@ import { connect } from 'node:net';
  * wrote until it closed the connection (or the timeout passed), for requests fetch cannot make:
  * HTTP/1.0, missing headers, lying Content-Length, slow or oversized bodies.
  */
-export function rawRequest(url: string, bytes: string | Buffer, timeoutMs = 5000): Promise<string> {
+export function rawRequest(url: string, bytes: string | Buffer, timeoutMs = 5000, from?: string): Promise<string> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
+    const socket = connect({ port: Number(port), host: hostname, localAddress: from });
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => socket.destroy(), timeoutMs);
     socket.on('data', (chunk) => chunks.push(chunk));

@@ -85,6 +85,11 @@ describe('settings', () => {
     [{ METRICS_NETWORKS: 'monitoring' }, 'METRICS_NETWORKS: "monitoring" is not an IP address or CIDR network'],
     [{ SHUTDOWN_TIMEOUT_MS: '50' }, 'SHUTDOWN_TIMEOUT_MS must be between 100 and 600000, got 50'],
     [{ SHUTDOWN_DELAY_MS: 'soon' }, 'SHUTDOWN_DELAY_MS must be a whole number, got "soon"'],
+    [{ REQUEST_MAX_ELEMENTS: '0' }, 'REQUEST_MAX_ELEMENTS must be between 16 and 1000000, got 0'],
+    [{ REQUEST_MAX_ATTRIBUTES: '99' }, 'REQUEST_MAX_ATTRIBUTES must be between 100 and 1000000, got 99'],
+    [{ REQUEST_MAX_DEPTH: '1000' }, 'REQUEST_MAX_DEPTH must be between 8 and 256, got 1000'],
+    [{ REQUEST_MAX_FORM_FIELDS: 'many' }, 'REQUEST_MAX_FORM_FIELDS must be a whole number, got "many"'],
+    [{ REQUEST_MAX_JSON_ITEMS: '2000000' }, 'REQUEST_MAX_JSON_ITEMS must be between 16 and 1000000, got 2000000'],
   ])('%p is refused with a message naming the setting', (environment, message) => {
     expect(() => loadConfig(environment)).toThrow(ConfigError);
     expect(() => loadConfig(environment)).toThrow(message);
@@ -146,6 +151,24 @@ describe('settings', () => {
       false,
     ]);
     expect([set.shutdownTimeoutMs, set.shutdownDelayMs]).toEqual([30_000, 5_000]);
+  });
+
+  test('METRICS_NETWORKS follows a narrowed LOCAL_NETWORKS unless it is set itself', () => {
+    const narrowed = loadConfig({ LOCAL_NETWORKS: '127.0.0.1/32' }).operator.metricsNetworks;
+    expect([narrowed.contains('127.0.0.1'), narrowed.contains('127.0.0.2'), narrowed.contains('::1')]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    const own = loadConfig({ LOCAL_NETWORKS: '127.0.0.1/32', METRICS_NETWORKS: '10.0.0.0/8' }).operator.metricsNetworks;
+    expect([own.contains('10.1.2.3'), own.contains('127.0.0.1')]).toEqual([true, false]);
+  });
+
+  test('request budgets: documented defaults, or as set', () => {
+    // The defaults docs/asmx-conventions.md states, in its order.
+    expect(Object.values(loadConfig({}).budgets)).toEqual([1000, 1000, 200, 32, 262144, 1000, 524288, 32, 1000, 1000]);
+    const set = loadConfig({ REQUEST_MAX_ELEMENTS: '50', REQUEST_MAX_FORM_FIELDS: '20', REQUEST_MAX_JSON_KEYS: '30' });
+    expect([set.budgets.xmlElements, set.budgets.formFields, set.budgets.jsonKeys]).toEqual([50, 20, 30]);
   });
 
   test('school addresses are normalised: scheme and host lower case, default port and trailing slash dropped', () => {

@@ -196,12 +196,12 @@ describe('parser limits', () => {
     );
   });
 
-  test('a JSON object of 1,001 properties is refused; brackets and colons inside strings do not count', async () => {
+  test('a JSON body of 1,001 keys is refused; brackets and colons inside strings do not count', async () => {
     const properties = (count: number) => Array.from({ length: count }, (_, index) => `"p${index}":1`).join(',');
     // Over the 4 KB body limit of the first service.
     const refused = await json(`{${properties(1001)}}`, roomy.url);
     expect(JSON.parse(refused.text)).toEqual({
-      Message: 'Invalid JSON: an object has more than 1000 properties.',
+      Message: 'Invalid JSON: the body has more than 1000 keys.',
       ExceptionType: 'System.ArgumentException',
     });
     // 1,000 properties, the strings full of brackets, colons and an escaped quote: parsed, and
