@@ -23,7 +23,7 @@ import { addCaller } from '../src/access/caller-admin';
 import { keyFor, payloadSealer } from '../src/lib/payload-sealer';
 import { openStore } from '../src/store/open-store';
 import { benchmarkServiceEnvironment, buildService, ROOT, SERVICE_ENTRY } from './benchmark/build';
-import { cpuSeconds, freePort, ProcessGroup, waitForPort } from './benchmark/processes';
+import { cpuSeconds, freePort, ProcessGroup, waitForPort } from '../test/support/processes';
 
 const SERVICE_KEY = '6c'.repeat(32);
 const NS = 'http://tempuri.org/';
