@@ -37,6 +37,20 @@ export async function hashSecret(secret: string): Promise<string> {
   return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), hash.toString('base64')].join('$');
 }
 
+/**
+ * A hash of the secrets' form that no secret matches: a name no caller holds, or a caller without a
+ * secret, is checked against it, so that its refusal costs what a known caller's wrong secret costs
+ * and timing does not tell which names exist.
+ */
+export const UNMATCHABLE_HASH = [
+  'scrypt',
+  SCRYPT.N,
+  SCRYPT.r,
+  SCRYPT.p,
+  Buffer.alloc(16).toString('base64'),
+  Buffer.alloc(HASH_BYTES).toString('base64'),
+].join('$');
+
 export async function secretMatches(secret: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
