@@ -1,0 +1,117 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { revokeCaller, rotateSecret, updateCaller } from '../../src/access/caller-admin';
+import { CallerRegistry, type Recognition } from '../../src/access/caller-registry';
+import { readAccessSettings } from '../../src/config/access-settings';
+import type { Store } from '../../src/store/open-store';
+import { addTestCaller, testDigestSealer } from '../support/callers';
+import { openTestStore } from '../support/stores';
+
+/**
+ * Guessing secrets, on the registry alone: wrong secrets are throttled per caller name and address,
+ * a name no caller holds costs the same check as a known one and is throttled the same way, every
+ * refusal by the throttle says so, and a rotated secret is let in for its grace and afterwards
+ * refused without throttling the new one.
+ */
+describe('guessing secrets', () => {
+  let folder: string;
+  let store: Store;
+  let now: Date;
+  let registry: CallerRegistry;
+  const secrets: Record<string, string> = {};
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'school-guessing-'));
+    store = await openTestStore({ DATA_DIR: folder });
+    for (const name of ['alpha', 'beta', 'gamma', 'delta']) {
+      secrets[name] = (await addTestCaller(store, { name, secret: true })) as string;
+    }
+    await addTestCaller(store, { name: 'lan', networks: ['10.9.0.0/16'] });
+    now = new Date();
+    const tomorrow = new Date(now.getTime() + 86_400_000).toISOString();
+    secrets.ended = (await addTestCaller(store, { name: 'ended', secret: true, expires: tomorrow })) as string;
+    // A CPU share no test here reaches, so that the checks never wait on the gate's budget.
+    const settings = readAccessSettings({ SECRET_CHECK_CPU_PERCENT: '400', SECRET_CHECKS_IN_FLIGHT: '4' });
+    registry = await CallerRegistry.open(store, settings, testDigestSealer(), () => now);
+  });
+  afterAll(async () => {
+    registry.stop();
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  const attempt = (address: string, name: string, secret: string) =>
+    registry.recognise(address, { kind: 'basic', name, secret }) as Promise<Recognition>;
+  const outcome = (recognition: Recognition) =>
+    recognition.kind === 'identified'
+      ? recognition.identity.name
+      : recognition.kind === 'refused'
+        ? recognition.reason
+        : 'anonymous';
+
+  test("one caller's wrong secrets never refuse another caller's correct secret from the same address", async () => {
+    for (let guess = 0; guess < 10; guess += 1) {
+      expect(outcome(await attempt('10.4.0.1', 'alpha', `alpha.guess-${guess}`))).toBe('wrong secret');
+    }
+    expect(outcome(await attempt('10.4.0.1', 'alpha', secrets.alpha))).toMatch(/^throttled: too many wrong secrets/);
+    expect(outcome(await attempt('10.4.0.1', 'beta', secrets.beta))).toBe('beta');
+    expect(outcome(await attempt('10.4.0.2', 'alpha', secrets.alpha))).toBe('alpha');
+  });
+
+  test('a name no caller holds costs a check as a known one does, and is throttled the same way', async () => {
+    const checks = () => registry.secretChecks.checks;
+    const before = checks();
+    expect(outcome(await attempt('10.5.0.1', 'delta', 'delta.wrong'))).toBe('wrong secret');
+    expect(checks()).toBe(before + 1);
+    for (let guess = 0; guess < 10; guess += 1) {
+      expect(outcome(await attempt('10.5.0.1', 'ghost', `ghost.guess-${guess}`))).toBe('no such caller');
+    }
+    expect(checks()).toBe(before + 11);
+    expect(outcome(await attempt('10.5.0.1', 'ghost', 'ghost.again'))).toMatch(/^throttled: too many wrong secrets/);
+    expect(checks()).toBe(before + 11);
+    // A bearer token names its caller: one of a name no one holds is checked and counted as well.
+    const bearer = await registry.recognise('10.5.0.2', { kind: 'bearer', secret: 'phantom.xyz' });
+    expect(outcome(bearer)).toBe('no such caller');
+    expect(checks()).toBe(before + 12);
+  });
+
+  test('a caller without a secret, or expired, is refused only after a check of the same cost', async () => {
+    const before = registry.secretChecks.checks;
+    expect(outcome(await attempt('10.9.1.1', 'lan', 'lan.something'))).toBe('wrong secret');
+    const today = now;
+    now = new Date(now.getTime() + 2 * 86_400_000);
+    try {
+      expect(outcome(await attempt('10.6.0.1', 'ended', secrets.ended))).toBe('caller expired');
+    } finally {
+      now = today;
+    }
+    expect(registry.secretChecks.checks).toBe(before + 2);
+  });
+
+  test('a rotated secret is let in for its grace; after it, it is refused as retired and never throttles the new one', async () => {
+    const { secret: renewed } = await rotateSecret(store, 'gamma', testDigestSealer(), new Date(), 3_600_000);
+    await registry.refresh();
+    expect(outcome(await attempt('10.7.0.1', 'gamma', secrets.gamma))).toBe('gamma');
+    expect(outcome(await attempt('10.7.0.1', 'gamma', renewed))).toBe('gamma');
+    // The clock of the registry moves on; the store's changes keep the real time, which the registry compares.
+    now = new Date(now.getTime() + 2 * 3_600_000);
+    for (let call = 0; call < 15; call += 1) {
+      expect(outcome(await attempt('10.7.0.1', 'gamma', secrets.gamma))).toBe('retired secret: replaced, grace over');
+    }
+    // A change of the callers drops every verified secret: both are checked again, from the same address.
+    await updateCaller(store, 'delta', { operations: ['queries'] }, new Date());
+    await registry.refresh();
+    for (let call = 0; call < 15; call += 1) {
+      expect(outcome(await attempt('10.7.0.1', 'gamma', secrets.gamma))).toBe('retired secret: replaced, grace over');
+    }
+    expect(outcome(await attempt('10.7.0.1', 'gamma', renewed))).toBe('gamma');
+  });
+
+  test('a revoked caller is refused after the same check', async () => {
+    await revokeCaller(store, 'beta', new Date());
+    await registry.refresh();
+    const before = registry.secretChecks.checks;
+    expect(outcome(await attempt('10.8.0.1', 'beta', secrets.beta))).toBe('no such caller');
+    expect(registry.secretChecks.checks).toBe(before + 1);
+  });
+});
