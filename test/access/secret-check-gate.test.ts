@@ -30,7 +30,7 @@ describe('the secret check gate', () => {
     expect(await Promise.all(runs)).toEqual(['a', 'b', 'c']);
   });
 
-  test('keeps the checks to their share of a core: after spending the budget, the next waits for it to fill', async () => {
+  test('keeps the checks to their share of a core: the budget spent, the next waits for it to fill', async () => {
     // 25 % of a core: a budget of 250 ms that fills by 250 ms a second. A first check of 300 ms
     // leaves it 50 ms short (250 + 75 filled while it ran - 300), which takes 200 ms to fill.
     const gate = new SecretCheckGate({ inFlight: 1, cpuPercent: 25 }, () => Date.now());
@@ -71,7 +71,7 @@ describe('the secret check gate', () => {
     expect(started).toEqual(['running', 'known client', 'flood-1', 'other', 'flood-2']);
   });
 
-  test('refuses as busy a check whose address already has its share waiting, and one that waited too long', async () => {
+  test('refuses as busy a check whose address has its share waiting, and one that waited too long', async () => {
     const gate = new SecretCheckGate({ inFlight: 1, cpuPercent: 400 }, () => Date.now());
     const started: string[] = [];
     const lane = { priority: false, address: '10.0.0.1' };

@@ -88,7 +88,7 @@ describe('guessing secrets', () => {
     expect(registry.secretChecks.checks).toBe(before + 2);
   });
 
-  test('a rotated secret is let in for its grace; after it, it is refused as retired and never throttles the new one', async () => {
+  test('a rotated secret is let in for its grace, then refused as retired, never throttling the new one', async () => {
     const { secret: renewed } = await rotateSecret(store, 'gamma', testDigestSealer(), new Date(), 3_600_000);
     await registry.refresh();
     expect(outcome(await attempt('10.7.0.1', 'gamma', secrets.gamma))).toBe('gamma');
