@@ -83,7 +83,7 @@ describe('secrets from a host several callers share', () => {
     secrets.app = renewed;
   });
 
-  test('after the grace a client sending the old secret is refused as retired, never delaying the new one', async () => {
+  test('after the grace a client with the old secret is refused as retired, never delaying the new one', async () => {
     const stale = secrets.kiosk;
     const { secret: renewed } = await rotateSecret(service.store, 'kiosk', testDigestSealer(), new Date(), 0);
     await settle();
