@@ -12,7 +12,7 @@ import { grantedOperations, OPERATION_ACCESS } from './operation-groups';
 import { parseScope, SCHOOL_SCOPE, type Scope } from './scope';
 import { SecretAttempts } from './secret-attempts';
 import { GATE_BUSY, SecretCheckGate } from './secret-check-gate';
-import { callerNameOf, secretMatches, UNMATCHABLE_HASH } from './secrets';
+import { callerNameOf, secretMatches, showsHint, UNMATCHABLE_HASH } from './secrets';
 
 /** Who a call comes from, once recognised. */
 export interface Identity {
@@ -265,7 +265,10 @@ export class CallerRegistry {
     if (known !== undefined && known.entry === entry) return this.verifiedOutcome(known, address, now);
     if (this.attempts.throttled(name, address, now)) return refused(THROTTLED);
     const hashes = this.hashesOf(entry, now);
-    const lane = { priority: this.attempts.knownClient(name, address, now), address };
+    // A secret showing its hash's hint is almost surely right, and a name let in from this address
+    // before is most likely its client (a hash made before hints has none): both go ahead of a flood.
+    const priority = hashes.some((hash) => showsHint(secret, hash)) || this.attempts.knownClient(name, address, now);
+    const lane = { priority, address };
     // Both hashes of a caller whose secret was replaced are computed at once, so that the check takes no longer.
     const outcome = await this.gate.run(
       () => Promise.all(hashes.map((hash) => secretMatches(secret, hash))),

@@ -5,12 +5,11 @@
  * over time (a budget of CPU time that fills at that rate and that each check spends as it runs,
  * so that a quiet service checks a burst of secrets at once, after a change of the callers say).
  *
- * Waiting checks are served in two lanes. The priority lane is for a caller checked from an
- * address where it was let in before and has not failed since: a legitimate client, whose correct
- * secret was dropped from memory by a change of the callers, goes ahead of any flood. The other
- * lane is served fairly, one check per waiting address in turn, so that a flood from many
- * addresses delays a new client by one turn rather than by the whole queue. A check that cannot
- * wait (its lane is full, or it waited too long) is refused as busy and costs nothing.
+ * Waiting checks are served in two lanes. The priority lane is for checks that are very likely to
+ * succeed (the registry decides: a secret showing its hash's hint, a caller let in from that
+ * address before): a correct secret goes ahead of any flood. The other lane is served fairly, one
+ * check per waiting address in turn, so that a flood from one address takes one turn. A check
+ * that cannot wait (its lane is full, or it waited too long) is refused as busy and costs nothing.
  */
 
 export interface SecretCheckLimits {

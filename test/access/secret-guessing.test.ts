@@ -5,6 +5,7 @@ import { revokeCaller, rotateSecret, updateCaller } from '../../src/access/calle
 import { CallerRegistry, type Recognition } from '../../src/access/caller-registry';
 import { readAccessSettings } from '../../src/config/access-settings';
 import type { Store } from '../../src/store/open-store';
+import { allCallers } from '../../src/store/queries/callers';
 import { addTestCaller, testDigestSealer } from '../support/callers';
 import { openTestStore } from '../support/stores';
 
@@ -114,4 +115,44 @@ describe('guessing secrets', () => {
     expect(outcome(await attempt('10.8.0.1', 'beta', secrets.beta))).toBe('no such caller');
     expect(registry.secretChecks.checks).toBe(before + 1);
   });
+
+  test('a correct secret goes ahead of a flood of wrong ones waiting for the gate', async () => {
+    // One check at a time: the first wrong one runs, the rest wait, and the order they end in is the gate's.
+    const narrow = await CallerRegistry.open(
+      store,
+      readAccessSettings({ SECRET_CHECKS_IN_FLIGHT: '1', SECRET_CHECK_CPU_PERCENT: '400' }),
+      testDigestSealer(),
+      () => now,
+    );
+    try {
+      // A hash made before hints (the hint cut off): its caller goes ahead once let in from the address.
+      const [legacy] = (await allCallers(store)).filter((caller) => caller.name === 'delta');
+      const hashWithoutHint = (legacy.secret_hash as string).split('$').slice(0, 6).join('$');
+      await store.db.updateTable('callers').set({ secret_hash: hashWithoutHint }).where('name', '=', 'delta').execute();
+      await narrow.refresh();
+      expect(outcome(await narrowAttempt(narrow, '10.12.0.1', 'delta', secrets.delta))).toBe('delta');
+      await updateCaller(store, 'alpha', { scope: 'school' }, new Date());
+      await narrow.refresh();
+      const ended: string[] = [];
+      const flood = Array.from({ length: 6 }, (_, index) =>
+        narrowAttempt(narrow, `10.11.0.${index}`, `guess-${index}`, 'wrong').then(() => ended.push(`wrong ${index}`)),
+      );
+      const correct = [
+        narrowAttempt(narrow, '10.13.0.1', 'alpha', secrets.alpha).then((recognition) => {
+          ended.push(`alpha ${outcome(recognition)}`);
+        }),
+        narrowAttempt(narrow, '10.12.0.1', 'delta', secrets.delta).then((recognition) => {
+          ended.push(`delta ${outcome(recognition)}`);
+        }),
+      ];
+      await Promise.all([...flood, ...correct]);
+      expect(ended.slice(0, 3)).toEqual(['wrong 0', 'alpha alpha', 'delta delta']);
+    } finally {
+      narrow.stop();
+    }
+  });
 });
+
+function narrowAttempt(registry: CallerRegistry, address: string, name: string, secret: string) {
+  return registry.recognise(address, { kind: 'basic', name, secret }) as Promise<Recognition>;
+}
