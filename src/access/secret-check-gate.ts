@@ -7,9 +7,12 @@
  *
  * Waiting checks are served in two lanes. The priority lane is for checks that are very likely to
  * succeed (the registry decides: a secret showing its hash's hint, a caller let in from that
- * address before): a correct secret goes ahead of any flood. The other lane is served fairly, one
- * check per waiting address in turn, so that a flood from one address takes one turn. A check
- * that cannot wait (its lane is full, or it waited too long) is refused as busy and costs nothing.
+ * address before): they go ahead of any flood and need only a free slot, not the budget (which
+ * they spend all the same), since only correct secrets reach the lane; so a wrong-secret flood
+ * gets at most the budget and a correct secret waits at most for the check running. The other
+ * lane is served fairly, one check per waiting address in turn, so that a flood from one address
+ * takes one turn. A check that cannot wait (its lane is full, or it waited too long) is refused
+ * as busy and costs nothing.
  */
 
 export interface SecretCheckLimits {
@@ -87,7 +90,7 @@ export class SecretCheckGate {
         this.spent.busy += 1;
         resolve(GATE_BUSY);
       };
-      if (this.priority.length === 0 && this.fairWaiting === 0 && this.mayStart()) {
+      if (this.priority.length === 0 && this.fairWaiting === 0 && this.mayStart(lane.priority)) {
         start();
         return;
       }
@@ -115,8 +118,10 @@ export class SecretCheckGate {
     this.filledAt = at;
   }
 
-  private mayStart(): boolean {
+  /** Whether a check of the lane may start now: a free slot, and for the fair lane budget left. */
+  private mayStart(priority: boolean): boolean {
     if (this.running >= this.limits.inFlight) return false;
+    if (priority) return true;
     this.refill();
     return this.credit > 0;
   }
@@ -149,10 +154,10 @@ export class SecretCheckGate {
     if (queue.length === 0) this.fair.delete(lane.address);
   }
 
-  /** The next waiting check: the priority lane first, else the fair lane's next address, which then goes last. */
+  /** The next check that may start: the priority lane's first, else the fair lane's next address (then last). */
   private next(): Waiter | undefined {
-    const urgent = this.priority.shift();
-    if (urgent) return urgent;
+    if (this.priority.length > 0 && this.mayStart(true)) return this.priority.shift();
+    if (!this.mayStart(false)) return undefined;
     for (const [address, queue] of this.fair) {
       const waiter = queue.shift() as Waiter;
       this.fair.delete(address);
@@ -165,13 +170,11 @@ export class SecretCheckGate {
 
   /** Starts waiting checks while the limits allow; when only the budget holds them, looks again once it has filled. */
   private startWaiting(): void {
-    while ((this.priority.length > 0 || this.fairWaiting > 0) && this.mayStart()) {
-      const waiter = this.next() as Waiter;
+    for (let waiter = this.next(); waiter !== undefined; waiter = this.next()) {
       clearTimeout(waiter.timer);
       waiter.start();
     }
-    const waiting = this.priority.length > 0 || this.fairWaiting > 0;
-    if (waiting && this.running < this.limits.inFlight && this.refillTimer === undefined) {
+    if (this.fairWaiting > 0 && this.running < this.limits.inFlight && this.refillTimer === undefined) {
       const ms = Math.ceil((-this.credit * 100) / this.limits.cpuPercent) + 1;
       this.refillTimer = setTimeout(() => {
         this.refillTimer = undefined;

@@ -48,6 +48,25 @@ describe('the secret check gate', () => {
     expect(gate.spent).toEqual({ checks: 2, busy: 0, cpuMs: 310 });
   });
 
+  test('a check in the priority lane needs a free slot, not the budget, which it spends all the same', async () => {
+    const gate = new SecretCheckGate({ inFlight: 1, cpuPercent: 25 }, () => Date.now());
+    const started: string[] = [];
+    const first = gate.run(check(started, 'first', 300), { priority: false, address: '10.0.0.1' });
+    const wrong = gate.run(check(started, 'wrong', 10), { priority: false, address: '10.0.0.2' });
+    const correct = gate.run(check(started, 'correct', 100), { priority: true, address: '10.0.0.3' });
+    await jest.advanceTimersByTimeAsync(300);
+    expect(started).toEqual(['first', 'correct']);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(await Promise.all([first, correct])).toEqual(['first', 'correct']);
+    // The budget is now 125 ms short (50 short after the first, 25 filled, 100 spent): 500 ms to fill.
+    await jest.advanceTimersByTimeAsync(490);
+    expect(started).toEqual(['first', 'correct']);
+    await jest.advanceTimersByTimeAsync(20);
+    expect(started).toEqual(['first', 'correct', 'wrong']);
+    await jest.advanceTimersByTimeAsync(10);
+    expect(await wrong).toBe('wrong');
+  });
+
   test('counts a check of two hashes at once twice', async () => {
     const gate = new SecretCheckGate({ inFlight: 1, cpuPercent: 25 }, () => Date.now());
     const run = gate.run(check([], 'both', 100), { priority: false, address: '10.0.0.1' }, 2);
