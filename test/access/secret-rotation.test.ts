@@ -1,10 +1,10 @@
 import { rotateSecret } from '../../src/access/caller-admin';
-import { flushLog, setLogLevel } from '../../src/lib/log';
 import type { RunningService } from '../../src/service';
 import {
   addTestCaller,
   basic,
   type RemoteTestSchool,
+  refusalsLogged,
   remoteCall,
   settle,
   startRemoteTestSchool,
@@ -47,28 +47,8 @@ describe('secrets from a host several callers share', () => {
     });
 
   /** The reasons of the refusals logged while `work` runs, in order. */
-  async function refusalReasons(work: () => Promise<void>): Promise<string[]> {
-    const lines: string[] = [];
-    const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-      lines.push(String(chunk));
-      return true;
-    });
-    setLogLevel('warn');
-    try {
-      await work();
-    } finally {
-      flushLog();
-      setLogLevel('silent');
-      write.mockRestore();
-    }
-    return lines
-      .join('')
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as { message: string; reason?: string })
-      .filter((line) => line.message === 'call refused')
-      .map((line) => line.reason as string);
-  }
+  const refusalReasons = async (work: () => Promise<void>) =>
+    (await refusalsLogged(work)).refusals.map((refusal) => refusal.reason);
 
   test('in a grace period a client sending the old secret, the new one and another caller are let in', async () => {
     const { secret: renewed } = await rotateSecret(service.store, 'app', testDigestSealer(), new Date(), 86_400_000);
