@@ -12,7 +12,7 @@ import { grantedOperations, OPERATION_ACCESS } from './operation-groups';
 import { parseScope, SCHOOL_SCOPE, type Scope } from './scope';
 import { SecretAttempts } from './secret-attempts';
 import { GATE_BUSY, SecretCheckGate } from './secret-check-gate';
-import { callerNameOf, secretMatches, showsHint, UNMATCHABLE_HASH } from './secrets';
+import { callerNameOf, newSecret, secretMatches, showsHint, UNMATCHABLE_HASH } from './secrets';
 
 /** Who a call comes from, once recognised. */
 export interface Identity {
@@ -137,7 +137,7 @@ export class CallerRegistry {
       inFlight: settings.secretChecksInFlight,
       cpuPercent: settings.secretCheckCpuPercent,
     });
-    this.unmatchableDigest = digestSealer.seal(`unmatchable.${createHash('sha256').update('').digest('base64url')}`);
+    this.unmatchableDigest = digestSealer.seal(newSecret('unmatchable'));
   }
 
   /** What the secret checks have cost this process: checks run, refused as busy, and their CPU time. */
