@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,6 +107,39 @@ describe('guessing secrets', () => {
       expect(outcome(await attempt('10.7.0.1', 'gamma', secrets.gamma))).toBe('retired secret: replaced, grace over');
     }
     expect(outcome(await attempt('10.7.0.1', 'gamma', renewed))).toBe('gamma');
+  });
+
+  test('a rotated digest secret is let in for its grace, then refused as retired', async () => {
+    now = new Date();
+    const digestSecret = (await addTestCaller(store, { name: 'legacy', wsDigest: true })) as string;
+    const { secret: renewed } = await rotateSecret(store, 'legacy', testDigestSealer(), new Date(), 3_600_000);
+    await registry.refresh();
+    const token = (secret: string) => {
+      const nonce = randomBytes(16);
+      const created = now.toISOString();
+      const password = createHash('sha1')
+        .update(Buffer.concat([nonce, Buffer.from(created + secret, 'utf8')]))
+        .digest('base64');
+      return registry.recognise('10.14.0.1', {
+        kind: 'username-token',
+        name: 'legacy',
+        password,
+        digest: true,
+        nonce: nonce.toString('base64'),
+        created,
+      }) as Promise<Recognition>;
+    };
+    expect(outcome(await token(digestSecret))).toBe('legacy');
+    expect(outcome(await token(renewed))).toBe('legacy');
+    expect(outcome(await token('legacy.wrong'))).toBe('wrong password');
+    const today = now;
+    now = new Date(now.getTime() + 2 * 3_600_000);
+    try {
+      expect(outcome(await token(digestSecret))).toBe('retired secret: replaced, grace over');
+      expect(outcome(await token(renewed))).toBe('legacy');
+    } finally {
+      now = today;
+    }
   });
 
   test('a revoked caller is refused after the same check', async () => {
