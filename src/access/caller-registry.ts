@@ -282,10 +282,8 @@ export class CallerRegistry {
       this.attempts.failed(name, address, checkedAt);
       return refused(entry === undefined ? 'no such caller' : 'wrong secret');
     }
-    const verified: Verified = {
-      entry,
-      until: matched === 0 && entry.secretHash !== null ? undefined : entry.previous?.until,
-    };
+    // The first hash is the caller's secret's; a match of the second is the replaced one, let in until its grace ends.
+    const verified: Verified = { entry, until: matched === 0 ? undefined : entry.previous?.until };
     if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
     this.verified.set(key, verified);
     return this.verifiedOutcome(verified, address, checkedAt);
