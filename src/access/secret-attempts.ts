@@ -44,6 +44,9 @@ export class SecretAttempts {
   }
 
   letIn(name: string, address: string, now: number): void {
+    // Called on every call let in by a remembered secret: a record updated within the minute stays as it is.
+    const attempts = this.byKey.get(keyOf(name, address));
+    if (attempts !== undefined && now - attempts.letInAt < 60_000) return;
     this.touch(name, address, now).letInAt = now;
   }
 
