@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ConfigError } from './config/readers';
-import { GRANTABLE_GROUPS } from './contract/operation-policies';
 import { auditCommand } from './cli/audit';
 import { backupCommand } from './cli/backup';
-import { addCommand, listCommand, revokeCommand, rotateCommand } from './cli/callers';
+import { registerCallersCommand } from './cli/callers';
 import { demoData } from './cli/demo-data';
 import { type ExportCommandOptions, exportCommand } from './cli/export';
 import { type ImportCommandOptions, importCommand } from './cli/import';
@@ -59,27 +58,7 @@ program
   .description('deliver the outbox from this process (start the service with DELIVERY_WORKER=off)')
   .action(deliveryWorker);
 
-const callers = program.command('callers').description('the callers the service lets in beyond local ones');
-
-callers
-  .command('add <name>')
-  .description('let a caller in, recognised by its network, its secret, or both')
-  .option('--network <cidr...>', 'networks it calls from (10.1.2.0/24, 2001:db8::/48, an address)', [])
-  .option('--secret', 'give it a secret for HTTP Basic, a bearer token or a WS-Security UsernameToken', false)
-  .option('--ws-digest', 'a secret it can also send as a WS-Security PasswordDigest (kept sealed as well)', false)
-  .option('--operations <list>', `operations and groups it may call (${GRANTABLE_GROUPS.join(', ')})`, 'queries')
-  .option('--scope <scope>', 'what it may see: school, teacher:ID, guardian:ID or student:ID', 'school')
-  .option('--expires <date>', 'when it stops being let in')
-  .action(addCommand);
-
-callers
-  .command('list')
-  .description('list the callers, with nothing of their secrets')
-  .option('--json', 'print them as JSON', false)
-  .action(listCommand);
-
-callers.command('revoke <name>').description('stop letting a caller in').action(revokeCommand);
-callers.command('rotate <name>').description("replace a caller's secret").action(rotateCommand);
+registerCallersCommand(program);
 
 program
   .command('audit')

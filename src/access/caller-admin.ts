@@ -1,9 +1,17 @@
+import { MomentError, parseMoment } from '../lib/local-time';
 import type { PayloadSealer } from '../lib/payload-sealer';
 import { NetworkError, parseNetworks } from '../lib/networks';
-import { allCallers, type CallerRow, callerNamed, insertCaller, updateActiveCaller } from '../store/queries/callers';
+import {
+  allCallers,
+  type CallerRow,
+  callerNamed,
+  insertCaller,
+  scopeSubjectExists,
+  updateActiveCaller,
+} from '../store/queries/callers';
 import type { Session } from '../store/session';
 import { grantedOperations } from './operation-groups';
-import { formatScope, parseScope } from './scope';
+import { formatScope, parseScope, type Scope } from './scope';
 import { CALLER_NAME, hashSecret, newSecret } from './secrets';
 
 /** What the operator asks of the callers; a mistake is an AdminError whose message says what to change. */
@@ -23,12 +31,36 @@ export interface NewCaller {
 /** The names the service gives callers it did not store. */
 const RESERVED_NAMES = new Set(['local', 'anonymous']);
 
+/** The end of a caller's access: a date (the end of that day in the service's time zone) or a date-time. */
 function checkedExpiry(text: string | undefined, now: Date): string | undefined {
   if (text === undefined) return undefined;
-  const at = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00Z`) : Date.parse(text);
-  if (Number.isNaN(at)) throw new AdminError(`--expires must be a date (2027-06-30) or a time, got "${text}"`);
-  if (at <= now.getTime()) throw new AdminError(`--expires must be in the future, got "${text}"`);
-  return new Date(at).toISOString();
+  let at: Date;
+  try {
+    at = parseMoment(text);
+  } catch (error) {
+    if (error instanceof MomentError) throw new AdminError(`--expires: ${error.message}`);
+    throw error;
+  }
+  if (at.getTime() <= now.getTime()) throw new AdminError(`--expires must be in the future, got "${text}"`);
+  return at.toISOString();
+}
+
+function checkedScope(text: string): Scope {
+  const scope = parseScope(text);
+  if (!scope || scope.kind === 'none') {
+    throw new AdminError(`--scope must be school, teacher:ID, guardian:ID or student:ID, got "${text}"`);
+  }
+  return scope;
+}
+
+/**
+ * What the operator should know of a scope: one naming a teacher, guardian or student the store
+ * does not hold is let in (the school may be loaded later) but sees nothing until it does.
+ */
+async function scopeWarnings(store: Session, scope: Scope): Promise<string[]> {
+  if (scope.kind === 'school' || scope.kind === 'none') return [];
+  if (await scopeSubjectExists(store, scope.kind, scope.id)) return [];
+  return [`the store holds no ${scope.kind} ${scope.id}: the caller sees nothing until it does`];
 }
 
 function checkedNetworks(networks: readonly string[]): string[] {
@@ -57,13 +89,16 @@ function digestCopy(secret: string, wsDigest: boolean, sealer: PayloadSealer): s
   return wsDigest ? sealer.seal(secret) : null;
 }
 
-/** Adds a caller; returns its secret when it has one, which is shown this once and never again. */
+/**
+ * Adds a caller; returns its secret when it has one, which is shown this once and never again,
+ * and what the operator should know of what was asked (a scope naming no one the store holds).
+ */
 export async function addCaller(
   store: Session,
   caller: NewCaller,
   sealer: PayloadSealer,
   now: Date,
-): Promise<{ secret: string | undefined }> {
+): Promise<{ secret: string | undefined; warnings: string[] }> {
   if (!CALLER_NAME.test(caller.name) || RESERVED_NAMES.has(caller.name)) {
     throw new AdminError(
       `a caller's name is 1 to 64 letters, digits, "_" or "-" (and not local or anonymous), got "${caller.name}"`,
@@ -76,10 +111,7 @@ export async function addCaller(
   if (networks.length === 0 && !withSecret) {
     throw new AdminError('a caller is recognised by --network, by --secret, or by both: give at least one');
   }
-  const scope = parseScope(caller.scope);
-  if (!scope || scope.kind === 'none') {
-    throw new AdminError(`--scope must be school, teacher:ID, guardian:ID or student:ID, got "${caller.scope}"`);
-  }
+  const scope = checkedScope(caller.scope);
   const operations = checkedOperations(caller.operations);
   if (operations.length === 0) throw new AdminError('--operations must name at least one operation or group');
   const secret = withSecret ? newSecret(caller.name) : undefined;
@@ -96,7 +128,46 @@ export async function addCaller(
     changed_at: at,
     revoked_at: null,
   });
-  return { secret };
+  return { secret, warnings: await scopeWarnings(store, scope) };
+}
+
+/** What `callers update` changes; what is left undefined stays as it is. */
+export interface CallerChanges {
+  readonly networks?: readonly string[];
+  readonly operations?: readonly string[];
+  readonly scope?: string;
+  /** A date or date-time, or null for never. */
+  readonly expires?: string | null;
+}
+
+/** Changes an active caller's networks, operations, scope or expiry; its secret stays as it is. */
+export async function updateCaller(
+  store: Session,
+  name: string,
+  changes: CallerChanges,
+  now: Date,
+): Promise<{ warnings: string[] }> {
+  const caller = await callerNamed(store, name);
+  if (!caller || caller.revoked_at !== null) throw new AdminError(`there is no active caller named ${name}`);
+  if (Object.values(changes).every((value) => value === undefined)) {
+    throw new AdminError('name at least one change: --network, --any-network, --operations, --scope or --expires');
+  }
+  const networks = changes.networks === undefined ? undefined : checkedNetworks(changes.networks);
+  if (networks?.length === 0 && caller.secret_hash === null) {
+    throw new AdminError(`${name} has no secret: it is recognised by its networks, which cannot all be removed`);
+  }
+  const operations = changes.operations === undefined ? undefined : checkedOperations(changes.operations);
+  if (operations?.length === 0) throw new AdminError('--operations must name at least one operation or group');
+  const scope = changes.scope === undefined ? undefined : checkedScope(changes.scope);
+  const expires = changes.expires === null ? null : checkedExpiry(changes.expires, now);
+  await updateActiveCaller(store, name, {
+    ...(networks === undefined ? {} : { networks: JSON.stringify(networks) }),
+    ...(operations === undefined ? {} : { operations: JSON.stringify(operations) }),
+    ...(scope === undefined ? {} : { scope: formatScope(scope) }),
+    ...(changes.expires === undefined ? {} : { expires_at: expires ?? null }),
+    changed_at: now.toISOString(),
+  });
+  return { warnings: scope === undefined ? [] : await scopeWarnings(store, scope) };
 }
 
 /** Stops recognising a caller: every process of the service refuses it within ACCESS_REFRESH_MS. */
@@ -107,23 +178,33 @@ export async function revokeCaller(store: Session, name: string, now: Date): Pro
   }
 }
 
-/** Gives a caller a new secret; the old one stops working with the next refresh of every process. */
+/**
+ * Gives a caller a new secret. The old one is let in for `graceMs` more (0: it stops with the next
+ * refresh of every process), so that clients can be changed one by one; after that it is still
+ * told apart from a wrong secret, so that a client still sending it is refused without throttling
+ * the new one. A rotation during another's grace ends that grace: only the last secret is kept.
+ */
 export async function rotateSecret(
   store: Session,
   name: string,
   sealer: PayloadSealer,
   now: Date,
-): Promise<{ secret: string; sealedToo: boolean }> {
+  graceMs = 0,
+): Promise<{ secret: string; sealedToo: boolean; previousUntil: string }> {
   const caller = await callerNamed(store, name);
   if (!caller || caller.revoked_at !== null) throw new AdminError(`there is no active caller named ${name}`);
   if (caller.secret_hash === null) throw new AdminError(`${name} is recognised by its network and has no secret`);
   const secret = newSecret(name);
+  const previousUntil = new Date(now.getTime() + graceMs).toISOString();
   await updateActiveCaller(store, name, {
     secret_hash: await hashSecret(secret),
     digest_secret: digestCopy(secret, caller.digest_secret !== null, sealer),
+    previous_secret_hash: caller.secret_hash,
+    previous_digest_secret: caller.digest_secret,
+    previous_secret_until: previousUntil,
     changed_at: now.toISOString(),
   });
-  return { secret, sealedToo: caller.digest_secret !== null };
+  return { secret, sealedToo: caller.digest_secret !== null, previousUntil };
 }
 
 export interface CallerListing {
@@ -134,7 +215,10 @@ export interface CallerListing {
   readonly operations: readonly string[];
   readonly scope: string;
   readonly expires: string | null;
+  /** Until when the secret a rotation replaced is still let in; null when none is. */
+  readonly previousSecretUntil: string | null;
   readonly created: string;
+  readonly revoked: string | null;
 }
 
 function listingOf(row: CallerRow, now: Date): CallerListing {
@@ -151,11 +235,24 @@ function listingOf(row: CallerRow, now: Date): CallerListing {
     operations: JSON.parse(row.operations) as string[],
     scope: row.scope,
     expires: row.expires_at,
+    previousSecretUntil:
+      row.revoked_at === null &&
+      row.previous_secret_until !== null &&
+      Date.parse(row.previous_secret_until) > now.getTime()
+        ? row.previous_secret_until
+        : null,
     created: row.created_at,
+    revoked: row.revoked_at,
   };
 }
 
-/** Every caller, with nothing of its secret but whether it has one. */
-export async function listCallers(store: Session, now: Date): Promise<CallerListing[]> {
-  return (await allCallers(store)).map((row) => listingOf(row, now));
+/**
+ * Every caller, with nothing of its secret but whether it has one; a caller revoked more than
+ * `revokedKeepDays` ago has left the list (the service removes it from the store as well).
+ */
+export async function listCallers(store: Session, now: Date, revokedKeepDays: number): Promise<CallerListing[]> {
+  const revokedSince = now.getTime() - revokedKeepDays * 86_400_000;
+  return (await allCallers(store))
+    .filter((row) => row.revoked_at === null || Date.parse(row.revoked_at) >= revokedSince)
+    .map((row) => listingOf(row, now));
 }

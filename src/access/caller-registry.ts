@@ -4,14 +4,16 @@ import type { OperationName } from '../contract/operation-types';
 import { log } from '../lib/log';
 import { type NetworkList, parseNetworks } from '../lib/networks';
 import type { PayloadSealer } from '../lib/payload-sealer';
-import { allCallers, type CallerRow, callersSignature } from '../store/queries/callers';
+import { allCallers, type CallerRow, callersSignature, pruneRevokedCallers } from '../store/queries/callers';
 import { pruneNonces, rememberNonce } from '../store/queries/ws-security-nonces';
 import type { Session } from '../store/session';
 import { type Credentials, UNREADABLE } from './credentials';
 import { OPERATION_POLICIES } from '../contract/operation-policies';
 import { grantedOperations } from './operation-groups';
 import { parseScope, SCHOOL_SCOPE, type Scope } from './scope';
-import { callerNameOf, secretMatches } from './secrets';
+import { SecretAttempts } from './secret-attempts';
+import { GATE_BUSY, SecretCheckGate } from './secret-check-gate';
+import { callerNameOf, newSecret, secretMatches, showsHint, UNMATCHABLE_HASH } from './secrets';
 
 /** Who a call comes from, once recognised. */
 export interface Identity {
@@ -33,6 +35,24 @@ interface CallerEntry extends Identity {
   readonly secretHash: string | null;
   readonly digestSecret: string | null;
   readonly expiresAt: number | undefined;
+  /** The secret a rotation replaced, while it is let in or still recognised; undefined when there is none. */
+  readonly previous: PreviousSecret | undefined;
+}
+
+interface PreviousSecret {
+  readonly hash: string;
+  readonly digestSecret: string | null;
+  /** Until when it is let in; after that, a client sending it is refused as sending a retired secret. */
+  readonly until: number;
+}
+
+/** What checking a presented secret came to; every outcome but a match is a refusal's reason for the log. */
+type SecretCheck = { readonly kind: 'match'; readonly entry: CallerEntry } | Refusal;
+
+/** A verified secret remembered: whose it is, and until when it is let in (a replaced secret's grace). */
+interface Verified {
+  readonly entry: CallerEntry;
+  readonly until: number | undefined;
 }
 
 const ALL_OPERATIONS = grantedOperations(['all']);
@@ -43,11 +63,26 @@ const ANONYMOUS: Recognition = { kind: 'anonymous' };
 const MAX_VERIFIED = 10_000;
 const NONCE_PRUNE_MS = 60_000;
 /**
- * Secrets that do not match, per address and minute, that are checked at all: each check costs an
- * scrypt hash, so beyond this an address's guesses are refused unchecked until the minute is over.
+ * Secrets that do not match, per caller name, address and minute, that are checked at all: beyond
+ * this that name's secrets from that address are refused unchecked until the minute is over.
  */
 const FAILED_CHECKS_PER_MINUTE = 10;
 const MAX_TRACKED_ADDRESSES = 10_000;
+/** How long after its grace period a replaced secret is still told apart from a wrong one. */
+const RETIRED_RECOGNISED_MS = 7 * 86_400_000;
+const REVOKED_PRUNE_MS = 3_600_000;
+/** The reasons a refusal by the throttle or the gate is logged with: never "wrong secret". */
+const THROTTLED = 'throttled: too many wrong secrets for this caller from this address this minute';
+const BUSY = 'throttled: secret checks busy';
+
+function previousOf(row: CallerRow): PreviousSecret | undefined {
+  if (row.previous_secret_hash === null || row.previous_secret_until === null) return undefined;
+  return {
+    hash: row.previous_secret_hash,
+    digestSecret: row.previous_digest_secret,
+    until: Date.parse(row.previous_secret_until),
+  };
+}
 
 function entryOf(row: CallerRow): CallerEntry {
   const networks = JSON.parse(row.networks) as string[];
@@ -59,6 +94,7 @@ function entryOf(row: CallerRow): CallerEntry {
     secretHash: row.secret_hash,
     digestSecret: row.digest_secret,
     expiresAt: row.expires_at === null ? undefined : Date.parse(row.expires_at),
+    previous: previousOf(row),
   };
 }
 
@@ -66,7 +102,8 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-const refused = (reason: string): Recognition => ({ kind: 'refused', reason });
+type Refusal = Extract<Recognition, { kind: 'refused' }>;
+const refused = (reason: string): Refusal => ({ kind: 'refused', reason });
 
 /**
  * The callers the operator let in, as every process of the service sees them: read from the
@@ -79,11 +116,15 @@ export class CallerRegistry {
   private byName = new Map<string, CallerEntry>();
   private networkOnly: CallerEntry[] = [];
   private secretHolders: CallerEntry[] = [];
-  private verified = new Map<string, CallerEntry>();
+  private verified = new Map<string, Verified>();
   private signature = '';
   private timer: NodeJS.Timeout | undefined;
   private lastNoncePrune = 0;
-  private failedChecks = new Map<string, { minute: number; count: number }>();
+  private lastRevokedPrune = 0;
+  private readonly attempts = new SecretAttempts(FAILED_CHECKS_PER_MINUTE);
+  private readonly gate: SecretCheckGate;
+  /** A sealed secret no caller has: a digest for an unknown name is checked against it, as for a known one. */
+  private readonly unmatchableDigest: string;
   /** Who each address seen lately is without credentials; forgotten with every change of the callers. */
   private byAddress = new Map<string, Recognition>();
 
@@ -92,7 +133,18 @@ export class CallerRegistry {
     private readonly settings: AccessSettings,
     private readonly digestSealer: PayloadSealer,
     private readonly clock: () => Date,
-  ) {}
+  ) {
+    this.gate = new SecretCheckGate({
+      inFlight: settings.secretChecksInFlight,
+      cpuPercent: settings.secretCheckCpuPercent,
+    });
+    this.unmatchableDigest = digestSealer.seal(newSecret('unmatchable'));
+  }
+
+  /** What the secret checks have cost this process: checks run, refused as busy, and their CPU time. */
+  get secretChecks(): Readonly<{ checks: number; busy: number; cpuMs: number }> {
+    return this.gate.spent;
+  }
 
   static async open(
     store: Session,
@@ -133,6 +185,10 @@ export class CallerRegistry {
     if (now - this.lastNoncePrune > NONCE_PRUNE_MS) {
       this.lastNoncePrune = now;
       await pruneNonces(this.store, new Date(now - this.settings.replayWindowMs).toISOString());
+    }
+    if (now - this.lastRevokedPrune > REVOKED_PRUNE_MS) {
+      this.lastRevokedPrune = now;
+      await pruneRevokedCallers(this.store, new Date(now - this.settings.revokedKeepDays * 86_400_000).toISOString());
     }
   }
 
@@ -177,49 +233,81 @@ export class CallerRegistry {
   private async recogniseCredentials(address: string, credentials: Credentials): Promise<Recognition> {
     const name = credentials.kind === 'bearer' ? (callerNameOf(credentials.secret) ?? '') : credentials.name;
     const entry = this.byName.get(name);
-    if (!entry) return refused('no such caller');
+    if (credentials.kind === 'username-token') return this.recogniseUsernameToken(name, entry, credentials, address);
+    const check = await this.checkSecret(name, entry, credentials.secret, address);
+    return check.kind === 'match' ? this.admitted(check.entry, address) : check;
+  }
+
+  /**
+   * A caller whose secret matched, let in unless it expired or calls from outside its networks:
+   * checked after the secret, so that a refusal costs the same whether the name exists or not.
+   */
+  private admitted(entry: CallerEntry, address: string): Recognition {
     if (this.expired(entry, this.clock().getTime())) return refused('caller expired');
     if (entry.networks && !entry.networks.contains(address)) return refused("not from the caller's networks");
-    if (credentials.kind === 'username-token') return this.recogniseUsernameToken(entry, credentials, address);
-    return (await this.secretVerified(entry, credentials.secret, address))
-      ? identified(entry)
-      : refused('wrong secret');
+    return identified(entry);
   }
 
-  /** Whether the address may have another secret checked this minute. */
-  private mayCheck(address: string): boolean {
-    const minute = Math.floor(this.clock().getTime() / 60_000);
-    const failed = this.failedChecks.get(address);
-    return !failed || failed.minute !== minute || failed.count < FAILED_CHECKS_PER_MINUTE;
-  }
-
-  private countFailure(address: string): void {
-    const minute = Math.floor(this.clock().getTime() / 60_000);
-    const failed = this.failedChecks.get(address);
-    if (failed && failed.minute === minute) {
-      failed.count += 1;
-      return;
+  /**
+   * Checks a secret presented with a caller's name. A secret verified before is a lookup. Otherwise
+   * a name no caller holds (or one without a secret) is checked against a hash no secret matches,
+   * at the same cost; wrong secrets are counted per name and address and, past the limit, refused
+   * unchecked; and every check passes the gate that bounds the CPU they take.
+   */
+  private async checkSecret(
+    name: string,
+    entry: CallerEntry | undefined,
+    secret: string,
+    address: string,
+  ): Promise<SecretCheck> {
+    const key = sha256(`${name}\0${secret}`);
+    const now = this.clock().getTime();
+    const known = this.verified.get(key);
+    if (known !== undefined && known.entry === entry) return this.verifiedOutcome(known, address, now);
+    if (this.attempts.throttled(name, address, now)) return refused(THROTTLED);
+    const hashes = this.hashesOf(entry, now);
+    // A secret showing its hash's hint is almost surely right, and a name let in from this address
+    // before is most likely its client (a hash made before hints has none): both go ahead of a flood.
+    const priority = hashes.some((hash) => showsHint(secret, hash)) || this.attempts.knownClient(name, address, now);
+    const lane = { priority, address };
+    // Both hashes of a caller whose secret was replaced are computed at once, so that the check takes no longer.
+    const outcome = await this.gate.run(
+      () => Promise.all(hashes.map((hash) => secretMatches(secret, hash))),
+      lane,
+      hashes.length,
+    );
+    if (outcome === GATE_BUSY) return refused(BUSY);
+    const checkedAt = this.clock().getTime();
+    const matched = outcome.indexOf(true);
+    if (entry === undefined || matched === -1) {
+      this.attempts.failed(name, address, checkedAt);
+      return refused(entry === undefined ? 'no such caller' : 'wrong secret');
     }
-    if (this.failedChecks.size >= MAX_TRACKED_ADDRESSES) this.failedChecks.clear();
-    this.failedChecks.set(address, { minute, count: 1 });
-  }
-
-  private async secretVerified(entry: CallerEntry, secret: string, address: string): Promise<boolean> {
-    if (entry.secretHash === null) return false;
-    const key = sha256(`${entry.name}\0${secret}`);
-    if (this.verified.get(key) === entry) return true;
-    if (!this.mayCheck(address)) return false;
-    if (!(await secretMatches(secret, entry.secretHash))) {
-      this.countFailure(address);
-      return false;
-    }
+    // The first hash is the caller's secret's; a match of the second is the replaced one, let in until its grace ends.
+    const verified: Verified = { entry, until: matched === 0 ? undefined : entry.previous?.until };
     if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
-    this.verified.set(key, entry);
-    return true;
+    this.verified.set(key, verified);
+    return this.verifiedOutcome(verified, address, checkedAt);
+  }
+
+  /** The hashes a secret for this name is checked against: its own, and a replaced one's while that is recognised. */
+  private hashesOf(entry: CallerEntry | undefined, now: number): string[] {
+    const hashes = [entry?.secretHash ?? UNMATCHABLE_HASH];
+    const previous = entry?.previous;
+    if (entry?.secretHash && previous && now < previous.until + RETIRED_RECOGNISED_MS) hashes.push(previous.hash);
+    return hashes;
+  }
+
+  /** A verified secret: a match, or a replaced secret past its grace, which is not counted as a wrong one. */
+  private verifiedOutcome(verified: Verified, address: string, now: number): SecretCheck {
+    if (verified.until !== undefined && verified.until <= now) return refused('retired secret: replaced, grace over');
+    this.attempts.letIn(verified.entry.name, address, now);
+    return { kind: 'match', entry: verified.entry };
   }
 
   private async recogniseUsernameToken(
-    entry: CallerEntry,
+    name: string,
+    caller: CallerEntry | undefined,
     token: Extract<Credentials, { kind: 'username-token' }>,
     address: string,
   ): Promise<Recognition> {
@@ -228,10 +316,13 @@ export class CallerRegistry {
       if (!(Math.abs(this.clock().getTime() - created) <= this.settings.replayWindowMs))
         return refused('stale Created');
     }
-    const accepted = token.digest
-      ? this.digestMatches(entry, token)
-      : await this.secretVerified(entry, token.password, address);
-    if (!accepted) return refused('wrong password');
+    const check = token.digest
+      ? this.checkDigest(name, caller, token, address)
+      : await this.checkSecret(name, caller, token.password, address);
+    if (check.kind !== 'match') return check;
+    const admitted = this.admitted(check.entry, address);
+    if (admitted.kind !== 'identified') return admitted;
+    const entry = check.entry;
     if (token.nonce !== undefined || token.digest) {
       const nonceHash = sha256(`${entry.name}\0${token.nonce ?? ''}`);
       if (!(await rememberNonce(this.store, nonceHash, this.clock().toISOString()))) return refused('replayed nonce');
@@ -239,14 +330,48 @@ export class CallerRegistry {
     return identified(entry);
   }
 
+  /**
+   * Checks a PasswordDigest against the caller's sealed secret (and a replaced one's), or, for a
+   * name no caller holds, against a sealed secret no one has, at the same cost. A digest costs a
+   * few microseconds, no scrypt: it passes no gate and no throttle (its secret, 256 random bits,
+   * cannot be guessed; a replay is refused by its nonce).
+   */
+  private checkDigest(
+    name: string,
+    caller: CallerEntry | undefined,
+    token: Extract<Credentials, { kind: 'username-token' }>,
+    address: string,
+  ): SecretCheck {
+    const now = this.clock().getTime();
+    const previous = caller?.previous;
+    const current = caller?.digestSecret ?? null;
+    if (this.digestMatches(name, current ?? this.unmatchableDigest, token) && caller && current !== null) {
+      return this.verifiedOutcome({ entry: caller, until: undefined }, address, now);
+    }
+    const recognised = previous !== undefined && now < previous.until + RETIRED_RECOGNISED_MS;
+    if (
+      caller &&
+      recognised &&
+      previous.digestSecret !== null &&
+      this.digestMatches(name, previous.digestSecret, token)
+    ) {
+      return this.verifiedOutcome({ entry: caller, until: previous.until }, address, now);
+    }
+    return refused(caller === undefined ? 'no such caller' : 'wrong password');
+  }
+
   /** PasswordDigest: Base64(SHA-1(nonce + created + secret)), the nonce decoded from Base64. */
-  private digestMatches(entry: CallerEntry, token: Extract<Credentials, { kind: 'username-token' }>): boolean {
-    if (entry.digestSecret === null || token.nonce === undefined || token.created === undefined) return false;
+  private digestMatches(
+    name: string,
+    sealed: string,
+    token: Extract<Credentials, { kind: 'username-token' }>,
+  ): boolean {
+    if (token.nonce === undefined || token.created === undefined) return false;
     let secret: string;
     try {
-      secret = this.digestSealer.open(entry.digestSecret);
+      secret = this.digestSealer.open(sealed);
     } catch {
-      log.warn("a caller's digest secret cannot be opened (was OUTBOX_KEY changed?)", { caller: entry.name });
+      log.warn("a caller's digest secret cannot be opened (was OUTBOX_KEY changed?)", { caller: name });
       return false;
     }
     const expected = createHash('sha1')

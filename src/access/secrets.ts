@@ -1,4 +1,4 @@
-import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
 /**
  * Callers' secrets. A secret is "<caller name>.<43 random base64url characters>" (256 bits), so
@@ -30,12 +30,49 @@ export function callerNameOf(secret: string): string | undefined {
   return CALLER_NAME.test(name) ? name : undefined;
 }
 
-/** scrypt$N$r$p$salt$hash, salt and hash in base64. */
+/**
+ * A few bits of a fast hash of the secret, kept beside its slow hash: a secret that shows them is
+ * very likely the right one (a guess shows them once in four billion), so its check goes ahead of a
+ * flood of wrong ones. They tell nothing useful of the secret, which is 256 random bits.
+ */
+function hintOf(secret: string): string {
+  return createHash('sha256').update(secret).digest().subarray(0, 4).toString('base64url');
+}
+
+/** scrypt$N$r$p$salt$hash$hint, salt and hash in base64 (hashes made before the hint have none). */
 export async function hashSecret(secret: string): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scryptAsync(secret, salt, SCRYPT);
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), hash.toString('base64')].join('$');
+  return [
+    'scrypt',
+    SCRYPT.N,
+    SCRYPT.r,
+    SCRYPT.p,
+    salt.toString('base64'),
+    hash.toString('base64'),
+    hintOf(secret),
+  ].join('$');
 }
+
+/** Whether the secret shows the hint kept with the hash: then it is worth checking first. */
+export function showsHint(secret: string, stored: string): boolean {
+  const hint = stored.split('$')[6];
+  return hint !== undefined && hint === hintOf(secret);
+}
+
+/**
+ * A hash of the secrets' form that no secret matches: a name no caller holds, or a caller without a
+ * secret, is checked against it, so that its refusal costs what a known caller's wrong secret costs
+ * and timing does not tell which names exist.
+ */
+export const UNMATCHABLE_HASH = [
+  'scrypt',
+  SCRYPT.N,
+  SCRYPT.r,
+  SCRYPT.p,
+  Buffer.alloc(16).toString('base64'),
+  Buffer.alloc(HASH_BYTES).toString('base64'),
+].join('$');
 
 export async function secretMatches(secret: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');

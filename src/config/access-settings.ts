@@ -17,6 +17,12 @@ export interface AccessSettings {
   readonly auditRetentionDays: number;
   /** How often buffered audit entries are written to the store. */
   readonly auditFlushMs: number;
+  /** Slow secret checks (scrypt) running at once in a process. */
+  readonly secretChecksInFlight: number;
+  /** Percent of one core a process's secret checks may use together, on average. */
+  readonly secretCheckCpuPercent: number;
+  /** How long revoked callers stay in `callers list` before they are removed. */
+  readonly revokedKeepDays: number;
 }
 
 export const DEFAULT_LOCAL_NETWORKS = '127.0.0.0/8,::1';
@@ -47,5 +53,8 @@ export function readAccessSettings(env: Environment): AccessSettings {
     replayWindowMs: readInteger(env, 'WS_SECURITY_WINDOW_SECONDS', 300, 10, 3_600) * 1000,
     auditRetentionDays: readInteger(env, 'AUDIT_RETENTION_DAYS', 365, 1, 36_500),
     auditFlushMs: readInteger(env, 'AUDIT_FLUSH_MS', 1_000, 50, 1_000),
+    secretChecksInFlight: readInteger(env, 'SECRET_CHECKS_IN_FLIGHT', 1, 1, 16),
+    secretCheckCpuPercent: readInteger(env, 'SECRET_CHECK_CPU_PERCENT', 25, 1, 400),
+    revokedKeepDays: readInteger(env, 'ACCESS_REVOKED_KEEP_DAYS', 30, 0, 3_650),
   };
 }

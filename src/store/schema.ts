@@ -271,6 +271,12 @@ export interface CallerTable {
   created_at: string;
   changed_at: string;
   revoked_at: string | null;
+  /** The replaced secret's hash, kept after a rotation; null when the secret was never replaced. */
+  previous_secret_hash: string | null;
+  /** The replaced secret sealed, for WS-Security digests, when the caller uses them. */
+  previous_digest_secret: string | null;
+  /** Until when the replaced secret is still let in (the rotation's grace period). */
+  previous_secret_until: string | null;
 }
 
 /** A WS-Security nonce seen within the replay window (SHA-256 of the caller's name and nonce). */

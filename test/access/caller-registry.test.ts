@@ -43,7 +43,7 @@ describe('the caller registry', () => {
     expect(await name('10.2.0.1', { kind: 'basic', name: 'nobody', secret })).toBe('refused');
   });
 
-  test('checks at most ten wrong secrets a minute from one address: past them even the right one waits', async () => {
+  test('checks ten wrong secrets a minute per name and address: past them even its right one waits', async () => {
     const guarded = (await addTestCaller(store, { name: 'guarded', secret: true })) as string;
     await registry.refresh();
     const attempt = (guess: string) =>

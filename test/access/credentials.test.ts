@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { revokeCaller, rotateSecret } from '../../src/access/caller-admin';
-import { flushLog, setLogLevel } from '../../src/lib/log';
 import type { RunningService } from '../../src/service';
 import {
   addTestCaller,
   BINDINGS,
   basic,
   type RemoteTestSchool,
+  refusalsLogged,
   remoteCall,
   settle,
   startRemoteTestSchool,
@@ -120,28 +120,10 @@ describe('credentials', () => {
   });
 
   test('a refusal is logged with the address, never with the secret', async () => {
-    const lines: string[] = [];
-    const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-      lines.push(String(chunk));
-      return true;
-    });
-    setLogLevel('warn');
-    try {
+    const { refusals, text } = await refusalsLogged(async () => {
       await ask(service, 'json', { headers: { Authorization: basic('legacy-ws', 'the-wrong-secret') } });
-    } finally {
-      // The log gathers lines and writes them together: out with them before the spy goes.
-      flushLog();
-      setLogLevel('silent');
-      write.mockRestore();
-    }
-    // Several lines may come in one write.
-    const refusal = lines
-      .join('')
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .find((line) => line.message === 'call refused');
-    expect(refusal).toMatchObject({ address: '127.0.0.2', operation: 'GetStudentInfoById', binding: 'json' });
-    expect(lines.join('')).not.toContain('the-wrong-secret');
+    });
+    expect(refusals[0]).toMatchObject({ address: '127.0.0.2', operation: 'GetStudentInfoById', binding: 'json' });
+    expect(text).not.toContain('the-wrong-secret');
   });
 });

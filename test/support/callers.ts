@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addCaller, type NewCaller } from '../../src/access/caller-admin';
+import { flushLog, setLogLevel } from '../../src/lib/log';
 import { keyFor, payloadSealer } from '../../src/lib/payload-sealer';
 import type { RunningService, StartOptions } from '../../src/service';
 import type { Session } from '../../src/store/session';
@@ -184,4 +185,42 @@ export async function startRemoteTestSchool(
       rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/** A refusal as the log writes it. */
+export interface LoggedRefusal {
+  readonly address: string;
+  readonly operation: string;
+  readonly binding: string;
+  readonly caller?: string;
+  readonly reason: string;
+}
+
+/**
+ * The refusals logged while `work` runs, in order, and all the log's text (to show what it does not
+ * hold): the log is taken from stderr at level warn, and silenced again after.
+ */
+export async function refusalsLogged(work: () => Promise<void>): Promise<{ refusals: LoggedRefusal[]; text: string }> {
+  const lines: string[] = [];
+  const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  setLogLevel('warn');
+  try {
+    await work();
+  } finally {
+    // The log gathers lines and writes them together: out with them before the spy goes.
+    flushLog();
+    setLogLevel('silent');
+    write.mockRestore();
+  }
+  const text = lines.join('');
+  // Several lines may come in one write.
+  const refusals = text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as LoggedRefusal & { message: string })
+    .filter((line) => line.message === 'call refused');
+  return { refusals, text };
 }

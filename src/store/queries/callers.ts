@@ -45,3 +45,20 @@ export async function updateActiveCaller(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** Removes the callers revoked before `before`: they have left the list the operator reads. */
+export async function pruneRevokedCallers({ db }: Session, before: string): Promise<number> {
+  const result = await db.deleteFrom('callers').where('revoked_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Whether the store holds the teacher, guardian or student a scope names. */
+export async function scopeSubjectExists(
+  { db }: Session,
+  kind: 'teacher' | 'guardian' | 'student',
+  id: number,
+): Promise<boolean> {
+  const table = ({ teacher: 'teachers', guardian: 'guardians', student: 'students' } as const)[kind];
+  const row = await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
