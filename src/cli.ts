@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { applyEnvironmentFile } from './config/env-file';
 import { ConfigError } from './config/readers';
+import { isSettingToFix } from './store/store-errors';
 import { GRANTABLE_GROUPS } from './access/operation-groups';
 import { auditCommand } from './cli/audit';
 import { backupCommand } from './cli/backup';
@@ -17,8 +19,8 @@ import { serviceVersion } from './lib/package-info';
 
 /**
  * school-service: the operator's command. Every subcommand reads the same settings as the service
- * (DATA_DIR or DATABASE_URL, ...) from the environment. Exit codes: 0 done, 1 failed, 2 wrong
- * usage or settings.
+ * (DATA_DIR or DATABASE_URL, ...) from the environment, or from the unit's settings file named by
+ * --env or SCHOOL_SERVICE_ENV. Exit codes: 0 done, 1 failed, 2 wrong usage or settings.
  */
 
 function positiveInteger(text: string): number {
@@ -29,8 +31,12 @@ function positiveInteger(text: string): number {
 const program = new Command('school-service')
   .description('The school-information web service and its operator commands.')
   .version(serviceVersion())
+  .option('--env <file>', "read the settings from this file (the unit's EnvironmentFile; default: $SCHOOL_SERVICE_ENV)")
   .exitOverride()
-  .showHelpAfterError();
+  .showHelpAfterError()
+  .hook('preAction', () =>
+    applyEnvironmentFile(program.opts<{ env?: string }>().env ?? process.env.SCHOOL_SERVICE_ENV),
+  );
 
 program
   .command('serve')
@@ -116,7 +122,7 @@ program
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
-  const usage = error instanceof ConfigError || error instanceof UsageError;
+  const usage = error instanceof ConfigError || error instanceof UsageError || isSettingToFix(error);
   process.stderr.write(`school-service: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(usage ? 2 : 1);
 });

@@ -6,7 +6,8 @@ import { type Catalog, loadCatalog } from './contract/catalog';
 import { WSDL_DIRECTORY } from './contract/wsdl-directory';
 import { CallerRegistry } from './access/caller-registry';
 import { AuditTrail } from './audit/audit-trail';
-import { keyFor, loadOutboxKey, payloadSealer } from './lib/payload-sealer';
+import { keyFor, payloadSealer } from './lib/payload-sealer';
+import { openStoreKey } from './store/store-key';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker';
 import { flushLog, log, setLogLevel } from './lib/log';
 import { serviceVersion } from './lib/package-info';
@@ -93,8 +94,18 @@ export async function startService(config: Config, options: StartOptions = {}): 
     dataDirectory: config.dataDirectory,
     queryTook: (ms) => telemetry.storeQueryTook(ms),
   });
-  await fillNewEmbeddedStore(store, config, clock());
-  const serviceKey = loadOutboxKey(config.delivery.outboxKey, config.dataDirectory);
+  let serviceKey: Buffer;
+  try {
+    await fillNewEmbeddedStore(store, config, clock());
+    // The store's own key, or a refusal naming the setting to fix: never seal with another.
+    ({ key: serviceKey } = await openStoreKey(store, {
+      outboxKey: config.delivery.outboxKey,
+      dataDirectory: config.dataDirectory,
+    }));
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const sealer = payloadSealer(serviceKey);
   const digestSealer = payloadSealer(keyFor(serviceKey, 'caller-digest-secrets'));
   const callers = await CallerRegistry.open(store, config.access, digestSealer, clock);

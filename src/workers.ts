@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { OperatorSettings } from './config/operator-settings';
+import { EXIT_SETTING_TO_FIX } from './config/readers';
 import { log } from './lib/log';
 import { relayFigures } from './server/cluster-figures';
 
@@ -137,6 +138,11 @@ export function superviseWorkers(count: number, operator: OperatorSettings): voi
     serving.delete(worker);
     if (retiring.delete(worker) || stopping) return;
     log.error('worker died', { pid: worker.process.pid, code, signal, livedMs: lived });
+    // A setting to fix fails every new worker alike: stop with the worker's own code, which the unit does not restart.
+    if (code === EXIT_SETTING_TO_FIX && serving.size === 0) {
+      stopAll('a setting must be fixed', EXIT_SETTING_TO_FIX);
+      return;
+    }
     earlyDeaths = lived < EARLY_DEATH_MS ? earlyDeaths + 1 : 0;
     if (earlyDeaths >= EARLY_DEATHS_TO_GIVE_UP) {
       log.error('workers keep dying soon after starting; stopping the service', { deaths: earlyDeaths });

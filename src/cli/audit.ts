@@ -43,16 +43,19 @@ export async function auditCommand(options: AuditOptions): Promise<void> {
     if (Number.isNaN(at)) throw new UsageError(`--since must be a date (2026-11-01) or a time, got "${options.since}"`);
     since = new Date(at).toISOString();
   }
-  return withConfiguredStore(async (store) => {
-    const entries = await auditEntries(store, {
-      student: options.student,
-      classRecordedOperations: CLASS_RECORDED_OPERATIONS,
-      caller: options.caller,
-      since,
-      limit: options.limit,
-    });
-    if (options.json) process.stdout.write(`${JSON.stringify(entries)}\n`);
-    else if (entries.length === 0) process.stdout.write('No audited calls match.\n');
-    else process.stdout.write(`${entries.map(entryLine).join('\n')}\n`);
-  });
+  return withConfiguredStore(
+    async (store) => {
+      const entries = await auditEntries(store, {
+        student: options.student,
+        classRecordedOperations: CLASS_RECORDED_OPERATIONS,
+        caller: options.caller,
+        since,
+        limit: options.limit,
+      });
+      if (options.json) process.stdout.write(`${JSON.stringify(entries)}\n`);
+      else if (entries.length === 0) process.stdout.write('No audited calls match.\n');
+      else process.stdout.write(`${entries.map(entryLine).join('\n')}\n`);
+    },
+    { mustExist: true },
+  );
 }

@@ -11,6 +11,9 @@ import { UsageError } from './usage-error';
 
 /** school-service callers add|list|revoke|rotate: the callers the service lets in. */
 
+/** Callers are administered in the service's own store, never in one made on the way. */
+const EXISTING = { mustExist: true } as const;
+
 export interface AddOptions {
   readonly network: string[];
   readonly secret: boolean;
@@ -41,6 +44,7 @@ function printSecret(name: string, secret: string, sealedToo: boolean): void {
 
 export function addCommand(name: string, options: AddOptions): Promise<void> {
   return withConfiguredStore(async (store, config) => {
+    const sealer = await digestSealerOf(store, config);
     const { secret } = await asUsage(() =>
       addCaller(
         store,
@@ -53,13 +57,13 @@ export function addCommand(name: string, options: AddOptions): Promise<void> {
           scope: options.scope,
           expires: options.expires,
         },
-        digestSealerOf(config),
+        sealer,
         new Date(),
       ),
     );
-    process.stdout.write(`Added caller ${name}; running services let it in within seconds.\n`);
+    process.stdout.write(`Added caller ${name}; the services on this store let it in within seconds.\n`);
     if (secret !== undefined) printSecret(name, secret, options.wsDigest);
-  });
+  }, EXISTING);
 }
 
 function listingLine(caller: CallerListing): string {
@@ -81,20 +85,21 @@ export function listCommand(options: { readonly json: boolean }): Promise<void> 
     if (options.json) process.stdout.write(`${JSON.stringify(callers)}\n`);
     else if (callers.length === 0) process.stdout.write('No callers: only local callers may call beyond HelloWorld.\n');
     else process.stdout.write(`${callers.map(listingLine).join('\n')}\n`);
-  });
+  }, EXISTING);
 }
 
 export function revokeCommand(name: string): Promise<void> {
   return withConfiguredStore(async (store) => {
     await asUsage(() => revokeCaller(store, name, new Date()));
     process.stdout.write(`Revoked ${name}; running services refuse it within seconds.\n`);
-  });
+  }, EXISTING);
 }
 
 export function rotateCommand(name: string): Promise<void> {
   return withConfiguredStore(async (store, config) => {
-    const { secret, sealedToo } = await asUsage(() => rotateSecret(store, name, digestSealerOf(config), new Date()));
+    const sealer = await digestSealerOf(store, config);
+    const { secret, sealedToo } = await asUsage(() => rotateSecret(store, name, sealer, new Date()));
     printSecret(name, secret, sealedToo);
     process.stdout.write('The previous secret stops working within seconds.\n');
-  });
+  }, EXISTING);
 }

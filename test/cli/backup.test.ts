@@ -142,7 +142,7 @@ describeEachEngine('a backup taken while the service serves, restored into a new
     serving = false;
     await load;
     expect([code, output]).toEqual([0, expect.stringContaining(`to ${backup} (`)]);
-    expect(output).toContain('keep the OUTBOX_KEY setting as well');
+    expect(output).toContain('keep OUTBOX_KEY (fingerprint ');
 
     const restored = engine.freshStoreSettings();
     restore(engine.engine, backup, restored);
