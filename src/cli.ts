@@ -6,6 +6,8 @@ import { isSettingToFix } from './store/store-errors';
 import { GRANTABLE_GROUPS } from './access/operation-groups';
 import { auditCommand } from './cli/audit';
 import { backupCommand } from './cli/backup';
+import { copyStoreCommand } from './cli/copy-store';
+import { restoreCommand } from './cli/restore';
 import { addCommand, listCommand, revokeCommand, rotateCommand } from './cli/callers';
 import { demoData } from './cli/demo-data';
 import { exportCommand } from './cli/export';
@@ -16,6 +18,7 @@ import { serve } from './cli/serve';
 import { UsageError } from './cli/usage-error';
 import { ranWithBoundedHeap } from './cli/bounded-heap';
 import { serviceVersion } from './lib/package-info';
+import { keepFilesPrivate } from './lib/private-files';
 
 /**
  * school-service: the operator's command. Every subcommand reads the same settings as the service
@@ -27,6 +30,8 @@ function positiveInteger(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) < 1) throw new InvalidArgumentError('a positive whole number is needed.');
   return Number(text);
 }
+
+keepFilesPrivate();
 
 const program = new Command('school-service')
   .description('The school-information web service and its operator commands.')
@@ -119,6 +124,18 @@ program
   .command('backup <path>')
   .description('back up the store into a new file while the service serves (SQLite online backup, or pg_dump)')
   .action(backupCommand);
+
+program
+  .command('copy-store')
+  .description('copy everything of the configured store (callers, audit trail, outbox included) into an empty one')
+  .requiredOption('--to <url>', 'the empty store: postgres://user:password@host:port/database or sqlite:FOLDER')
+  .action(copyStoreCommand);
+
+program
+  .command('restore <backup>')
+  .description('restore a backup made by `backup` into the configured store, which must be empty')
+  .option('--replace', 'replace what the configured store holds', false)
+  .action(restoreCommand);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from './private-files';
 
 /**
  * Seals outbox payloads with AES-256-GCM, so that what the store holds (an authentication code in
@@ -51,9 +52,9 @@ export function loadOutboxKey(configured: string | undefined, dataDirectory: str
   if (configured) return Buffer.from(configured, 'hex');
   const file = outboxKeyFile(dataDirectory);
   if (!existsSync(file)) {
-    mkdirSync(dataDirectory, { recursive: true });
+    mkdirSync(dataDirectory, { recursive: true, mode: PRIVATE_FOLDER_MODE });
     try {
-      writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+      writeFileSync(file, randomBytes(32).toString('hex'), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
     } catch (error) {
       // Another process created it first: use that one.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../lib/private-files';
 import { join } from 'node:path';
 import { PassThrough, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -23,13 +24,16 @@ export interface CsvWriter {
 
 export async function openBundleWriter(path: string): Promise<BundleWriter> {
   if (path.toLowerCase().endsWith('.zip')) return zipWriter(path);
-  await mkdir(path, { recursive: true });
-  return { file: (name, header) => csvWriter(createWriteStream(join(path, name)), header), close: async () => {} };
+  await mkdir(path, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+  return {
+    file: (name, header) => csvWriter(createWriteStream(join(path, name), { mode: PRIVATE_FILE_MODE }), header),
+    close: async () => {},
+  };
 }
 
 function zipWriter(path: string): BundleWriter {
   const zip = new yazl.ZipFile();
-  const output = createWriteStream(path);
+  const output = createWriteStream(path, { mode: PRIVATE_FILE_MODE });
   zip.outputStream.pipe(output);
   return {
     file(name, header) {
