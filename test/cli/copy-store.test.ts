@@ -200,7 +200,7 @@ describeWithPostgres('copy-store and restore move the whole school between engin
     expect(run(freshSqlite('from-dump'), 'restore', dump).status).toBe(2);
   });
 
-  test('every file of the school data is created 0600 whatever the umask: store, WAL, key, backup, export', async () => {
+  test('school data files are created 0600 whatever the umask: store, WAL, key, backup, export', async () => {
     const settings = freshSqlite('private');
     expect(run({ ...settings, OUTBOX_KEY: '' }, 'demo-data', '--students', '10').status).toBe(0);
     expect(run({ ...settings, OUTBOX_KEY: '' }, 'callers', 'add', 'digest', '--ws-digest', '--secret').status).toBe(0);

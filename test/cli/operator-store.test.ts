@@ -108,7 +108,7 @@ describeEachEngine('the operator commands act on the configured store with its k
     expect(listed.stderr).toContain(`key: OUTBOX_KEY (fingerprint ${FINGERPRINT}, the store's)`);
   });
 
-  test('callers, audit, backup, export and delivery-status never make a store: exit 2, saying where they looked', async () => {
+  test('callers, audit, backup, export, delivery-status make no store: exit 2, saying where they looked', async () => {
     const missing =
       engine.engine === 'sqlite' ? { DATA_DIR: join(elsewhere, 'nothing-here') } : engine.freshStoreSettings();
     for (const args of [
@@ -133,7 +133,7 @@ describeEachEngine('the operator commands act on the configured store with its k
     );
   });
 
-  test('a command holding another key refuses to seal with it and names OUTBOX_KEY; none makes a key file', async () => {
+  test('a command with another key refuses to seal, naming OUTBOX_KEY; none makes a key file', async () => {
     const wrong = run(
       elsewhere,
       { ...storeSettings, OUTBOX_KEY: OTHER_KEY },
@@ -180,7 +180,7 @@ describeEachEngine('the operator commands act on the configured store with its k
   });
 
   if (engine.engine === 'postgres') {
-    test('a setting to fix exits 2 (unknown database, unknown user), a store that is down exits 1; no password shown', () => {
+    test('a setting to fix exits 2 (unknown database or user), a store that is down 1; no password shown', () => {
       const url = new URL(storeSettings.DATABASE_URL as string);
       const unknownDatabase = new URL(url);
       unknownDatabase.pathname = '/no_such_database';
