@@ -19,6 +19,7 @@ import { type ClientTimeLimits, createHttpServer } from './server/http-server';
 import { type Presence, startPresence } from './server/presence';
 import { unreadyReason } from './server/readiness';
 import { ServiceFigures } from './server/service-figures';
+import { listeningAddresses } from './server/listening-addresses';
 import { ProcessTelemetry } from './telemetry/process-telemetry';
 import { academicYearStartOf } from './store/demo/calendar';
 import { loadDemoSchool, storeIsEmpty } from './store/demo/load-demo-school';
@@ -30,6 +31,8 @@ export const FIRST_START_DEMO_SEED = 1;
 
 export interface RunningService {
   readonly url: string;
+  /** Every address it answers on (each interface's when bound to all of them). */
+  readonly addresses: readonly string[];
   readonly catalog: Catalog;
   readonly handlers: Handlers;
   readonly store: Store;
@@ -165,7 +168,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   log.info('store open', { engine: store.engine, location: store.location });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const urlHost = host === '0.0.0.0' || host === '[::]' ? 'localhost' : host;
+  // Bound to every interface, this machine's own loopback reaches it: a real address, not "localhost".
+  const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
   node = `${hostname()}:${address.port}`;
   presence = startPresence(store, { node, version: serviceVersion(), startedAt: telemetry.startedAt });
   const stopAnswering = answerFigureRequests(() => telemetry.snapshot());
@@ -192,6 +196,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   };
   return {
     url: `http://${urlHost}:${address.port}`,
+    addresses: listeningAddresses(address),
     catalog,
     handlers,
     store,

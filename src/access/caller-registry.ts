@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AccessSettings } from '../config/access-settings';
 import type { OperationName } from '../contract/operation-types';
 import { log } from '../lib/log';
+import { warnOncePerNode } from '../lib/node-warnings';
 import { type NetworkList, parseNetworks } from '../lib/networks';
 import type { PayloadSealer } from '../lib/payload-sealer';
 import { allCallers, type CallerRow, callersSignature } from '../store/queries/callers';
@@ -245,7 +246,7 @@ export class CallerRegistry {
     try {
       secret = this.digestSealer.open(entry.digestSecret);
     } catch {
-      log.warn("a caller's digest secret cannot be opened (was OUTBOX_KEY changed?)", { caller: entry.name });
+      warnOncePerNode("a caller's digest secret cannot be opened (was OUTBOX_KEY changed?)", { caller: entry.name });
       return false;
     }
     const expected = createHash('sha1')

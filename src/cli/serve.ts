@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { effectiveSettings } from '../config/effective-settings';
 import { EXIT_SETTING_TO_FIX } from '../config/readers';
 import { type Config, ConfigError, loadConfig } from '../config/service-config';
 import { flushLog, log, setLogLevel } from '../lib/log';
@@ -25,7 +26,7 @@ export async function serve(): Promise<void> {
   }
   setLogLevel(config.logLevel);
   if (config.workers > 1 && cluster.isPrimary) {
-    superviseWorkers(config.workers, config.operator);
+    superviseWorkers(config.workers, config.operator, effectiveSettings(config));
     return;
   }
   // Loaded here, not above, so that a supervising primary stays a small process.
@@ -41,15 +42,19 @@ export async function serve(): Promise<void> {
     flushLog();
     process.exit(EXIT_SETTING_TO_FIX);
   });
+  // The start-up line: where it answers and, in a process of its own, with which settings (the
+  // supervisor of several workers writes them once, in its "workers listening").
   log.info('listening', {
     url: service.url,
+    addresses: service.addresses,
     endpoints: service.catalog.endpoints.length,
     operations: service.catalog.operations.length,
     pid: process.pid,
+    ...(cluster.isWorker ? {} : { settings: effectiveSettings(config) }),
   });
   // Written before the supervisor hears of it, so that its "workers listening" comes after every worker's line.
   flushLog();
-  reportListening(service.url);
+  reportListening(service.url, service.addresses);
   let stopping = false;
   const stop = (signal: string) => {
     // Ctrl+C reaches a worker both from the terminal and from its supervisor: stop once.
