@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadConfig } from '../config/service-config';
+import { counted } from '../lib/counted';
 import { backupStore } from '../store/backup/backup-store';
 import { openStore } from '../store/open-store';
 import { describeStoreKey, type KeyDescription } from '../store/store-key';
@@ -40,7 +41,7 @@ export async function backupCommand(path: string): Promise<void> {
   process.stderr.write(storeBanner(where, key));
   const backup = await backupStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory }, target);
   const kind = backup.engine === 'sqlite' ? 'SQLite online backup, integrity checked' : 'pg_dump custom format';
-  process.stdout.write(`Backed up ${where.location} to ${target} (${kind}, ${backup.bytes} bytes).\n`);
+  process.stdout.write(`Backed up ${where.location} to ${target} (${kind}, ${counted(backup.bytes, 'byte')}).\n`);
   const reminder = keyReminder(key);
   if (reminder) process.stdout.write(`The key that opens its sealed data is not in it: ${reminder}.\n`);
 }

@@ -1,3 +1,4 @@
+import { counted } from '../lib/counted';
 import { clearSchool } from '../store/clear-school';
 import { academicYearStartOf } from '../store/demo/calendar';
 import { loadDemoSchool, storeIsEmpty } from '../store/demo/load-demo-school';
@@ -37,9 +38,10 @@ export function demoData(options: DemoDataOptions): Promise<void> {
     });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     process.stdout.write(
-      `Loaded a demo school into ${store.location} in ${seconds} s: ${summary.students} students, ` +
-        `${summary.classes} classes, ${summary.teachers} teachers, ${summary.marks} marks, ` +
-        `${summary.attendance} attendance records (seed ${options.seed}, year ${startYear}/${startYear + 1}).\n`,
+      `Loaded a demo school into ${store.location} in ${seconds} s: ${counted(summary.students, 'student')}, ` +
+        `${counted(summary.classes, 'class', 'classes')}, ${counted(summary.teachers, 'teacher')}, ` +
+        `${counted(summary.marks, 'mark')}, ${counted(summary.attendance, 'attendance record')} ` +
+        `(seed ${options.seed}, year ${startYear}/${startYear + 1}).\n`,
     );
   });
 }

@@ -1,3 +1,4 @@
+import { counted } from '../lib/counted';
 import { exportSchool } from '../roster/export-school';
 import { progressDisplay } from '../roster/progress';
 import { logHeapLimit } from './bounded-heap';
@@ -10,7 +11,7 @@ export async function exportCommand(path: string): Promise<void> {
       logHeapLimit('export');
       const summary = await exportSchool(store, path, progressDisplay(process.stderr));
       const files = Object.entries(summary.files)
-        .map(([file, count]) => `${file} ${count}`)
+        .map(([file, count]) => `${file} ${counted(count, 'row')}`)
         .join(', ');
       process.stdout.write(`Exported ${store.location} to ${path}: ${files}.\n`);
     },

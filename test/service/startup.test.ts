@@ -42,7 +42,7 @@ describe('the start-up line and warnings of a node with two workers', () => {
     const lines = (service as ServiceProcess).lines;
     const withSettings = lines.filter((line) => line.settings !== undefined);
     expect(withSettings.map((line) => line.message)).toEqual(['workers listening']);
-    const [startLine] = withSettings as Array<
+    const [startLine] = withSettings as unknown as Array<
       Record<string, unknown> & { settings: Record<string, Record<string, unknown>> }
     >;
     expect(startLine?.settings.delivery?.outboxKey).toBe('***');
