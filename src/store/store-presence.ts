@@ -33,8 +33,13 @@ export async function storeExists(settings: {
   try {
     await client.connect();
   } catch (error) {
-    if ((error as { code?: string }).code === UNKNOWN_DATABASE) return false;
-    throw error;
+    const code = (error as { code?: string }).code;
+    if (code === UNKNOWN_DATABASE) return false;
+    // Said with the store's address (never its password); the code stays, to tell a setting to fix from an outage.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw Object.assign(new Error(`cannot reach the store at ${withoutPassword(settings.databaseUrl)}: ${reason}`), {
+      code,
+    });
   }
   try {
     const { rows } = await client.query<{ present: boolean }>(
