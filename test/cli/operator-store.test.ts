@@ -167,6 +167,9 @@ describeEachEngine('the operator commands act on the configured store with its k
     );
     const served = run(elsewhere, { ...storeSettings, OUTBOX_KEY: OTHER_KEY, PORT: '0', HOST: '127.0.0.1' }, 'serve');
     expect([served.status, served.stderr]).toEqual([2, expect.stringContaining('set OUTBOX_KEY')]);
+    // With workers, the supervisor stops with their code rather than starting new ones that fail alike.
+    const workers = { ...storeSettings, OUTBOX_KEY: OTHER_KEY, PORT: '0', HOST: '127.0.0.1', WORKERS: '2' };
+    expect(run(elsewhere, workers, 'serve').status).toBe(2);
   });
 
   test('backup names the key in use by its fingerprint', () => {
