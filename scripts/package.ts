@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { arch, platform } from 'node:os';
+import { arch, platform, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /**
@@ -41,7 +41,7 @@ function main(): void {
   const name = `school-service-${version}-${platform()}-${arch()}`;
   const out = outFolder();
   mkdirSync(out, { recursive: true });
-  const staging = mkdtempSync(join(ROOT, '.package-'));
+  const staging = mkdtempSync(join(tmpdir(), 'school-service-package-'));
   try {
     const release = join(staging, `school-service-${version}`);
     mkdirSync(release);
