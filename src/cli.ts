@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { applyEnvironmentFile } from './config/env-file';
 import { ConfigError } from './config/readers';
+import { isSettingToFix } from './store/store-errors';
 import { auditCommand } from './cli/audit';
 import { backupCommand } from './cli/backup';
+import { copyStoreCommand } from './cli/copy-store';
+import { restoreCommand } from './cli/restore';
 import { registerCallersCommand } from './cli/callers';
 import { demoData } from './cli/demo-data';
 import { type ExportCommandOptions, exportCommand } from './cli/export';
@@ -13,11 +17,12 @@ import { serve } from './cli/serve';
 import { UsageError } from './cli/usage-error';
 import { ranWithBoundedHeap } from './cli/bounded-heap';
 import { serviceVersion } from './lib/package-info';
+import { keepFilesPrivate } from './lib/private-files';
 
 /**
  * school-service: the operator's command. Every subcommand reads the same settings as the service
- * (DATA_DIR or DATABASE_URL, ...) from the environment. Exit codes: 0 done, 1 failed, 2 wrong
- * usage or settings.
+ * (DATA_DIR or DATABASE_URL, ...) from the environment, or from the unit's settings file named by
+ * --env or SCHOOL_SERVICE_ENV. Exit codes: 0 done, 1 failed, 2 wrong usage or settings.
  */
 
 function positiveInteger(text: string): number {
@@ -25,11 +30,17 @@ function positiveInteger(text: string): number {
   return Number(text);
 }
 
+keepFilesPrivate();
+
 const program = new Command('school-service')
   .description('The school-information web service and its operator commands.')
   .version(serviceVersion())
+  .option('--env <file>', "read the settings from this file (the unit's EnvironmentFile; default: $SCHOOL_SERVICE_ENV)")
   .exitOverride()
-  .showHelpAfterError();
+  .showHelpAfterError()
+  .hook('preAction', () =>
+    applyEnvironmentFile(program.opts<{ env?: string }>().env ?? process.env.SCHOOL_SERVICE_ENV),
+  );
 
 program
   .command('serve')
@@ -98,9 +109,21 @@ program
   .description('back up the store into a new file while the service serves (SQLite online backup, or pg_dump)')
   .action(backupCommand);
 
+program
+  .command('copy-store')
+  .description('copy everything of the configured store (callers, audit trail, outbox included) into an empty one')
+  .requiredOption('--to <url>', 'the empty store: postgres://user:password@host:port/database or sqlite:FOLDER')
+  .action(copyStoreCommand);
+
+program
+  .command('restore <backup>')
+  .description('restore a backup made by `backup` into the configured store, which must be empty')
+  .option('--replace', 'replace what the configured store holds', false)
+  .action(restoreCommand);
+
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
-  const usage = error instanceof ConfigError || error instanceof UsageError;
+  const usage = error instanceof ConfigError || error instanceof UsageError || isSettingToFix(error);
   process.stderr.write(`school-service: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(usage ? 2 : 1);
 });

@@ -6,7 +6,8 @@ import { type Catalog, loadCatalog } from './contract/catalog';
 import { WSDL_DIRECTORY } from './contract/wsdl-directory';
 import { CallerRegistry } from './access/caller-registry';
 import { AuditTrail } from './audit/audit-trail';
-import { keyFor, loadOutboxKey, payloadSealer } from './lib/payload-sealer';
+import { keyFor, payloadSealer } from './lib/payload-sealer';
+import { openStoreKey } from './store/store-key';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker';
 import { flushLog, log, setLogLevel } from './lib/log';
 import { serviceVersion } from './lib/package-info';
@@ -18,6 +19,7 @@ import { type ClientTimeLimits, createHttpServer } from './server/http-server';
 import { type Presence, startPresence } from './server/presence';
 import { unreadyReason } from './server/readiness';
 import { ServiceFigures } from './server/service-figures';
+import { listeningAddresses } from './server/listening-addresses';
 import { ProcessTelemetry } from './telemetry/process-telemetry';
 import { academicYearStartOf } from './store/demo/calendar';
 import { loadDemoSchool, storeIsEmpty } from './store/demo/load-demo-school';
@@ -29,6 +31,8 @@ export const FIRST_START_DEMO_SEED = 1;
 
 export interface RunningService {
   readonly url: string;
+  /** Every address it answers on (each interface's when bound to all of them). */
+  readonly addresses: readonly string[];
   readonly catalog: Catalog;
   readonly handlers: Handlers;
   readonly store: Store;
@@ -93,8 +97,18 @@ export async function startService(config: Config, options: StartOptions = {}): 
     dataDirectory: config.dataDirectory,
     queryTook: (ms) => telemetry.storeQueryTook(ms),
   });
-  await fillNewEmbeddedStore(store, config, clock());
-  const serviceKey = loadOutboxKey(config.delivery.outboxKey, config.dataDirectory);
+  let serviceKey: Buffer;
+  try {
+    await fillNewEmbeddedStore(store, config, clock());
+    // The store's own key, or a refusal naming the setting to fix: never seal with another.
+    ({ key: serviceKey } = await openStoreKey(store, {
+      outboxKey: config.delivery.outboxKey,
+      dataDirectory: config.dataDirectory,
+    }));
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const sealer = payloadSealer(serviceKey);
   const digestSealer = payloadSealer(keyFor(serviceKey, 'caller-digest-secrets'));
   const callers = await CallerRegistry.open(store, config.access, digestSealer, clock);
@@ -154,7 +168,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   log.info('store open', { engine: store.engine, location: store.location });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const urlHost = host === '0.0.0.0' || host === '[::]' ? 'localhost' : host;
+  // Bound to every interface, this machine's own loopback reaches it: a real address, not "localhost".
+  const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
   node = `${hostname()}:${address.port}`;
   presence = startPresence(store, { node, version: serviceVersion(), startedAt: telemetry.startedAt });
   const stopAnswering = answerFigureRequests(() => telemetry.snapshot());
@@ -181,6 +196,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   };
   return {
     url: `http://${urlHost}:${address.port}`,
+    addresses: listeningAddresses(address),
     catalog,
     handlers,
     store,

@@ -1,6 +1,8 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { OperatorSettings } from './config/operator-settings';
+import { EXIT_SETTING_TO_FIX } from './config/readers';
 import { log } from './lib/log';
+import { type WarningMessage, warnOnce } from './lib/node-warnings';
 import { relayFigures } from './server/cluster-figures';
 
 /**
@@ -25,6 +27,7 @@ import { relayFigures } from './server/cluster-figures';
 export interface ListeningMessage {
   readonly kind: 'listening';
   readonly url: string;
+  readonly addresses: readonly string[];
 }
 
 /** A worker that dies sooner than this after starting counts towards giving up. */
@@ -36,12 +39,12 @@ const RESTART_DELAY_MS = 1_000;
 const STOP_MARGIN_MS = 5_000;
 
 /** Tells the supervisor this worker is serving; nothing when the process is not a cluster worker. */
-export function reportListening(url: string): void {
-  if (cluster.isWorker && process.send) process.send({ kind: 'listening', url } satisfies ListeningMessage);
+export function reportListening(url: string, addresses: readonly string[]): void {
+  if (cluster.isWorker && process.send) process.send({ kind: 'listening', url, addresses } satisfies ListeningMessage);
 }
 
 /** Runs in the primary process: starts the workers, replaces dead ones, restarts them on SIGHUP, stops them. */
-export function superviseWorkers(count: number, operator: OperatorSettings): void {
+export function superviseWorkers(count: number, operator: OperatorSettings, settings: Record<string, unknown>): void {
   let stopping = false;
   let restarting = false;
   let earlyDeaths = 0;
@@ -55,6 +58,7 @@ export function superviseWorkers(count: number, operator: OperatorSettings): voi
       (worker): worker is Worker => worker !== undefined && !worker.isDead() && !retiring.has(worker),
     );
 
+  const addressesOf = new Map<Worker, readonly string[]>();
   const fork = (): Promise<Worker> =>
     new Promise((resolve, reject) => {
       const worker = cluster.fork();
@@ -62,10 +66,12 @@ export function superviseWorkers(count: number, operator: OperatorSettings): voi
       const onExit = (code: number | null) =>
         reject(new Error(`worker ${worker.process.pid} exited with ${code} before listening`));
       worker.once('exit', onExit);
-      worker.on('message', (message: ListeningMessage) => {
+      worker.on('message', (message: ListeningMessage | WarningMessage) => {
+        if (message?.kind === 'warning') warnOnce(message.message, message.fields);
         if (message?.kind !== 'listening') return;
         worker.off('exit', onExit);
         serving.add(worker);
+        addressesOf.set(worker, message.addresses);
         resolve(worker);
       });
     });
@@ -135,8 +141,14 @@ export function superviseWorkers(count: number, operator: OperatorSettings): voi
     const lived = Date.now() - (startedAt.get(worker) ?? 0);
     startedAt.delete(worker);
     serving.delete(worker);
+    addressesOf.delete(worker);
     if (retiring.delete(worker) || stopping) return;
     log.error('worker died', { pid: worker.process.pid, code, signal, livedMs: lived });
+    // A setting to fix fails every new worker alike: stop with the worker's own code, which the unit does not restart.
+    if (code === EXIT_SETTING_TO_FIX && serving.size === 0) {
+      stopAll('a setting must be fixed', EXIT_SETTING_TO_FIX);
+      return;
+    }
     earlyDeaths = lived < EARLY_DEATH_MS ? earlyDeaths + 1 : 0;
     if (earlyDeaths >= EARLY_DEATHS_TO_GIVE_UP) {
       log.error('workers keep dying soon after starting; stopping the service', { deaths: earlyDeaths });
@@ -157,7 +169,14 @@ export function superviseWorkers(count: number, operator: OperatorSettings): voi
   fork()
     .then(async (first) => {
       await Promise.all(Array.from({ length: count - 1 }, fork));
-      log.info('workers listening', { workers: count, pid: process.pid, firstWorker: first.process.pid });
+      // The node's start-up line: once, with the settings every worker runs with.
+      log.info('workers listening', {
+        workers: count,
+        pid: process.pid,
+        firstWorker: first.process.pid,
+        addresses: addressesOf.get(first) ?? [],
+        settings,
+      });
     })
     .catch((error: unknown) => {
       log.error('failed to start the workers', { error: error instanceof Error ? error.message : String(error) });

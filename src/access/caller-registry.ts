@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AccessSettings } from '../config/access-settings';
 import type { OperationName } from '../contract/operation-types';
 import { log } from '../lib/log';
+import { warnOncePerNode } from '../lib/node-warnings';
 import { type NetworkList, parseNetworks } from '../lib/networks';
 import type { PayloadSealer } from '../lib/payload-sealer';
 import { allCallers, type CallerRow, callersSignature, pruneRevokedCallers } from '../store/queries/callers';
@@ -371,7 +372,7 @@ export class CallerRegistry {
     try {
       secret = this.digestSealer.open(sealed);
     } catch {
-      log.warn("a caller's digest secret cannot be opened (was OUTBOX_KEY changed?)", { caller: name });
+      warnOncePerNode("a caller's digest secret cannot be opened (was OUTBOX_KEY changed?)", { caller: name });
       return false;
     }
     const expected = createHash('sha1')

@@ -1,4 +1,5 @@
 import { CLASS_RECORDED_OPERATIONS } from '../contract/operation-policies';
+import { readCalendarDate } from '../lib/calendar-date';
 import { type AuditEntry, auditEntries } from '../store/queries/audit-trail';
 import { withConfiguredStore } from './configured-store';
 import { UsageError } from './usage-error';
@@ -39,20 +40,25 @@ export async function auditCommand(options: AuditOptions): Promise<void> {
   }
   let since: string | undefined;
   if (options.since !== undefined) {
+    if (readCalendarDate(options.since) === 'no-such-day')
+      throw new UsageError(`--since ${options.since}: no such day`);
     const at = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(options.since) ? `${options.since}T00:00:00Z` : options.since);
     if (Number.isNaN(at)) throw new UsageError(`--since must be a date (2026-11-01) or a time, got "${options.since}"`);
     since = new Date(at).toISOString();
   }
-  return withConfiguredStore(async (store) => {
-    const entries = await auditEntries(store, {
-      student: options.student,
-      classRecordedOperations: CLASS_RECORDED_OPERATIONS,
-      caller: options.caller,
-      since,
-      limit: options.limit,
-    });
-    if (options.json) process.stdout.write(`${JSON.stringify(entries)}\n`);
-    else if (entries.length === 0) process.stdout.write('No audited calls match.\n');
-    else process.stdout.write(`${entries.map(entryLine).join('\n')}\n`);
-  });
+  return withConfiguredStore(
+    async (store) => {
+      const entries = await auditEntries(store, {
+        student: options.student,
+        classRecordedOperations: CLASS_RECORDED_OPERATIONS,
+        caller: options.caller,
+        since,
+        limit: options.limit,
+      });
+      if (options.json) process.stdout.write(`${JSON.stringify(entries)}\n`);
+      else if (entries.length === 0) process.stdout.write('No audited calls match.\n');
+      else process.stdout.write(`${entries.map(entryLine).join('\n')}\n`);
+    },
+    { mustExist: true },
+  );
 }

@@ -17,6 +17,9 @@ import { UsageError } from './usage-error';
 
 /** school-service callers add|update|list|revoke|rotate: the callers the service lets in. */
 
+/** Callers are administered in the service's own store, never in one made on the way. */
+const EXISTING = { mustExist: true } as const;
+
 export interface AddOptions {
   readonly network: string[];
   readonly secret: boolean;
@@ -67,6 +70,7 @@ function printSecret(name: string, secret: string, sealedToo: boolean): void {
 
 export function addCommand(name: string, options: AddOptions): Promise<void> {
   return withConfiguredStore(async (store, config) => {
+    const sealer = await digestSealerOf(store, config);
     const { secret, warnings } = await asUsage(() =>
       addCaller(
         store,
@@ -79,14 +83,14 @@ export function addCommand(name: string, options: AddOptions): Promise<void> {
           scope: options.scope,
           expires: options.expires,
         },
-        digestSealerOf(config),
+        sealer,
         new Date(),
       ),
     );
-    process.stdout.write(`Added caller ${name}; running services let it in within seconds.\n`);
+    process.stdout.write(`Added caller ${name}; the services on this store let it in within seconds.\n`);
     printWarnings(warnings);
     if (secret !== undefined) printSecret(name, secret, options.wsDigest);
-  });
+  }, EXISTING);
 }
 
 export function updateCommand(name: string, options: UpdateOptions): Promise<void> {
@@ -103,7 +107,7 @@ export function updateCommand(name: string, options: UpdateOptions): Promise<voi
     const { warnings } = await asUsage(() => updateCaller(store, name, changes, new Date()));
     process.stdout.write(`Changed caller ${name}; running services apply it within seconds.\n`);
     printWarnings(warnings);
-  });
+  }, EXISTING);
 }
 
 /** An instant of the store, shown in the service's time zone. */
@@ -131,7 +135,7 @@ export function listCommand(options: { readonly json: boolean }): Promise<void> 
     if (options.json) process.stdout.write(`${JSON.stringify(callers)}\n`);
     else if (callers.length === 0) process.stdout.write('No callers: only local callers may call beyond HelloWorld.\n');
     else process.stdout.write(`${callers.map(listingLine).join('\n')}\n`);
-  });
+  }, EXISTING);
 }
 
 export function revokeCommand(name: string): Promise<void> {
@@ -141,13 +145,14 @@ export function revokeCommand(name: string): Promise<void> {
       `Revoked ${name}; running services refuse it within seconds. ` +
         `It stays in the list for ${config.access.revokedKeepDays} days (ACCESS_REVOKED_KEEP_DAYS).\n`,
     );
-  });
+  }, EXISTING);
 }
 
 export function rotateCommand(name: string, options: { readonly grace: number }): Promise<void> {
   return withConfiguredStore(async (store, config) => {
+    const sealer = await digestSealerOf(store, config);
     const { secret, sealedToo, previousUntil } = await asUsage(() =>
-      rotateSecret(store, name, digestSealerOf(config), new Date(), options.grace),
+      rotateSecret(store, name, sealer, new Date(), options.grace),
     );
     printSecret(name, secret, sealedToo);
     process.stdout.write(
@@ -156,7 +161,7 @@ export function rotateCommand(name: string, options: { readonly grace: number })
         : `The previous secret keeps working for ${formatDuration(options.grace)}, ` +
             `until ${local(previousUntil)}: change the clients before then.\n`,
     );
-  });
+  }, EXISTING);
 }
 
 /** A span of time as an option's value: 30m, 24h, 7d. */

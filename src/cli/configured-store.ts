@@ -1,24 +1,78 @@
+import { settingsSource } from '../config/env-file';
 import { type Config, loadConfig } from '../config/service-config';
 import { setLogLevel } from '../lib/log';
-import { keyFor, loadOutboxKey, payloadSealer, type PayloadSealer } from '../lib/payload-sealer';
+import { keyFor, payloadSealer, type PayloadSealer } from '../lib/payload-sealer';
 import { openStore, type Store } from '../store/open-store';
+import { describeStoreKey, type KeyDescription, type KeySettings, openStoreKey } from '../store/store-key';
+import { type StoreLocation, storeExists, storeLocation } from '../store/store-presence';
+import { UsageError } from './usage-error';
 
-/** Runs `work` on the store the settings in the environment name (DATA_DIR or DATABASE_URL), then closes it. */
-export async function withConfiguredStore<T>(work: (store: Store, config: Config) => Promise<T>): Promise<T> {
+export interface StoreCommandOptions {
+  /**
+   * The command reads or administers a store that must already be there (callers, audit, backup,
+   * export, delivery-status): a missing one is wrong settings, not a store to create.
+   */
+  readonly mustExist?: boolean;
+}
+
+const ENGINE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
+
+export function keySettingsOf(config: Config): KeySettings {
+  return { outboxKey: config.delivery.outboxKey, dataDirectory: config.dataDirectory };
+}
+
+function keyPhrase({ held, recorded }: KeyDescription): string {
+  if (!held) return recorded ? `none held (the store's has fingerprint ${recorded})` : 'none yet';
+  if (recorded === undefined)
+    return `${held.origin} (fingerprint ${held.fingerprint}; the store has recorded none yet)`;
+  if (recorded === held.fingerprint) return `${held.origin} (fingerprint ${held.fingerprint}, the store's)`;
+  return `${held.origin} (fingerprint ${held.fingerprint}) is NOT the store's (fingerprint ${recorded})`;
+}
+
+/**
+ * The line every store command prints first (on standard error, so that --json output stays
+ * whole): which store, which key, and where the settings came from; never a password.
+ */
+export function storeBanner(where: StoreLocation, key: KeyDescription): string {
+  const store = `${ENGINE_NAMES[where.engine]} ${where.location}`;
+  return `store: ${store}; key: ${keyPhrase(key)}; settings: ${settingsSource()}\n`;
+}
+
+/** Refuses, with where it looked, a store that is not there. */
+export async function requireExistingStore(config: Config): Promise<StoreLocation> {
+  const where = storeLocation(config);
+  if (!(await storeExists(config))) {
+    const setting = where.engine === 'sqlite' ? `DATA_DIR=${config.dataDirectory}` : 'DATABASE_URL';
+    throw new UsageError(
+      `there is no store at ${where.location} (${setting}, settings from ${settingsSource()}): ` +
+        "name the service's settings file with --env FILE or SCHOOL_SERVICE_ENV",
+    );
+  }
+  return where;
+}
+
+/**
+ * Runs `work` on the store the settings name (DATA_DIR or DATABASE_URL), after printing which
+ * store and key it is, then closes it.
+ */
+export async function withConfiguredStore<T>(
+  work: (store: Store, config: Config) => Promise<T>,
+  options: StoreCommandOptions = {},
+): Promise<T> {
   const config = loadConfig();
   setLogLevel(config.logLevel);
+  const where = options.mustExist ? await requireExistingStore(config) : storeLocation(config);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
   try {
+    process.stderr.write(storeBanner(where, await describeStoreKey(store, keySettingsOf(config))));
     return await work(store, config);
   } finally {
     await store.close();
   }
 }
 
-/**
- * The sealer of callers' WS-Security digest secrets, from the service key (OUTBOX_KEY or the data folder's key
- * file).
- */
-export function digestSealerOf(config: Config): PayloadSealer {
-  return payloadSealer(keyFor(loadOutboxKey(config.delivery.outboxKey, config.dataDirectory), 'caller-digest-secrets'));
+/** The sealer of callers' WS-Security digest secrets, with the store's own key (refused if this holds another). */
+export async function digestSealerOf(store: Store, config: Config): Promise<PayloadSealer> {
+  const { key } = await openStoreKey(store, keySettingsOf(config));
+  return payloadSealer(keyFor(key, 'caller-digest-secrets'));
 }

@@ -1,5 +1,8 @@
 import { loadConfig } from '../config/service-config';
-import { loadOutboxKey, payloadSealer } from '../lib/payload-sealer';
+import { payloadSealer } from '../lib/payload-sealer';
+import { describeStoreKey, openStoreKey } from '../store/store-key';
+import { storeLocation } from '../store/store-presence';
+import { keySettingsOf, storeBanner } from './configured-store';
 import { startDeliveryWorker } from '../delivery/worker';
 import { log, setLogLevel } from '../lib/log';
 import { openStore } from '../store/open-store';
@@ -15,7 +18,12 @@ export async function deliveryWorker(): Promise<void> {
   const config = loadConfig();
   setLogLevel(config.logLevel);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
-  const sealer = payloadSealer(loadOutboxKey(config.delivery.outboxKey, config.dataDirectory));
+  const { key } = await openStoreKey(store, {
+    outboxKey: config.delivery.outboxKey,
+    dataDirectory: config.dataDirectory,
+  });
+  const sealer = payloadSealer(key);
+  process.stderr.write(storeBanner(storeLocation(config), await describeStoreKey(store, keySettingsOf(config))));
   const worker = startDeliveryWorker(store, config.delivery, sealer);
   log.info('delivery worker running', { store: store.location });
   const stop = (signal: string) => {

@@ -1,9 +1,9 @@
-import { loadConfig } from '../config/service-config';
+import { counted } from '../lib/counted';
 import { clearSchool } from '../store/clear-school';
 import { academicYearStartOf } from '../store/demo/calendar';
 import { loadDemoSchool, storeIsEmpty } from '../store/demo/load-demo-school';
 import { progressBar } from '../store/demo/progress-bar';
-import { openStore } from '../store/open-store';
+import { withConfiguredStore } from './configured-store';
 import { UsageError } from './usage-error';
 
 export interface DemoDataOptions {
@@ -18,11 +18,9 @@ export interface DemoDataOptions {
  * year give the same school. A store that already holds a school is left alone unless `replace`,
  * which deletes the school's data first.
  */
-export async function demoData(options: DemoDataOptions): Promise<void> {
-  const config = loadConfig();
+export function demoData(options: DemoDataOptions): Promise<void> {
   const startYear = options.year ?? academicYearStartOf(new Date());
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
-  try {
+  return withConfiguredStore(async (store) => {
     if (!(await storeIsEmpty(store))) {
       if (!options.replace) {
         throw new UsageError(
@@ -40,11 +38,10 @@ export async function demoData(options: DemoDataOptions): Promise<void> {
     });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     process.stdout.write(
-      `Loaded a demo school into ${store.location} in ${seconds} s: ${summary.students} students, ` +
-        `${summary.classes} classes, ${summary.teachers} teachers, ${summary.marks} marks, ` +
-        `${summary.attendance} attendance records (seed ${options.seed}, year ${startYear}/${startYear + 1}).\n`,
+      `Loaded a demo school into ${store.location} in ${seconds} s: ${counted(summary.students, 'student')}, ` +
+        `${counted(summary.classes, 'class', 'classes')}, ${counted(summary.teachers, 'teacher')}, ` +
+        `${counted(summary.marks, 'mark')}, ${counted(summary.attendance, 'attendance record')} ` +
+        `(seed ${options.seed}, year ${startYear}/${startYear + 1}).\n`,
     );
-  } finally {
-    await store.close();
-  }
+  });
 }

@@ -1,3 +1,4 @@
+import { counted } from '../lib/counted';
 import { exportSchool } from '../roster/export-school';
 import { progressDisplay } from '../roster/progress';
 import { SpreadsheetCells } from '../roster/spreadsheet-cells';
@@ -15,15 +16,18 @@ export interface ExportCommandOptions {
  * neutralised with --for-spreadsheet.
  */
 export async function exportCommand(path: string, options: ExportCommandOptions): Promise<void> {
-  await withConfiguredStore(async (store) => {
-    logHeapLimit('export');
-    const cells = new SpreadsheetCells(options.forSpreadsheet, (line) => process.stderr.write(`warning: ${line}\n`));
-    const summary = await exportSchool(store, path, progressDisplay(process.stderr), cells);
-    const cellSummary = cells.summary();
-    if (cellSummary) process.stderr.write(`${cellSummary}\n`);
-    const files = Object.entries(summary.files)
-      .map(([file, count]) => `${file} ${count}`)
-      .join(', ');
-    process.stdout.write(`Exported ${store.location} to ${path}: ${files}.\n`);
-  });
+  await withConfiguredStore(
+    async (store) => {
+      logHeapLimit('export');
+      const cells = new SpreadsheetCells(options.forSpreadsheet, (line) => process.stderr.write(`warning: ${line}\n`));
+      const summary = await exportSchool(store, path, progressDisplay(process.stderr), cells);
+      const cellSummary = cells.summary();
+      if (cellSummary) process.stderr.write(`${cellSummary}\n`);
+      const files = Object.entries(summary.files)
+        .map(([file, count]) => `${file} ${counted(count, 'row')}`)
+        .join(', ');
+      process.stdout.write(`Exported ${store.location} to ${path}: ${files}.\n`);
+    },
+    { mustExist: true },
+  );
 }

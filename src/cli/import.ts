@@ -1,4 +1,5 @@
 import { escapeControlCharacters } from '../lib/control-characters';
+import { counted } from '../lib/counted';
 import { importSchool } from '../roster/import-school';
 import { formatProblem } from '../roster/problems';
 import { progressDisplay } from '../roster/progress';
@@ -41,15 +42,15 @@ export async function importCommand(path: string, options: ImportCommandOptions)
       });
       const { problems, notKept } = outcome.problems.list();
       for (const problem of problems) process.stderr.write(`${formatProblem(problem)}\n`);
-      if (notKept > 0) process.stderr.write(`... and ${notKept} more problems\n`);
+      if (notKept > 0) process.stderr.write(`... and ${counted(notKept, 'more problem')}\n`);
       const counts = Object.entries(outcome.counts)
-        .map(([table, count]) => `${count} ${table.replace(/_/g, ' ')}`)
+        .map(([table, count]) => `${count.toLocaleString('en')} ${table.replace(/_/g, ' ')}`)
         .join(', ');
       const skipped = outcome.problems.rowCount;
       const verb = options.dryRun ? 'would import' : 'imported';
       if (!outcome.written && (!options.dryRun || (skipped > 0 && !options.skipInvalid) || outcome.problems.hasFatal)) {
         process.stdout.write(
-          `Nothing was written: ${outcome.problems.count} problems in ${skipped} rows` +
+          `Nothing was written: ${counted(outcome.problems.count, 'problem')} in ${counted(skipped, 'row')}` +
             `${options.skipInvalid || outcome.problems.hasFatal ? '' : ' (--skip-invalid leaves bad rows out)'}.\n`,
         );
         return EXIT_NOTHING_WRITTEN;
@@ -57,7 +58,10 @@ export async function importCommand(path: string, options: ImportCommandOptions)
       const into = options.dryRun ? `a dry run into ${store.location}` : store.location;
       process.stdout.write(`${outcome.mode} import ${verb} (${into}): ${counts || 'no records'}.\n`);
       if (skipped > 0) {
-        process.stdout.write(`${skipped} rows were left out (listed above) with the rows that depend on them.\n`);
+        const were = skipped === 1 ? 'row was' : 'rows were';
+        process.stdout.write(
+          `${skipped.toLocaleString('en')} ${were} left out (listed above) with the rows that depend on them.\n`,
+        );
         return EXIT_ROWS_SKIPPED;
       }
       return EXIT_DONE;

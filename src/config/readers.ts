@@ -5,6 +5,12 @@
 
 export class ConfigError extends Error {}
 
+/**
+ * The exit code of a setting the operator must fix: trying again fails the same way, so the unit
+ * does not restart on it (RestartPreventExitStatus=2). Other failures exit 1 and are retried.
+ */
+export const EXIT_SETTING_TO_FIX = 2;
+
 export type Environment = Record<string, string | undefined>;
 
 export function readInteger(env: Environment, name: string, fallback: number, min: number, max: number): number {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { log } from '../lib/log';
+import { warnOncePerNode } from '../lib/node-warnings';
 import type { Store } from '../store/open-store';
 import type { OutboxChannel } from '../store/schema';
 import type { DeliveryConfig } from '../config/delivery-settings';
@@ -74,7 +75,7 @@ export function startDeliveryWorker(
   const channels = [...gateways.keys()];
   for (const channel of ['sms', 'push'] as const) {
     if (!gateways.has(channel))
-      log.warn('no gateway configured: messages of this channel stay queued', {
+      warnOncePerNode('no gateway configured: messages of this channel stay queued', {
         channel,
         setting: channel === 'sms' ? 'SMS_GATEWAY_URL' : 'PUSH_GATEWAY_URL',
       });

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from './private-files';
 
 /**
  * Seals outbox payloads with AES-256-GCM, so that what the store holds (an authentication code in
@@ -51,23 +52,45 @@ export function loadOutboxKey(configured: string | undefined, dataDirectory: str
   if (configured) return Buffer.from(configured, 'hex');
   const file = outboxKeyFile(dataDirectory);
   if (!existsSync(file)) {
-    mkdirSync(dataDirectory, { recursive: true });
+    mkdirSync(dataDirectory, { recursive: true, mode: PRIVATE_FOLDER_MODE });
     try {
-      writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+      writeFileSync(file, randomBytes(32).toString('hex'), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
     } catch (error) {
       // Another process created it first: use that one.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
+  return readKeyFile(file);
+}
+
+/** The key held by this process, without making one: OUTBOX_KEY, else the data folder's key file if there is one. */
+export function heldOutboxKey(
+  configured: string | undefined,
+  dataDirectory: string,
+): { readonly key: Buffer; readonly origin: string } | undefined {
+  if (configured) return { key: Buffer.from(configured, 'hex'), origin: 'OUTBOX_KEY' };
+  const file = resolve(outboxKeyFile(dataDirectory));
+  return existsSync(file) ? { key: readKeyFile(file), origin: file } : undefined;
+}
+
+function readKeyFile(file: string): Buffer {
   const text = readFileSync(file, 'utf8').trim();
   if (!/^[0-9a-fA-F]{64}$/.test(text)) throw new Error(`${file} does not hold a 64-digit hexadecimal key`);
   return Buffer.from(text, 'hex');
 }
 
 /**
+ * A short name of a key that tells two keys apart and reveals nothing of either: 16 hexadecimal
+ * digits derived from it as a key of its own use is.
+ */
+export function keyFingerprint(serviceKey: Buffer): string {
+  return keyFor(serviceKey, 'fingerprint').subarray(0, 8).toString('hex');
+}
+
+/**
  * A key of its own for each use of the service key (HKDF-SHA-256), so that what one use seals no
  * other use can open, from the one key operators keep.
  */
-export function keyFor(serviceKey: Buffer, purpose: 'caller-digest-secrets'): Buffer {
+export function keyFor(serviceKey: Buffer, purpose: 'caller-digest-secrets' | 'fingerprint'): Buffer {
   return Buffer.from(hkdfSync('sha256', serviceKey, Buffer.alloc(0), purpose, 32));
 }

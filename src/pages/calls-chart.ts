@@ -1,3 +1,4 @@
+import { counted } from '../lib/counted';
 import { escapeHtml } from '../wire/html-escape';
 import type { MinuteCalls } from './status-report';
 
@@ -16,9 +17,20 @@ const BOTTOM = 24;
 /** HH:MM of an ISO time, in UTC as the rest of the page. */
 const clock = (iso: string) => iso.slice(11, 16);
 
-/** A number for an axis: whole, or with one decimal when small. */
-const axisNumber = (value: number) =>
-  value >= 10 || Number.isInteger(value) ? String(Math.round(value)) : value.toFixed(1);
+/**
+ * The calls axis: from 0 to a round top in round steps (1, 2 or 5 times a power of ten), at most
+ * five of them, so that the lines read 0, 20, 40, 60 rather than 0, 31.5, 63. Calls are whole, so a
+ * step is never less than one.
+ */
+export function roundAxis(busiest: number): { readonly top: number; readonly step: number } {
+  const rough = Math.max(1, busiest) / 5;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = Math.max(
+    1,
+    [1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= rough) ?? rough,
+  );
+  return { top: Math.max(step, Math.ceil(busiest / step) * step), step };
+}
 
 /**
  * Calls per minute over the last hour as a stacked bar chart in inline SVG: drawn on the server,
@@ -35,17 +47,19 @@ export function callsChart(minutes: readonly MinuteCalls[]): string {
     .slice(0, COLOURS.length)
     .map(([operation]) => operation);
   const colourOf = (operation: string) => COLOURS[coloured.indexOf(operation)] ?? OTHERS_COLOUR;
-  const busiest = Math.max(1, ...minutes.map(({ calls }) => Object.values(calls).reduce((sum, n) => sum + n, 0)));
+  const { top, step } = roundAxis(
+    Math.max(0, ...minutes.map(({ calls }) => Object.values(calls).reduce((sum, n) => sum + n, 0))),
+  );
   const plotWidth = WIDTH - LEFT - RIGHT;
   const plotHeight = HEIGHT - TOP - BOTTOM;
   const barWidth = plotWidth / Math.max(1, minutes.length);
   const parts: string[] = [];
 
-  for (const fraction of [0, 0.5, 1]) {
-    const y = TOP + plotHeight * (1 - fraction);
+  for (let value = 0; value <= top; value += step) {
+    const y = TOP + plotHeight * (1 - value / top);
     parts.push(
       `<line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y}" y2="${y}" stroke="#dddddd"/>`,
-      `<text x="${LEFT - 6}" y="${y + 4}" text-anchor="end">${axisNumber(busiest * fraction)}</text>`,
+      `<text x="${LEFT - 6}" y="${y + 4}" text-anchor="end">${value.toLocaleString('en')}</text>`,
     );
   }
   minutes.forEach(({ minute, calls }, index) => {
@@ -63,9 +77,9 @@ export function callsChart(minutes: readonly MinuteCalls[]): string {
     let base = TOP + plotHeight;
     for (const [operation, count] of stacked) {
       if (count === 0) continue;
-      const height = (plotHeight * count) / busiest;
+      const height = (plotHeight * count) / top;
       base -= height;
-      const title = `${clock(minute)} UTC, ${operation}: ${count} call${count === 1 ? '' : 's'}`;
+      const title = `${clock(minute)} UTC, ${operation}: ${counted(count, 'call')}`;
       const width = Math.max(1, barWidth - 1);
       parts.push(
         `<rect class="bar" x="${x.toFixed(1)}" y="${base.toFixed(1)}" width="${width.toFixed(1)}" ` +

@@ -4,7 +4,7 @@ import type { Config } from '../config/service-config';
 import { baseUrlFor } from '../wire/base-url';
 import { FormFields } from '../wire/form-fields';
 import { send } from '../wire/send';
-import { clientAddress } from '../lib/networks';
+import { isLocalCaller } from './local-caller';
 import { methodNotFoundPage, operationHelpPage, serviceHelpPage, type TestFormShown } from './help-pages';
 import { discoDocument, ServiceDescription } from './service-description';
 
@@ -34,14 +34,9 @@ export class PageRoutes {
 
   /** TEST_FORMS: the form for local callers only (ASMX's default), for all, or for none. */
   private testFormFor(request: IncomingMessage): TestFormShown {
-    const { testForms, localNetworks, trustedProxies } = this.config.access;
+    const { testForms } = this.config.access;
     if (testForms !== 'local') return testForms === 'all' ? 'form' : 'off';
-    const address = clientAddress(
-      request.socket.remoteAddress ?? '',
-      request.headers['x-forwarded-for'],
-      trustedProxies,
-    );
-    return localNetworks.contains(address) ? 'form' : 'local-only';
+    return isLocalCaller(request, this.config.access) ? 'form' : 'local-only';
   }
 
   handle(request: IncomingMessage, response: ServerResponse, endpoint: Endpoint, query: string): void {

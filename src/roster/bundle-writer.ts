@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../lib/private-files';
 import { join } from 'node:path';
 import { PassThrough, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -25,9 +26,10 @@ export interface CsvWriter {
 /** `cells` sees every text cell written and says what to write for it (see spreadsheet-cells.ts). */
 export async function openBundleWriter(path: string, cells?: SpreadsheetCells): Promise<BundleWriter> {
   if (path.toLowerCase().endsWith('.zip')) return zipWriter(path, cells);
-  await mkdir(path, { recursive: true });
+  await mkdir(path, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   return {
-    file: (name, header) => csvWriter(createWriteStream(join(path, name)), header, cellsOf(name, cells)),
+    file: (name, header) =>
+      csvWriter(createWriteStream(join(path, name), { mode: PRIVATE_FILE_MODE }), header, cellsOf(name, cells)),
     close: async () => {},
   };
 }
@@ -40,7 +42,7 @@ function cellsOf(name: string, cells: SpreadsheetCells | undefined): CellHook | 
 
 function zipWriter(path: string, cells: SpreadsheetCells | undefined): BundleWriter {
   const zip = new yazl.ZipFile();
-  const output = createWriteStream(path);
+  const output = createWriteStream(path, { mode: PRIVATE_FILE_MODE });
   zip.outputStream.pipe(output);
   return {
     file(name, header) {

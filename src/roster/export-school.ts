@@ -1,4 +1,5 @@
 import type { Store } from '../store/open-store';
+import { counted } from '../lib/counted';
 import { openImportConnection } from '../store/roster/import-connection';
 import { readGuardianLinks, readSchoolTable, type StoredRow } from '../store/roster/school-reader';
 import { type SchoolTableName, schoolTable } from '../store/roster/school-tables';
@@ -57,7 +58,7 @@ export async function exportSchool(
     await exportUsers(writer, counts, school, await readGuardianLinks(connection));
     await exportGradebook(writer, counts, school);
     await exportOwnFiles(writer, counts, school);
-    progress.note(`Wrote ${Object.keys(counts).length} files to ${path}.`);
+    progress.note(`Wrote ${counted(Object.keys(counts).length, 'file')} to ${path}.`);
     return { files: counts };
   } finally {
     await writer.close();

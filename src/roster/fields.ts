@@ -1,4 +1,5 @@
 import type { CsvRow } from './csv-file';
+import { readCalendarDate } from '../lib/calendar-date';
 import type { Problems, Rule } from './problems';
 
 /**
@@ -102,20 +103,19 @@ export class FieldReader {
   date(name: string, required: boolean): string | undefined {
     const value = this.raw(name);
     if (value === '') return required ? this.fail(name, 'missing-value', `${name} is required`) : undefined;
-    const match = DATE.exec(value);
-    const valid =
-      match !== null &&
-      (() => {
-        const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-        return date.toISOString().slice(0, 10) === value;
-      })();
-    return valid ? value : this.fail(name, 'bad-date', `${name} "${clip(value)}" is not a date (YYYY-MM-DD)`);
+    const reading = DATE.test(value) ? readCalendarDate(value) : 'not-a-date';
+    if (reading === 'day') return value;
+    if (reading === 'no-such-day') return this.fail(name, 'bad-date', `${name} "${clip(value)}": no such day`);
+    return this.fail(name, 'bad-date', `${name} "${clip(value)}" is not a date (YYYY-MM-DD)`);
   }
 
   timestamp(name: string, required: boolean): string | undefined {
     const value = this.raw(name);
     if (value === '') return required ? this.fail(name, 'missing-value', `${name} is required`) : undefined;
     const time = Date.parse(value);
+    if (TIMESTAMP.test(value) && readCalendarDate(value) === 'no-such-day') {
+      return this.fail(name, 'bad-date', `${name} "${clip(value)}": no such day`);
+    }
     if (!TIMESTAMP.test(value) || Number.isNaN(time)) {
       return this.fail(name, 'bad-date', `${name} "${clip(value)}" is not an ISO 8601 date and time`);
     }

@@ -1,6 +1,9 @@
 import express from 'express';
 import { notFoundPage } from '../pages/error-page';
+import { indexPage } from '../pages/index-page';
+import { isLocalCaller } from '../pages/local-caller';
 import { PageRoutes } from '../pages/page-routes';
+import { serviceVersion } from '../lib/package-info';
 import { send } from '../wire/send';
 import { failRequest } from './fail-request';
 import type { ServiceParts } from './service-parts';
@@ -29,8 +32,19 @@ export function createApp({ config, catalog }: ServiceParts): express.Express {
     pages.handle(request, response, endpoint, queryStart === -1 ? '' : url.slice(queryStart + 1));
   });
 
+  const index = indexPage(catalog, serviceVersion());
   app.use((request, response) => {
     const queryStart = request.url.indexOf('?');
+    // / is the index for this machine's callers; others get the 404 page the legacy server gave.
+    const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
+    if (
+      path === '/' &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      isLocalCaller(request, config.access)
+    ) {
+      send(response, 200, HTML, index);
+      return;
+    }
     send(response, 404, HTML, notFoundPage(queryStart === -1 ? request.url : request.url.slice(0, queryStart)));
   });
 

@@ -8,6 +8,7 @@ import * as roster from './migrations/005-roster';
 import * as serviceProcesses from './migrations/006-service-processes';
 import * as referenceVersions from './migrations/007-reference-versions';
 import * as callerSecretGrace from './migrations/008-caller-secret-grace';
+import * as storeKeyFingerprint from './migrations/009-store-key-fingerprint';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -22,6 +23,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['006-service-processes', serviceProcesses.up],
   ['007-reference-versions', referenceVersions.up],
   ['008-caller-secret-grace', callerSecretGrace.up],
+  ['009-store-key-fingerprint', storeKeyFingerprint.up],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {

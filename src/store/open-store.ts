@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Kysely, type KyselyConfig, PostgresDialect } from 'kysely';
 import { Pool, types } from 'pg';
 import { log } from '../lib/log';
+import { makePrivate, PRIVATE_FOLDER_MODE, privateFile } from '../lib/private-files';
 import type { Engine } from './engine';
 import { migrateToLatest } from './migrate';
 import { REFERENCE_CHANNEL } from './migrations/007-reference-versions';
@@ -67,8 +68,11 @@ function openSqlite(
   queryTook: StoreSettings['queryTook'],
   queryLog: KyselyConfig['log'],
 ): Opened {
-  mkdirSync(dataDirectory, { recursive: true });
+  mkdirSync(dataDirectory, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   const location = sqliteFileOf(dataDirectory);
+  // SQLite gives its WAL and shared-memory files the mode of the store's file: private, all three.
+  privateFile(location);
+  for (const companion of ['-wal', '-shm']) makePrivate(`${location}${companion}`);
   const database = new BetterSqlite3(location);
   // WAL lets readers run while the outbox worker writes; the rest make writes durable and safe.
   database.pragma('journal_mode = WAL');

@@ -345,6 +345,13 @@ export interface ReferenceVersionTable {
   version: number;
 }
 
+/** The fingerprint of the key that seals the store's data (one row). */
+export interface StoreKeyTable {
+  id: number;
+  fingerprint: string;
+  recorded_at: string;
+}
+
 export interface Database {
   schools: SchoolTable;
   academic_years: AcademicYearTable;
@@ -381,4 +388,5 @@ export interface Database {
   roster_imports: RosterImportTable;
   service_processes: ServiceProcessTable;
   reference_versions: ReferenceVersionTable;
+  store_key: StoreKeyTable;
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../support/cli';
@@ -23,10 +23,18 @@ function run(command: string, args: readonly string[]): string {
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'school-production-'));
   for (const file of PROJECT_FILES) cpSync(join(ROOT, file), join(copy, file), { recursive: true });
-  // Hard links: a new file, not a write into a shared one, is what npm makes of any it changes.
-  execFileSync('cp', ['-al', join(ROOT, 'node_modules'), join(copy, 'node_modules')]);
-  rmSync(join(copy, 'node_modules', '.package-lock.json'));
-  cpSync(join(ROOT, 'node_modules', '.package-lock.json'), join(copy, 'node_modules', '.package-lock.json'));
+  // Hard links: a new file, not a write into a shared one, is what npm makes of any it changes. The
+  // folder the link points to when node_modules is a link (a worktree sharing another's packages):
+  // copying the link itself would have npm prune the shared folder.
+  const installed = realpathSync(join(ROOT, 'node_modules'));
+  execFileSync('cp', ['-al', installed, join(copy, 'node_modules')]);
+  if (lstatSync(join(copy, 'node_modules')).isSymbolicLink()) throw new Error('node_modules was copied as a link');
+  // npm's record of the tree, a cache it rewrites on prune: a file of the copy's own, not a link.
+  const record = join(copy, 'node_modules', '.package-lock.json');
+  if (existsSync(record)) {
+    rmSync(record);
+    cpSync(join(installed, '.package-lock.json'), record);
+  }
   environment = {
     ...process.env,
     // As on a server: no node_modules/.bin of this checkout (npx and npm put theirs on the PATH of the tests).

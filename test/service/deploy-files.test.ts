@@ -34,6 +34,18 @@ describeWithTools(['systemd-analyze'])('deploy/school-service.service', () => {
   });
 });
 
+describe('deploy/school-service.service and the commands share one settings file', () => {
+  test('every setting comes from the file the commands read; reload is SIGHUP; exit code 2 is not restarted', () => {
+    const lines = readFileSync(UNIT, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    expect(lines.filter((line) => line.startsWith('Environment='))).toEqual(['Environment=NODE_ENV=production']);
+    expect(lines).toContain('EnvironmentFile=/etc/school-service/school-service.env');
+    expect(lines).toContain('ExecReload=/bin/kill -HUP $MAINPID');
+    expect(lines).toContain('RestartPreventExitStatus=2');
+  });
+});
+
 describeWithTools(['haproxy'])('deploy/haproxy.cfg', () => {
   let folder: string;
   beforeAll(() => {

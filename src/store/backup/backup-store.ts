@@ -1,4 +1,5 @@
 import { renameSync, rmSync, statSync } from 'node:fs';
+import { privateFile } from '../../lib/private-files';
 import type { Engine } from '../engine';
 import { sqliteFileOf, type StoreSettings } from '../open-store';
 import { backupPostgres } from './postgres-backup';
@@ -18,6 +19,8 @@ export async function backupStore(settings: StoreSettings, target: string): Prom
   const partial = `${target}.partial`;
   rmSync(partial, { force: true });
   try {
+    // Made private before anything is written into it: SQLite and pg_dump keep the mode of a file that exists.
+    privateFile(partial);
     if (settings.databaseUrl) await backupPostgres(settings.databaseUrl, partial);
     else await backupSqlite(sqliteFileOf(settings.dataDirectory), partial);
     renameSync(partial, target);

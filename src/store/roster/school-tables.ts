@@ -36,6 +36,7 @@ export type SchoolTableName = Exclude<
   | 'roster_imports'
   | 'service_processes'
   | 'reference_versions'
+  | 'store_key'
 >;
 
 const table = (
