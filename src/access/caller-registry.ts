@@ -11,6 +11,7 @@ import { type Credentials, UNREADABLE } from './credentials';
 import { grantedOperations, OPERATION_ACCESS } from './operation-groups';
 import { parseScope, SCHOOL_SCOPE, type Scope } from './scope';
 import { callerNameOf, secretMatches } from './secrets';
+import { createdTime, nonceBytes } from './username-token';
 
 /** Who a call comes from, once recognised. */
 export interface Identity {
@@ -222,25 +223,38 @@ export class CallerRegistry {
     token: Extract<Credentials, { kind: 'username-token' }>,
     address: string,
   ): Promise<Recognition> {
+    const now = this.clock().getTime();
+    let created = now;
     if (token.created !== undefined || token.digest) {
-      const created = token.created === undefined ? Number.NaN : Date.parse(token.created);
-      if (!(Math.abs(this.clock().getTime() - created) <= this.settings.replayWindowMs))
-        return refused('stale Created');
+      const time = createdTime(token.created ?? '', now, this.settings.replayWindowMs, this.settings.clockSkewMs);
+      if (time === undefined) return refused('stale or future Created');
+      created = time;
     }
+    const nonce = token.nonce === undefined ? undefined : nonceBytes(token.nonce);
+    if (token.nonce !== undefined && nonce === undefined)
+      return refused('nonce not canonical base64 of 16 to 64 bytes');
     const accepted = token.digest
-      ? this.digestMatches(entry, token)
+      ? this.digestMatches(entry, token, nonce)
       : await this.secretVerified(entry, token.password, address);
     if (!accepted) return refused('wrong password');
-    if (token.nonce !== undefined || token.digest) {
-      const nonceHash = sha256(`${entry.name}\0${token.nonce ?? ''}`);
-      if (!(await rememberNonce(this.store, nonceHash, this.clock().toISOString()))) return refused('replayed nonce');
+    if (nonce !== undefined || token.digest) {
+      // Keyed by the bytes the digest covers, so that no other spelling of a nonce passes for a new one. The
+      // store forgets a nonce a window after the time given, which for a Created ahead of now is the Created:
+      // the nonce is kept while its token could be taken.
+      const nonceHash = sha256(`${entry.name}\0${nonce?.toString('hex') ?? ''}`);
+      const keptFrom = new Date(Math.max(now, created)).toISOString();
+      if (!(await rememberNonce(this.store, nonceHash, keptFrom))) return refused('replayed nonce');
     }
     return identified(entry);
   }
 
   /** PasswordDigest: Base64(SHA-1(nonce + created + secret)), the nonce decoded from Base64. */
-  private digestMatches(entry: CallerEntry, token: Extract<Credentials, { kind: 'username-token' }>): boolean {
-    if (entry.digestSecret === null || token.nonce === undefined || token.created === undefined) return false;
+  private digestMatches(
+    entry: CallerEntry,
+    token: Extract<Credentials, { kind: 'username-token' }>,
+    nonce: Buffer | undefined,
+  ): boolean {
+    if (entry.digestSecret === null || nonce === undefined || token.created === undefined) return false;
     let secret: string;
     try {
       secret = this.digestSealer.open(entry.digestSecret);
@@ -249,7 +263,7 @@ export class CallerRegistry {
       return false;
     }
     const expected = createHash('sha1')
-      .update(Buffer.concat([Buffer.from(token.nonce, 'base64'), Buffer.from(token.created + secret, 'utf8')]))
+      .update(Buffer.concat([nonce, Buffer.from(token.created + secret, 'utf8')]))
       .digest();
     const given = Buffer.from(token.password, 'base64');
     return given.length === expected.length && timingSafeEqual(given, expected);
