@@ -2,6 +2,8 @@ import {
   enrolmentOf,
   guardianChildIds,
   studentClassIds,
+  studentGuardianIds,
+  taughtGuardianIds,
   teacherClassIds,
   teacherSubjectIds,
 } from '../store/queries/visibility';
@@ -17,6 +19,9 @@ import type { Scope } from './scope';
  * - guardian:ID: the guardian's children, and the classes they are in;
  * - student:ID: the student, and the classes they are in;
  * - none: nothing.
+ *
+ * A caller pushes to a guardian's devices only where its scope reaches the guardian: a guardian
+ * to their own, a student to their guardians', a teacher to the guardians of the students they teach.
  */
 export class Visibility {
   private children: Promise<ReadonlySet<number>> | undefined;
@@ -97,6 +102,26 @@ export class Visibility {
       }
     }
     return false;
+  }
+
+  /**
+   * Whose devices the caller may push to: the guardians it reaches, or undefined for everyone's.
+   * Read whatever device is asked for (before it is looked up), so that a device out of reach
+   * costs the same as an unknown one, which it is answered as.
+   */
+  async pushableGuardians(): Promise<ReadonlySet<number> | undefined> {
+    switch (this.scope.kind) {
+      case 'school':
+        return undefined;
+      case 'none':
+        return new Set();
+      case 'guardian':
+        return new Set([this.scope.id]);
+      case 'student':
+        return new Set(await studentGuardianIds(this.store, this.scope.id));
+      case 'teacher':
+        return new Set(await taughtGuardianIds(this.store, this.scope.id));
+    }
   }
 
   /** The teacher the caller is, when it is one: lists of a teacher's own are shown only to them. */
