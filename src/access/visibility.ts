@@ -59,6 +59,10 @@ export class Visibility {
    * visible, and for a teacher when its class is one they teach. Undefined for one unknown or unseen.
    */
   async enrolment(recordId: number): Promise<{ studentId: number; classId: number } | undefined> {
+    // The caller's own links are read before the record, found or not: a record out of scope then
+    // costs what an unknown one does, so that the time of the answer does not tell them apart.
+    if (this.scope.kind === 'teacher') await this.classesTaughtBy(this.scope.id);
+    else if (this.scope.kind === 'guardian') await this.childrenOf(this.scope.id);
     const enrolment = await enrolmentOf(this.store, recordId);
     if (!enrolment || this.scope.kind === 'school') return enrolment;
     const seen =
@@ -82,6 +86,29 @@ export class Visibility {
         for (const child of await this.childrenOf(this.scope.id))
           if ((await this.classesOf(child)).has(classId)) return true;
         return false;
+    }
+  }
+
+  /**
+   * The classes the caller sees, undefined for all of them: read whatever record is asked for, so
+   * that one out of scope costs what an unknown one does.
+   */
+  async classes(): Promise<ReadonlySet<number> | undefined> {
+    switch (this.scope.kind) {
+      case 'school':
+        return undefined;
+      case 'none':
+        return new Set();
+      case 'teacher':
+        return this.classesTaughtBy(this.scope.id);
+      case 'student':
+        return this.classesOf(this.scope.id);
+      case 'guardian': {
+        const classes = new Set<number>();
+        for (const child of await this.childrenOf(this.scope.id))
+          for (const classId of await this.classesOf(child)) classes.add(classId);
+        return classes;
+      }
     }
   }
 
