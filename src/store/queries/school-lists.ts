@@ -54,8 +54,9 @@ export async function examTimetable(session: Session, examId: number): Promise<E
 
 /**
  * An exam and its slots in the given classes, undefined when it is unknown or has none in them.
- * Both queries run whatever the exam, and the slots of other classes are passed over by the store
- * before anything is joined or read: an exam with no slot in the classes costs what an unknown one
+ * The slots are looked for first, whatever the exam, and the slots of other classes are passed
+ * over by the store before anything is joined or read; the exam itself is read only for a
+ * timetable that is answered. So an exam with no slot in the classes costs what an unknown one
  * does. Kept dynamic: the list of classes has any length.
  */
 export async function examTimetableInClasses(
@@ -63,7 +64,6 @@ export async function examTimetableInClasses(
   examId: number,
   classIds: ReadonlySet<number>,
 ): Promise<ExamTimetable | undefined> {
-  const [exam] = await examQuery(session, { examId });
   const slots = await session.db
     .selectFrom('exam_slots as slot')
     .innerJoin('subjects as subject', 'subject.id', 'slot.subject_id')
@@ -77,7 +77,9 @@ export async function examTimetableInClasses(
     .orderBy('class.id')
     .orderBy('subject.id')
     .execute();
-  return exam && slots.length > 0 ? { ...exam, slots } : undefined;
+  if (slots.length === 0) return undefined;
+  const [exam] = await examQuery(session, { examId });
+  return exam ? { ...exam, slots } : undefined;
 }
 
 /** The note types, from the store's kept copy when the session has one. */
