@@ -54,10 +54,10 @@ export async function examTimetable(session: Session, examId: number): Promise<E
 
 /**
  * An exam and its slots in the given classes, undefined when it is unknown or has none in them.
- * The slots are looked for first, whatever the exam, and the slots of other classes are passed
- * over by the store before anything is joined or read; the exam itself is read only for a
- * timetable that is answered. So an exam with no slot in the classes costs what an unknown one
- * does. Kept dynamic: the list of classes has any length.
+ * The slots are looked for first, whatever the exam, class by class (index exam_slots_class_exam),
+ * so that an exam with no slot in the classes is looked for exactly as an unknown one is; the exam
+ * itself is read only for a timetable that is answered. Kept dynamic: the list of classes has any
+ * length.
  */
 export async function examTimetableInClasses(
   session: Session,
