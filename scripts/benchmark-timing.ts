@@ -27,7 +27,7 @@ import { loadDemoSchool } from '../src/store/demo/load-demo-school';
 import { openStore } from '../src/store/open-store';
 import { benchmarkServiceEnvironment, buildService, ROOT, SERVICE_ENTRY } from './benchmark/build';
 import { freePort, ProcessGroup, waitForPort } from './benchmark/processes';
-import { scopedProbes, type TimingProbe } from './benchmark/timing-scoped-probes';
+import { pushTo, scopedProbes, type TimingProbe } from './benchmark/timing-scoped-probes';
 
 const NS = 'http://tempuri.org/';
 const GENEROUS = '1000000';
@@ -180,16 +180,7 @@ function probesFor(callees: Callees, calls: number): TimingProbe[] {
       path: '/PushNotificationMobile.asmx',
       operation: 'PushNotificationToGateway',
       kinds: REGISTERED,
-      parameters: (registered, index) => {
-        const device = callees.devices[index % callees.devices.length];
-        return {
-          applicationID: registered ? device.applicationId : applicationId,
-          senderId: 'timing-benchmark',
-          deviceId: registered ? device.deviceId : `unknown-device-${index}`,
-          notes: 'The timetable for next week is published.',
-          notes_type: 'general',
-        };
-      },
+      parameters: pushTo(callees.devices, applicationId),
     },
     ...callees.scoped,
   ];

@@ -24,6 +24,22 @@ export interface TimingProbe {
 
 const KINDS = ['out of scope', 'unknown'] as const;
 
+type Device = { readonly applicationId: string; readonly deviceId: string };
+
+/** A push's parameters: to the nth of `devices` for the first kind, else to a device of the application no one has. */
+export function pushTo(devices: readonly Device[], applicationId: string): TimingProbe['parameters'] {
+  return (first, index) => {
+    const device = devices[index % devices.length];
+    return {
+      applicationID: first ? device.applicationId : applicationId,
+      senderId: 'timing-benchmark',
+      deviceId: first ? device.deviceId : `unknown-device-${index}`,
+      notes: 'The timetable for next week is published.',
+      notes_type: 'general',
+    };
+  };
+}
+
 /** The ids a scoped caller cannot see, of each kind of record, and one it can for the other parameters. */
 interface OutOfScope {
   readonly students: number[];
@@ -31,7 +47,7 @@ interface OutOfScope {
   readonly classes: number[];
   readonly exams: number[];
   readonly teachers: number[];
-  readonly devices: Array<{ applicationId: string; deviceId: string }>;
+  readonly devices: Device[];
 }
 
 const ids = async (rows: Promise<Array<{ id: number }>>) => (await rows).map((row) => row.id);
@@ -239,16 +255,7 @@ export async function scopedProbes(store: Session, serviceBaseUrl: string): Prom
       id_class: classId(first, n),
       baseUrlSchool: serviceBaseUrl,
     }));
-    probe('/PushNotificationMobile.asmx', 'PushNotificationToGateway', (first, n) => {
-      const device = outside.devices[n % outside.devices.length];
-      return {
-        applicationID: first ? device.applicationId : applicationId,
-        senderId: 'timing-benchmark',
-        deviceId: first ? device.deviceId : `unknown-device-${n}`,
-        notes: 'The timetable for next week is published.',
-        notes_type: 'general',
-      };
-    });
+    probe('/PushNotificationMobile.asmx', 'PushNotificationToGateway', pushTo(outside.devices, applicationId));
   }
   return probes;
 }
