@@ -14,8 +14,7 @@ import { defineOperation, type OperationContext } from './operation';
  * Sends the notes as a push to the device registered under deviceId for the application. A device
  * that is not registered (or disabled), or whose guardian the caller's scope does not reach, is
  * accepted and dropped with the same answer, in the same time (the push is sealed and inserted, and
- * the insert taken back). Notes are bounded in length,
- * and each sender is rate limited.
+ * the insert taken back). Notes are bounded in length, and each sender is rate limited.
  */
 export const pushNotificationToGateway = defineOperation('PushNotificationToGateway', {
   decode: ({ applicationID, senderId, deviceId, notes, notes_type }) => ({

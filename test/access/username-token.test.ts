@@ -6,6 +6,7 @@ import { CallerRegistry } from '../../src/access/caller-registry';
 import type { Credentials } from '../../src/access/credentials';
 import { nonceBytes } from '../../src/access/username-token';
 import { readAccessSettings } from '../../src/config/access-settings';
+import { ConfigError } from '../../src/config/readers';
 import type { Store } from '../../src/store/open-store';
 import {
   addTestCaller,
@@ -148,6 +149,13 @@ describe('how long a nonce is remembered', () => {
     now = new Date(now.getTime() + 60_000);
     await registry.refresh();
     expect(await registry.recognise('10.0.0.1', captured)).toMatchObject({ kind: 'refused' });
+  });
+
+  test('the clock skew is a bounded setting, 60 s unless set', () => {
+    expect(readAccessSettings({}).clockSkewMs).toBe(60_000);
+    expect(readAccessSettings({ WS_SECURITY_CLOCK_SKEW_SECONDS: '0' }).clockSkewMs).toBe(0);
+    expect(() => readAccessSettings({ WS_SECURITY_CLOCK_SKEW_SECONDS: '301' })).toThrow(ConfigError);
+    expect(() => readAccessSettings({ WS_SECURITY_CLOCK_SKEW_SECONDS: '-1' })).toThrow(ConfigError);
   });
 
   test('a canonical nonce is read, anything else is not', () => {
