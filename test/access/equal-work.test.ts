@@ -63,6 +63,17 @@ async function postgresStatementsDuring(work: () => Promise<unknown>): Promise<{
   return { sql, result };
 }
 
+/**
+ * The statements but those of the store's copy of its reference data (years, terms, note and
+ * absence types), which rereads the copy whenever its change watch connects or announces a change:
+ * at a moment of its own, whatever the call asks for.
+ */
+function withoutReferenceCopy(sql: readonly string[]): string[] {
+  const copy =
+    /from "(reference_versions|academic_years|terms|note_types|absence_types)"( where "id" = \S+)?( order by [^)]*)?$/;
+  return sql.filter((text) => !copy.test(text));
+}
+
 describeEachEngine('equal work for ids out of scope and unknown ids', ({ engine, freshStoreSettings }) => {
   const statementsDuring = engine === 'sqlite' ? sqliteStatementsDuring : postgresStatementsDuring;
   let store: Store;
@@ -252,7 +263,7 @@ describeEachEngine('equal work for ids out of scope and unknown ids', ({ engine,
       // A push's answer is a new delivery reference each time: its shape is compared.
       const shape = (result: unknown) => (name === 'PushNotificationToGateway' ? typeof result : result);
       expect([who, shape(outside.result)]).toEqual([who, shape(unknown.result)]);
-      expect([who, outside.sql]).toEqual([who, unknown.sql]);
+      expect([who, withoutReferenceCopy(outside.sql)]).toEqual([who, withoutReferenceCopy(unknown.sql)]);
     }
   });
 });
