@@ -1,17 +1,20 @@
 /**
- * Whether the time of an answer tells registered callees from unregistered ones: AuthCode for a
- * number in the school directory against one that is not, and PushNotificationToGateway for a
- * registered device against an unknown one. A benchmark, not a test: it prints figures.
+ * Whether the time of an answer tells apart two requests that get the same answer: AuthCode for a
+ * number in the school directory against one that is not, PushNotificationToGateway for a
+ * registered device against an unknown one, and every scoped operation, called by a guardian and
+ * by a teacher, for an id out of the caller's scope against one the school does not have (see
+ * benchmark/timing-scoped-probes.ts). A benchmark, not a test: it prints figures.
  *
- *   npm run bench:timing [-- --no-build] [-- --calls 500]
+ *   npm run bench:timing [-- --no-build] [-- --calls 500] [-- --only GetExamTableByExamId]
  *
  * The compiled service runs on loopback on a demo school (1,000 students), with rate limits high
- * enough never to refuse, and no gateways (messages stay queued). For each operation the client
+ * enough never to refuse, and no gateways (messages stay queued). For each probe the client
  * makes CALLS calls of each kind over SOAP 1.1 on one keep-alive connection, one at a time, in
- * pairs whose order is drawn at random, each to a number or device not asked for before, and
- * times each from the first byte sent to the last byte received. It prints the medians and the
- * accuracy of the best single-call classifier: the threshold on one call's time (and the side of
- * it) that best tells the two kinds apart over these calls; 50% is a coin toss.
+ * pairs whose order is drawn at random, each to a number, device or unknown id not asked for
+ * before (ids out of scope are fewer: they are asked for in turn), and times each from the first
+ * byte sent to the last byte received. It prints the medians and the accuracy of the best
+ * single-call classifier: the threshold on one call's time (and the side of it) that best tells
+ * the two kinds apart over these calls; 50% is a coin toss.
  */
 import { randomInt } from 'node:crypto';
 import { Agent, request } from 'node:http';
@@ -24,10 +27,12 @@ import { loadDemoSchool } from '../src/store/demo/load-demo-school';
 import { openStore } from '../src/store/open-store';
 import { benchmarkServiceEnvironment, buildService, ROOT, SERVICE_ENTRY } from './benchmark/build';
 import { freePort, ProcessGroup, waitForPort } from '../test/support/processes';
+import { pushTo, scopedProbes, type TimingProbe } from './benchmark/timing-scoped-probes';
 
 const NS = 'http://tempuri.org/';
 const GENEROUS = '1000000';
 const WARM_UP_CALLS = 100;
+const REGISTERED = ['registered', 'unregistered'] as const;
 
 /** The goals of the timing issue: medians within 0.02 ms, no classifier better than 55%. */
 const GOAL_MEDIAN_GAP_MS = 0.02;
@@ -36,10 +41,12 @@ const GOAL_ACCURACY = 0.55;
 interface Callees {
   readonly phones: string[];
   readonly devices: Array<{ applicationId: string; deviceId: string }>;
+  /** The probes of the scoped operations, whose callers are in the store. */
+  readonly scoped: TimingProbe[];
 }
 
-/** A demo school in a new store, and the numbers and devices it has registered. */
-async function prepareSchool(dataDirectory: string): Promise<Callees> {
+/** A demo school in a new store, the numbers and devices it has registered, and scoped callers. */
+async function prepareSchool(dataDirectory: string, serviceBaseUrl: string): Promise<Callees> {
   const store = await openStore({ databaseUrl: undefined, dataDirectory });
   try {
     await loadDemoSchool(store, { students: 1000, seed: 1, startYear: academicYearStartOf(new Date()) });
@@ -53,6 +60,7 @@ async function prepareSchool(dataDirectory: string): Promise<Callees> {
     return {
       phones: phones.map((row) => row.phone),
       devices: devices.map((row) => ({ applicationId: row.application_id, deviceId: row.device_id })),
+      scoped: await scopedProbes(store, serviceBaseUrl),
     };
   } finally {
     await store.close();
@@ -70,7 +78,8 @@ function soapBody(operation: string, parameters: Record<string, string>): string
 }
 
 /** One SOAP 1.1 call on the shared connection; resolves with its time in milliseconds. */
-function timedCall(agent: Agent, port: number, path: string, operation: string, body: string): Promise<number> {
+function timedCall(agent: Agent, port: number, probe: TimingProbe, body: string): Promise<number> {
+  const { path, operation } = probe;
   return new Promise((resolve, reject) => {
     const bytes = Buffer.from(body);
     const started = process.hrtime.bigint();
@@ -85,6 +94,7 @@ function timedCall(agent: Agent, port: number, path: string, operation: string, 
           'Content-Type': 'text/xml; charset=utf-8',
           SOAPAction: `"${NS}${operation}"`,
           'Content-Length': bytes.length,
+          ...probe.headers,
         },
       },
       (response) => {
@@ -92,7 +102,7 @@ function timedCall(agent: Agent, port: number, path: string, operation: string, 
         response.once('end', () => {
           const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
           if (response.statusCode === 200) resolve(elapsed);
-          else reject(new Error(`${operation} answered ${response.statusCode}`));
+          else reject(new Error(`${probe.label} answered ${response.statusCode}`));
         });
       },
     );
@@ -108,9 +118,9 @@ function median(values: readonly number[]): number {
 }
 
 /**
- * The accuracy of the best rule "registered when the time is above t" (or below t), over every
- * threshold between two observed times: what an observer who knew both distributions could do
- * with one call.
+ * The accuracy of the best rule "of the first kind when the time is above t" (or below t), over
+ * every threshold between two observed times: what an observer who knew both distributions could
+ * do with one call.
  */
 function bestClassifierAccuracy(registered: readonly number[], unregistered: readonly number[]): number {
   const samples = [
@@ -136,14 +146,6 @@ function bestClassifierAccuracy(registered: readonly number[], unregistered: rea
   return best;
 }
 
-interface Probe {
-  readonly label: string;
-  readonly path: string;
-  readonly operation: string;
-  /** The parameters of the nth call to a registered, or an unregistered, callee. */
-  parameters(registered: boolean, index: number): Record<string, string>;
-}
-
 /** Mobile numbers of the demo school's shape (+9665 and eight digits) that it has not registered. */
 function unregisteredNumbers(registered: ReadonlySet<string>, count: number): string[] {
   const numbers = new Set<string>();
@@ -154,7 +156,7 @@ function unregisteredNumbers(registered: ReadonlySet<string>, count: number): st
   return [...numbers];
 }
 
-function probesFor(callees: Callees, calls: number): Probe[] {
+function probesFor(callees: Callees, calls: number): TimingProbe[] {
   const needed = calls + WARM_UP_CALLS;
   if (callees.phones.length === 0 || callees.devices.length === 0) throw new Error('the demo school has no callees');
   const unknownPhones = unregisteredNumbers(new Set(callees.phones), needed);
@@ -167,6 +169,7 @@ function probesFor(callees: Callees, calls: number): Probe[] {
       label: 'AuthCode',
       path: '/AuthCodeSending.asmx',
       operation: 'AuthCode',
+      kinds: REGISTERED,
       parameters: (registered, index) => ({
         code: String(100_000 + randomInt(900_000)),
         phone: registered ? callees.phones[index % callees.phones.length] : unknownPhones[index],
@@ -176,17 +179,10 @@ function probesFor(callees: Callees, calls: number): Probe[] {
       label: 'PushNotificationToGateway',
       path: '/PushNotificationMobile.asmx',
       operation: 'PushNotificationToGateway',
-      parameters: (registered, index) => {
-        const device = callees.devices[index % callees.devices.length];
-        return {
-          applicationID: registered ? device.applicationId : applicationId,
-          senderId: 'timing-benchmark',
-          deviceId: registered ? device.deviceId : `unknown-device-${index}`,
-          notes: 'The timetable for next week is published.',
-          notes_type: 'general',
-        };
-      },
+      kinds: REGISTERED,
+      parameters: pushTo(callees.devices, applicationId),
     },
+    ...callees.scoped,
   ];
 }
 
@@ -195,9 +191,9 @@ interface ProbeResult {
   readonly unregistered: number[];
 }
 
-async function runProbe(agent: Agent, port: number, probe: Probe, calls: number): Promise<ProbeResult> {
+async function runProbe(agent: Agent, port: number, probe: TimingProbe, calls: number): Promise<ProbeResult> {
   const call = (registered: boolean, index: number) =>
-    timedCall(agent, port, probe.path, probe.operation, soapBody(probe.operation, probe.parameters(registered, index)));
+    timedCall(agent, port, probe, soapBody(probe.operation, probe.parameters(registered, index)));
   for (let index = 0; index < WARM_UP_CALLS; index += 1) {
     await call(true, calls + index);
     await call(false, calls + index);
@@ -219,6 +215,7 @@ async function main(): Promise<void> {
       build: { type: 'boolean', default: true },
       'no-build': { type: 'boolean', default: false },
       calls: { type: 'string', default: '500' },
+      only: { type: 'string' },
     },
   });
   if (!values['no-build']) buildService();
@@ -230,8 +227,8 @@ async function main(): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
     console.log('Filling a demo school (1,000 students) ...');
-    const callees = await prepareSchool(work);
     const port = await freePort();
+    const callees = await prepareSchool(work, `http://127.0.0.1:${port}`);
     const child = group.spawn(process.execPath, [SERVICE_ENTRY], {
       cwd: ROOT,
       env: benchmarkServiceEnvironment(port, work, {
@@ -241,6 +238,7 @@ async function main(): Promise<void> {
         PUSH_PER_SENDER_PER_MINUTE: GENEROUS,
         PUSH_PER_CALLER_PER_MINUTE: GENEROUS,
         PUSH_PER_DEVICE_PER_MINUTE: GENEROUS,
+        MARK_NOTES_PER_CALLER_PER_MINUTE: GENEROUS,
         LOG_LEVEL: 'error',
       }),
       stdio: ['ignore', 'inherit', 'inherit'],
@@ -251,15 +249,17 @@ async function main(): Promise<void> {
         `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}\n`,
     );
     let met = true;
-    for (const probe of probesFor(callees, calls)) {
+    const only = values.only;
+    for (const probe of probesFor(callees, calls).filter((each) => only === undefined || each.label.includes(only))) {
       const { registered, unregistered } = await runProbe(agent, port, probe, calls);
       const gap = median(registered) - median(unregistered);
       const accuracy = bestClassifierAccuracy(registered, unregistered);
       met &&= Math.abs(gap) <= GOAL_MEDIAN_GAP_MS && accuracy <= GOAL_ACCURACY;
       const difference = `${gap >= 0 ? '+' : ''}${gap.toFixed(3)} ms`;
+      const [first, second] = probe.kinds;
       console.log(
-        `${probe.label.padEnd(27)} median registered ${median(registered).toFixed(3)} ms, ` +
-          `unregistered ${median(unregistered).toFixed(3)} ms, difference ${difference}; ` +
+        `${probe.label.padEnd(42)} median ${first} ${median(registered).toFixed(3)} ms, ` +
+          `${second} ${median(unregistered).toFixed(3)} ms, difference ${difference}; ` +
           `best single-call classifier ${(accuracy * 100).toFixed(1)}%`,
       );
     }

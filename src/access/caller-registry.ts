@@ -15,6 +15,7 @@ import { parseScope, SCHOOL_SCOPE, type Scope } from './scope';
 import { SecretAttempts } from './secret-attempts';
 import { GATE_BUSY, SecretCheckGate } from './secret-check-gate';
 import { callerNameOf, newSecret, secretMatches, showsHint, UNMATCHABLE_HASH } from './secrets';
+import { createdTime, nonceBytes } from './username-token';
 
 /** Who a call comes from, once recognised. */
 export interface Identity {
@@ -312,21 +313,30 @@ export class CallerRegistry {
     token: Extract<Credentials, { kind: 'username-token' }>,
     address: string,
   ): Promise<Recognition> {
+    const now = this.clock().getTime();
+    let created = now;
     if (token.created !== undefined || token.digest) {
-      const created = token.created === undefined ? Number.NaN : Date.parse(token.created);
-      if (!(Math.abs(this.clock().getTime() - created) <= this.settings.replayWindowMs))
-        return refused('stale Created');
+      const time = createdTime(token.created ?? '', now, this.settings.replayWindowMs, this.settings.clockSkewMs);
+      if (time === undefined) return refused('stale or future Created');
+      created = time;
     }
+    const nonce = token.nonce === undefined ? undefined : nonceBytes(token.nonce);
+    if (token.nonce !== undefined && nonce === undefined)
+      return refused('nonce not canonical base64 of 16 to 64 bytes');
     const check = token.digest
-      ? this.checkDigest(name, caller, token, address)
+      ? this.checkDigest(name, caller, token, nonce, address)
       : await this.checkSecret(name, caller, token.password, address);
     if (check.kind !== 'match') return check;
     const admitted = this.admitted(check.entry, address);
     if (admitted.kind !== 'identified') return admitted;
     const entry = check.entry;
-    if (token.nonce !== undefined || token.digest) {
-      const nonceHash = sha256(`${entry.name}\0${token.nonce ?? ''}`);
-      if (!(await rememberNonce(this.store, nonceHash, this.clock().toISOString()))) return refused('replayed nonce');
+    if (nonce !== undefined || token.digest) {
+      // Keyed by the bytes the digest covers, so that no other spelling of a nonce passes for a new one. The
+      // store forgets a nonce a window after the time given, which for a Created ahead of now is the Created:
+      // the nonce is kept while its token could be taken.
+      const nonceHash = sha256(`${entry.name}\0${nonce?.toString('hex') ?? ''}`);
+      const keptFrom = new Date(Math.max(now, created)).toISOString();
+      if (!(await rememberNonce(this.store, nonceHash, keptFrom))) return refused('replayed nonce');
     }
     return identified(entry);
   }
@@ -341,12 +351,13 @@ export class CallerRegistry {
     name: string,
     caller: CallerEntry | undefined,
     token: Extract<Credentials, { kind: 'username-token' }>,
+    nonce: Buffer | undefined,
     address: string,
   ): SecretCheck {
     const now = this.clock().getTime();
     const previous = caller?.previous;
     const current = caller?.digestSecret ?? null;
-    if (this.digestMatches(name, current ?? this.unmatchableDigest, token) && caller && current !== null) {
+    if (this.digestMatches(name, current ?? this.unmatchableDigest, token, nonce) && caller && current !== null) {
       return this.verifiedOutcome({ entry: caller, until: undefined }, address, now);
     }
     const recognised = previous !== undefined && now < previous.until + RETIRED_RECOGNISED_MS;
@@ -354,7 +365,7 @@ export class CallerRegistry {
       caller &&
       recognised &&
       previous.digestSecret !== null &&
-      this.digestMatches(name, previous.digestSecret, token)
+      this.digestMatches(name, previous.digestSecret, token, nonce)
     ) {
       return this.verifiedOutcome({ entry: caller, until: previous.until }, address, now);
     }
@@ -366,8 +377,9 @@ export class CallerRegistry {
     name: string,
     sealed: string,
     token: Extract<Credentials, { kind: 'username-token' }>,
+    nonce: Buffer | undefined,
   ): boolean {
-    if (token.nonce === undefined || token.created === undefined) return false;
+    if (nonce === undefined || token.created === undefined) return false;
     let secret: string;
     try {
       secret = this.digestSealer.open(sealed);
@@ -376,7 +388,7 @@ export class CallerRegistry {
       return false;
     }
     const expected = createHash('sha1')
-      .update(Buffer.concat([Buffer.from(token.nonce, 'base64'), Buffer.from(token.created + secret, 'utf8')]))
+      .update(Buffer.concat([nonce, Buffer.from(token.created + secret, 'utf8')]))
       .digest();
     const given = Buffer.from(token.password, 'base64');
     return given.length === expected.length && timingSafeEqual(given, expected);

@@ -2,6 +2,8 @@ import {
   enrolmentOf,
   guardianChildIds,
   studentClassIds,
+  studentGuardianIds,
+  taughtGuardianIds,
   teacherClassIds,
   teacherSubjectIds,
 } from '../store/queries/visibility';
@@ -17,6 +19,9 @@ import type { Scope } from './scope';
  * - guardian:ID: the guardian's children, and the classes they are in;
  * - student:ID: the student, and the classes they are in;
  * - none: nothing.
+ *
+ * A caller pushes to a guardian's devices only where its scope reaches the guardian: a guardian
+ * to their own, a student to their guardians', a teacher to the guardians of the students they teach.
  */
 export class Visibility {
   private children: Promise<ReadonlySet<number>> | undefined;
@@ -54,6 +59,10 @@ export class Visibility {
    * visible, and for a teacher when its class is one they teach. Undefined for one unknown or unseen.
    */
   async enrolment(recordId: number): Promise<{ studentId: number; classId: number } | undefined> {
+    // The caller's own links are read before the record, found or not: a record out of scope then
+    // costs what an unknown one does, so that the time of the answer does not tell them apart.
+    if (this.scope.kind === 'teacher') await this.classesTaughtBy(this.scope.id);
+    else if (this.scope.kind === 'guardian') await this.childrenOf(this.scope.id);
     const enrolment = await enrolmentOf(this.store, recordId);
     if (!enrolment || this.scope.kind === 'school') return enrolment;
     const seen =
@@ -80,6 +89,29 @@ export class Visibility {
     }
   }
 
+  /**
+   * The classes the caller sees, undefined for all of them: read whatever record is asked for, so
+   * that one out of scope costs what an unknown one does.
+   */
+  async classes(): Promise<ReadonlySet<number> | undefined> {
+    switch (this.scope.kind) {
+      case 'school':
+        return undefined;
+      case 'none':
+        return new Set();
+      case 'teacher':
+        return this.classesTaughtBy(this.scope.id);
+      case 'student':
+        return this.classesOf(this.scope.id);
+      case 'guardian': {
+        const classes = new Set<number>();
+        for (const child of await this.childrenOf(this.scope.id))
+          for (const classId of await this.classesOf(child)) classes.add(classId);
+        return classes;
+      }
+    }
+  }
+
   /** Whether the caller may send notifications about a class: the school, or a teacher of the class. */
   async mayNotifyClass(classId: number): Promise<boolean> {
     if (this.scope.kind === 'school') return true;
@@ -97,6 +129,26 @@ export class Visibility {
       }
     }
     return false;
+  }
+
+  /**
+   * Whose devices the caller may push to: the guardians it reaches, or undefined for everyone's.
+   * Read whatever device is asked for (before it is looked up), so that a device out of reach
+   * costs the same as an unknown one, which it is answered as.
+   */
+  async pushableGuardians(): Promise<ReadonlySet<number> | undefined> {
+    switch (this.scope.kind) {
+      case 'school':
+        return undefined;
+      case 'none':
+        return new Set();
+      case 'guardian':
+        return new Set([this.scope.id]);
+      case 'student':
+        return new Set(await studentGuardianIds(this.store, this.scope.id));
+      case 'teacher':
+        return new Set(await taughtGuardianIds(this.store, this.scope.id));
+    }
   }
 
   /** The teacher the caller is, when it is one: lists of a teacher's own are shown only to them. */

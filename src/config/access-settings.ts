@@ -11,8 +11,10 @@ export interface AccessSettings {
   readonly testForms: 'local' | 'all' | 'off';
   /** How often each process looks for changed callers; a change reaches it within this and a call. */
   readonly refreshMs: number;
-  /** How far a WS-Security Created may be from now, either way, and how long a Nonce is remembered. */
+  /** How long after its Created a WS-Security token is taken (its Nonce is remembered that long). */
   readonly replayWindowMs: number;
+  /** How far ahead of now a WS-Security Created may be: the clocks of two machines differ a little. */
+  readonly clockSkewMs: number;
   /** How long the audit trail is kept. */
   readonly auditRetentionDays: number;
   /** How often buffered audit entries are written to the store. */
@@ -51,6 +53,7 @@ export function readAccessSettings(env: Environment): AccessSettings {
     testForms: readTestForms(env),
     refreshMs: readInteger(env, 'ACCESS_REFRESH_MS', 2_000, 100, 5_000),
     replayWindowMs: readInteger(env, 'WS_SECURITY_WINDOW_SECONDS', 300, 10, 3_600) * 1000,
+    clockSkewMs: readInteger(env, 'WS_SECURITY_CLOCK_SKEW_SECONDS', 60, 0, 300) * 1000,
     auditRetentionDays: readInteger(env, 'AUDIT_RETENTION_DAYS', 365, 1, 36_500),
     auditFlushMs: readInteger(env, 'AUDIT_FLUSH_MS', 1_000, 50, 1_000),
     secretChecksInFlight: readInteger(env, 'SECRET_CHECKS_IN_FLIGHT', 1, 1, 16),

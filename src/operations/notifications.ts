@@ -12,9 +12,9 @@ import { defineOperation, type OperationContext } from './operation';
 
 /**
  * Sends the notes as a push to the device registered under deviceId for the application. A device
- * that is not registered (or disabled) is accepted and dropped with the same answer, in the same
- * time (the push is sealed and inserted, and the insert taken back). Notes are bounded in length,
- * and each sender is rate limited.
+ * that is not registered (or disabled), or whose guardian the caller's scope does not reach, is
+ * accepted and dropped with the same answer, in the same time (the push is sealed and inserted, and
+ * the insert taken back). Notes are bounded in length, and each sender is rate limited.
  */
 export const pushNotificationToGateway = defineOperation('PushNotificationToGateway', {
   decode: ({ applicationID, senderId, deviceId, notes, notes_type }) => ({
@@ -37,10 +37,14 @@ export const pushNotificationToGateway = defineOperation('PushNotificationToGate
       pushDeviceLimit(applicationId, deviceId, settings.pushPerDevicePerMinute),
     ];
     const reference = newDeliveryReference();
+    const reached = await context.visibility.pushableGuardians();
     const outcome = await inTransaction(context.store, async (transaction) => {
       const exceeded = await countAgainstLimits(transaction, limits, context.now);
       if (exceeded) return exceeded;
-      const device = await enabledDevice(transaction, applicationId, deviceId);
+      const registered = await enabledDevice(transaction, applicationId, deviceId);
+      // A device out of the caller's reach is one it cannot know of: answered, and rehearsed, as an unknown one.
+      const device =
+        registered && (reached === undefined || reached.has(registered.guardianId)) ? registered : undefined;
       const content = { title: notesType, body: notes, data: { notesType, senderId } };
       // For a device that is not registered the push is rehearsed, addressed to no device.
       const message = device

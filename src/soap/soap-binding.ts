@@ -47,7 +47,8 @@ function usernameTokenCredentials(
     name: token.username.trim(),
     password: token.password,
     digest: token.digest,
-    nonce: token.nonce?.trim(),
+    // As sent: a nonce has one spelling, and one with spaces around it is refused as a re-spelt replay.
+    nonce: token.nonce,
     created: token.created?.trim(),
   };
 }

@@ -9,6 +9,7 @@ import * as serviceProcesses from './migrations/006-service-processes';
 import * as referenceVersions from './migrations/007-reference-versions';
 import * as callerSecretGrace from './migrations/008-caller-secret-grace';
 import * as storeKeyFingerprint from './migrations/009-store-key-fingerprint';
+import * as examSlotsByClass from './migrations/010-exam-slots-by-class';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -24,6 +25,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['007-reference-versions', referenceVersions.up],
   ['008-caller-secret-grace', callerSecretGrace.up],
   ['009-store-key-fingerprint', storeKeyFingerprint.up],
+  ['010-exam-slots-by-class', examSlotsByClass.up],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {

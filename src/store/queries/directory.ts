@@ -19,6 +19,8 @@ export async function isDirectoryPhone({ db }: Session, phone: string): Promise<
 export interface PushDevice {
   readonly id: number;
   readonly pushToken: string;
+  /** The guardian it is registered to: a scoped caller may push only to the guardians it reaches. */
+  readonly guardianId: number;
 }
 
 /** The enabled device registered under deviceId for the application, if any. */
@@ -29,7 +31,7 @@ export async function enabledDevice(
 ): Promise<PushDevice | undefined> {
   return db
     .selectFrom('devices')
-    .select(['id', 'push_token as pushToken'])
+    .select(['id', 'push_token as pushToken', 'guardian_id as guardianId'])
     .where('application_id', '=', applicationId)
     .where('device_id', '=', deviceId)
     .where('enabled', '=', 1)

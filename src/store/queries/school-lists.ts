@@ -20,23 +20,25 @@ const examQuery = compiledQuery((db, p: { examId: number }) =>
     .where('exam.id', '=', p.examId),
 );
 
+const SLOT_COLUMNS = [
+  'slot.held_on as heldOn',
+  'slot.starts_at as startsAt',
+  'slot.ends_at as endsAt',
+  'subject.id as subjectId',
+  'subject.name_ar as subjectNameAr',
+  'subject.name_en as subjectNameEn',
+  'class.id as classId',
+  'class.name_ar as classNameAr',
+  'class.name_en as classNameEn',
+  'slot.room as room',
+] as const;
+
 const examSlotsQuery = compiledQuery((db, p: { examId: number }) =>
   db
     .selectFrom('exam_slots as slot')
     .innerJoin('subjects as subject', 'subject.id', 'slot.subject_id')
     .innerJoin('classes as class', 'class.id', 'slot.class_id')
-    .select([
-      'slot.held_on as heldOn',
-      'slot.starts_at as startsAt',
-      'slot.ends_at as endsAt',
-      'subject.id as subjectId',
-      'subject.name_ar as subjectNameAr',
-      'subject.name_en as subjectNameEn',
-      'class.id as classId',
-      'class.name_ar as classNameAr',
-      'class.name_en as classNameEn',
-      'slot.room as room',
-    ])
+    .select(SLOT_COLUMNS)
     .where('slot.exam_id', '=', p.examId)
     .orderBy('slot.held_on')
     .orderBy('slot.starts_at')
@@ -48,6 +50,36 @@ export async function examTimetable(session: Session, examId: number): Promise<E
   const [exam] = await examQuery(session, { examId });
   if (!exam) return undefined;
   return { ...exam, slots: await examSlotsQuery(session, { examId }) };
+}
+
+/**
+ * An exam and its slots in the given classes, undefined when it is unknown or has none in them.
+ * The slots are looked for first, whatever the exam, class by class (index exam_slots_class_exam),
+ * so that an exam with no slot in the classes is looked for exactly as an unknown one is; the exam
+ * itself is read only for a timetable that is answered. Kept dynamic: the list of classes has any
+ * length.
+ */
+export async function examTimetableInClasses(
+  session: Session,
+  examId: number,
+  classIds: ReadonlySet<number>,
+): Promise<ExamTimetable | undefined> {
+  const slots = await session.db
+    .selectFrom('exam_slots as slot')
+    .innerJoin('subjects as subject', 'subject.id', 'slot.subject_id')
+    .innerJoin('classes as class', 'class.id', 'slot.class_id')
+    .select(SLOT_COLUMNS)
+    .where('slot.exam_id', '=', examId)
+    // -1, no class's id, keeps the list from being empty, which is not SQL.
+    .where('slot.class_id', 'in', [...classIds, -1])
+    .orderBy('slot.held_on')
+    .orderBy('slot.starts_at')
+    .orderBy('class.id')
+    .orderBy('subject.id')
+    .execute();
+  if (slots.length === 0) return undefined;
+  const [exam] = await examQuery(session, { examId });
+  return exam ? { ...exam, slots } : undefined;
 }
 
 /** The note types, from the store's kept copy when the session has one. */

@@ -57,3 +57,27 @@ export async function enrolmentOf(
   const [enrolment] = await enrolmentQuery(session, { recordId });
   return enrolment;
 }
+
+const studentGuardiansQuery = compiledQuery((db, p: { studentId: number }) =>
+  db.selectFrom('student_guardians').select('guardian_id').where('student_id', '=', p.studentId),
+);
+
+/** The guardians of a student. */
+export async function studentGuardianIds(session: Session, studentId: number): Promise<number[]> {
+  return (await studentGuardiansQuery(session, { studentId })).map((row) => row.guardian_id);
+}
+
+const taughtGuardiansQuery = compiledQuery((db, p: { teacherId: number }) =>
+  db
+    .selectFrom('teacher_assignments')
+    .innerJoin('student_records', 'student_records.class_id', 'teacher_assignments.class_id')
+    .innerJoin('student_guardians', 'student_guardians.student_id', 'student_records.student_id')
+    .select('student_guardians.guardian_id')
+    .distinct()
+    .where('teacher_assignments.teacher_id', '=', p.teacherId),
+);
+
+/** The guardians of the students a teacher teaches: those ever enrolled in a class the teacher is assigned to. */
+export async function taughtGuardianIds(session: Session, teacherId: number): Promise<number[]> {
+  return (await taughtGuardiansQuery(session, { teacherId })).map((row) => row.guardian_id);
+}

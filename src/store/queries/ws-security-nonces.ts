@@ -3,6 +3,8 @@ import type { Session } from '../session';
 /**
  * Remembers a WS-Security nonce; false when it was already seen, that is, the message is a
  * replay. The primary key decides, so two processes given the same message cannot both accept it.
+ * `seenAt` is when it was seen, or its token's Created when that is later: the nonce is pruned a
+ * window after it.
  */
 export async function rememberNonce({ db }: Session, nonceHash: string, seenAt: string): Promise<boolean> {
   const result = await db
