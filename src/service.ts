@@ -99,9 +99,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const digestSealer = payloadSealer(keyFor(serviceKey, 'caller-digest-secrets'));
   const callers = await CallerRegistry.open(store, config.access, digestSealer, clock);
   const audit = new AuditTrail(
-    store,
+    { databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory },
     { flushMs: config.access.auditFlushMs, retentionDays: config.access.auditRetentionDays },
-    clock,
   );
   const worker: DeliveryWorker | undefined =
     config.delivery.worker === 'in-process'
