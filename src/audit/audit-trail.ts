@@ -98,7 +98,7 @@ export class AuditTrail {
     return Promise.all([...this.unconfirmed.keys()].map((id) => this.answerOf(id))).then(() => undefined);
   }
 
-  /** Writes the rest and stops the writer: on shutdown. What cannot be written stays in the journal for the next start. */
+  /** Writes the rest and stops the writer, on shutdown; what is not written stays in the journal for the next start. */
   async close(): Promise<void> {
     clearTimeout(this.timer);
     clearInterval(this.timer);

@@ -27,7 +27,8 @@ export async function appendAuditBatchOnce(
   if (connection.engine === 'sqlite') {
     const database = connection.database;
     const insertEvent = database.prepare(
-      'insert or ignore into audit_events (id, occurred_at, caller, address, operation, binding, outcome, teachers, calls)' +
+      'insert or ignore into audit_events' +
+        ' (id, occurred_at, caller, address, operation, binding, outcome, teachers, calls)' +
         ' values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insertSubject = database.prepare(
@@ -61,7 +62,8 @@ export async function appendAuditBatchOnce(
   const column = <Row>(rows: readonly Row[], pick: (row: Row) => unknown) => rows.map(pick);
   await store.db.transaction().execute(async (db) => {
     if (events.length > 0) {
-      await sql`insert into audit_events (id, occurred_at, caller, address, operation, binding, outcome, teachers, calls)
+      await sql`insert into audit_events
+          (id, occurred_at, caller, address, operation, binding, outcome, teachers, calls)
         select * from unnest(${column(events, (e) => e.id)}::text[], ${column(events, (e) => e.occurred_at)}::text[],
           ${column(events, (e) => e.caller)}::text[], ${column(events, (e) => e.address)}::text[],
           ${column(events, (e) => e.operation)}::text[], ${column(events, (e) => e.binding)}::text[],
