@@ -24,6 +24,9 @@ export interface JournalSegment {
   readonly lines: readonly string[];
 }
 
+/** The runs of journals open in this process: never orphans, though their pid is this process's. */
+const OPEN_HERE = new Set<string>();
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -59,6 +62,7 @@ export class AuditJournal {
 
   constructor(private readonly folder: string) {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
+    OPEN_HERE.add(this.token);
     this.path = this.segmentPath();
     this.fd = openPrivate(this.path);
   }
@@ -88,6 +92,7 @@ export class AuditJournal {
 
   /** Closes the file for good, removing the segment being written when it holds nothing (rotate first). */
   close(): void {
+    OPEN_HERE.delete(this.token);
     closeSync(this.fd);
     if (this.lines.length === 0) unlinkSync(this.path);
   }
@@ -104,7 +109,7 @@ export class AuditJournal {
       const match = SEGMENT_NAME.exec(name);
       if (!match) continue;
       const pid = Number(match[1]);
-      if (match[2] === this.token || (pid !== process.pid && isAlive(pid))) continue;
+      if (OPEN_HERE.has(match[2]) || (pid !== process.pid && isAlive(pid))) continue;
       this.segment += 1;
       const path = this.segmentPath();
       try {
@@ -112,8 +117,11 @@ export class AuditJournal {
       } catch {
         continue; // another process claimed it first
       }
-      const lines = readFileSync(path, 'utf8').split('\n');
-      claimed.push({ path, lines: lines.filter((line) => line !== '') });
+      const lines = readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '');
+      if (lines.length === 0) unlinkSync(path);
+      else claimed.push({ path, lines });
     }
     return claimed;
   }

@@ -24,9 +24,11 @@ const MAX_HELD = 50_000;
 const QUICK_DEATH_MS = 5_000;
 const RESTART_PAUSE_MS = 1_000;
 
-/** The writer's own file, run as TypeScript through tsx where the service itself is (tests, `npm run dev`). */
-function startWriterThread(settings: WriterSettings): Worker {
-  const file = join(__dirname, `audit-writer${extname(__filename)}`);
+/** The writer's file, beside this one. */
+const WRITER_FILE = join(__dirname, `audit-writer${extname(__filename)}`);
+
+/** Runs the writer, as TypeScript through tsx where the service itself is (tests, `npm run dev`). */
+function startWriterThread(file: string, settings: WriterSettings): Worker {
   if (extname(file) !== '.ts') return new Worker(file, { workerData: settings });
   const code = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(file)});`;
   return new Worker(code, { eval: true, workerData: settings });
@@ -61,7 +63,12 @@ export class AuditTrail {
   private readonly answered = new Map<number, () => void>();
   private writerExited: Promise<void> = Promise.resolve();
 
-  constructor(store: StoreSettings, settings: AuditTrailSettings) {
+  /** `writerFile`: the writer thread's code; a test gives one that dies. */
+  constructor(
+    store: StoreSettings,
+    settings: AuditTrailSettings,
+    private readonly writerFile = WRITER_FILE,
+  ) {
     this.journal = new AuditJournal(join(store.dataDirectory, JOURNAL_FOLDER));
     this.writerSettings = {
       store: { databaseUrl: store.databaseUrl, dataDirectory: store.dataDirectory },
@@ -133,7 +140,7 @@ export class AuditTrail {
 
   private startWriter(): void {
     this.writerStartedAt = Date.now();
-    const writer = startWriterThread(this.writerSettings);
+    const writer = startWriterThread(this.writerFile, this.writerSettings);
     this.writer = writer;
     writer.unref();
     writer.on('message', (message: FromWriter) => this.heard(message));
