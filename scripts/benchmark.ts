@@ -261,7 +261,7 @@ async function main(): Promise<number> {
 
   const group = new ProcessGroup();
   const workDirectory = mkdtempSync(join(tmpdir(), 'benchmark-'));
-  let removeRef = () => undefined as void;
+  let removeRef: () => void = () => undefined;
   const cleanUp = async () => {
     await group.stopAll();
     removeRef();
