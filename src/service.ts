@@ -8,7 +8,7 @@ import { CallerRegistry } from './access/caller-registry';
 import { AuditTrail } from './audit/audit-trail';
 import { keyFor, loadOutboxKey, payloadSealer } from './lib/payload-sealer';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker';
-import { flushLog, log, setLogLevel } from './lib/log';
+import { flushLog, log, configureLog } from './lib/log';
 import { serviceVersion } from './lib/package-info';
 import { bindHandlers, type Handlers } from './operations/registry';
 import { CallPipeline } from './pipeline/call-pipeline';
@@ -83,7 +83,7 @@ function endpointPaths(catalog: Catalog): (operationName: string) => string {
 
 /** Opens the store, loads the catalog, binds the handlers and listens; resolves once the port is open. */
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
-  setLogLevel(config.logLevel);
+  configureLog(config);
   const clock = options.now ?? (() => new Date());
   const catalog = await loadCatalog(WSDL_DIRECTORY);
   const handlers = bindHandlers(catalog);

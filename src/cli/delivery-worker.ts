@@ -1,7 +1,7 @@
 import { loadConfig } from '../config/service-config';
 import { loadOutboxKey, payloadSealer } from '../lib/payload-sealer';
 import { startDeliveryWorker } from '../delivery/worker';
-import { log, setLogLevel } from '../lib/log';
+import { log, configureLog } from '../lib/log';
 import { openStore } from '../store/open-store';
 
 /**
@@ -13,7 +13,7 @@ import { openStore } from '../store/open-store';
  */
 export async function deliveryWorker(): Promise<void> {
   const config = loadConfig();
-  setLogLevel(config.logLevel);
+  configureLog(config);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
   const sealer = payloadSealer(loadOutboxKey(config.delivery.outboxKey, config.dataDirectory));
   const worker = startDeliveryWorker(store, config.delivery, sealer);

@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { type Config, ConfigError, loadConfig } from '../config/service-config';
-import { flushLog, log, setLogLevel } from '../lib/log';
+import { flushLog, log, configureLog } from '../lib/log';
 import { reportListening, superviseWorkers } from '../workers';
 
 /** Past the drain's own deadline, a process that has still not stopped (a store that hangs) exits anyway. */
@@ -21,7 +21,7 @@ export async function serve(): Promise<void> {
     }
     throw error;
   }
-  setLogLevel(config.logLevel);
+  configureLog(config);
   if (config.workers > 1 && cluster.isPrimary) {
     superviseWorkers(config.workers, config.operator);
     return;

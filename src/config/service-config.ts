@@ -1,7 +1,7 @@
 import { PROFILES, type Profile } from '../contract/profile';
 import { readDeliveryConfig, type DeliveryConfig } from './delivery-settings';
 import { type AccessSettings, readAccessSettings } from './access-settings';
-import { LOG_LEVELS, type LogLevel } from '../lib/log';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../lib/log';
 import { readNotificationConfig, type NotificationConfig } from './notification-settings';
 import { type OperatorSettings, readOperatorSettings } from './operator-settings';
 import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './readers';
@@ -20,6 +20,8 @@ export interface Config {
   publicBaseUrl: string | undefined;
   maxBodyBytes: number;
   logLevel: LogLevel;
+  /** JSON lines for a log shipper, or aligned text for a terminal. */
+  logFormat: LogFormat;
   /** Folder of the embedded SQLite store (and later of generated documents). */
   dataDirectory: string;
   /** postgres://... selects PostgreSQL; undefined selects the embedded SQLite store. */
@@ -67,6 +69,14 @@ function readLogLevel(env: Environment): LogLevel {
   return level;
 }
 
+function readLogFormat(env: Environment): LogFormat {
+  const raw = (env.LOG_FORMAT ?? '').trim();
+  if (raw === '') return 'json';
+  const format = LOG_FORMATS.find((candidate) => candidate === raw.toLowerCase());
+  if (!format) throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${raw}"`);
+  return format;
+}
+
 function readDatabaseUrl(env: Environment): string | undefined {
   const raw = env.DATABASE_URL ?? '';
   if (raw === '') return undefined;
@@ -99,6 +109,7 @@ export function loadConfig(env: Environment = process.env): Config {
     publicBaseUrl: publicBase ? publicBase.href.replace(/\/+$/, '') : undefined,
     maxBodyBytes: readInteger(env, 'MAX_BODY_BYTES', 1048576, 1024, 1073741824),
     logLevel: readLogLevel(env),
+    logFormat: readLogFormat(env),
     dataDirectory: env.DATA_DIR || './data',
     databaseUrl: readDatabaseUrl(env),
     demoData: readSwitch(env, 'DEMO_DATA', true),
