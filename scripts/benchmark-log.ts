@@ -117,9 +117,8 @@ function parent(args: string[]): void {
   for (const logger of LOGGERS) {
     const runs = figures.get(logger) as number[];
     const range = `${Math.min(...runs).toFixed(2)}-${Math.max(...runs).toFixed(2)}`;
-    console.log(
-      `${logger.padEnd(13)} ${median(runs).toFixed(2)} us CPU per line (${range})  ${bytes.get(logger)?.toFixed(0)} bytes a line`,
-    );
+    const size = `${bytes.get(logger)?.toFixed(0)} bytes a line`;
+    console.log(`${logger.padEnd(13)} ${median(runs).toFixed(2)} us CPU per line (${range})  ${size}`);
   }
 }
 
