@@ -56,6 +56,9 @@ export class AuditTrail {
   private timer: NodeJS.Timeout;
   private sequence = 0;
   private nextBatch = 0;
+  /** From the start of `close`: writers are then referenced, so that the process waits for them. */
+  private shuttingDown = false;
+  /** From the last flush of `close`: a writer that exits is not replaced. */
   private closing = false;
   /** Sent, or to be sent again, and not yet confirmed written. */
   private readonly unconfirmed = new Map<number, Batch>();
@@ -109,6 +112,10 @@ export class AuditTrail {
   async close(): Promise<void> {
     clearTimeout(this.timer);
     clearInterval(this.timer);
+    // Held by the writer until it has exited: an unreferenced thread would let the process end
+    // (its event loop otherwise empty on shutdown) before the last batch is written.
+    this.shuttingDown = true;
+    this.writer.ref();
     await this.flush();
     this.closing = true;
     this.journal.close();
@@ -142,7 +149,7 @@ export class AuditTrail {
     this.writerStartedAt = Date.now();
     const writer = startWriterThread(this.writerFile, this.writerSettings);
     this.writer = writer;
-    writer.unref();
+    if (!this.shuttingDown) writer.unref();
     writer.on('message', (message: FromWriter) => this.heard(message));
     writer.on('error', (error) => log.error('the audit trail writer failed', { error: error.message }));
     this.writerExited = new Promise((resolve) => {

@@ -55,7 +55,7 @@ export async function appendAuditBatchOnce(
       for (const write of chunk) write();
     });
     for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_TRANSACTION) {
-      writeChunk(rows.slice(start, start + SQLITE_ROWS_PER_TRANSACTION));
+      writeChunk.immediate(rows.slice(start, start + SQLITE_ROWS_PER_TRANSACTION));
     }
     return;
   }
