@@ -72,9 +72,11 @@ const STAGES: ReadonlyArray<readonly [string, RegExp]> = [
   ['audit trail', /\/audit\/\w[\w-]*\.js$/],
   ['store', /\/store\/[\w/-]+\.js$/],
   [
-    'writing the answer',
-    /\/(soap\/(envelope-writer|result-writer)|wire\/(typed-xml|typed-json|utf8-writer|xml-escape|send))\.js$/,
+    'writing the answer (XML, JSON)',
+    /\/(soap\/(envelope-writer|result-writer)|wire\/(typed-xml|typed-json|utf8-writer|xml-escape))\.js$/,
   ],
+  // writeHead and end: node's HTTP writing and the socket write below it, which the bare server pays as well.
+  ['sending it (writeHead, end, the socket)', /\/wire\/send\.js$/],
   ['pipeline, binding and handler', /\/(pipeline|operations|soap|http|contract)\/[\w-]+\.js$/],
   ['routing (server)', /\/(server\/[\w-]+|service|main)\.js$/],
   ['other service code', /./],
