@@ -69,12 +69,18 @@ function readLogLevel(env: Environment): LogLevel {
   return level;
 }
 
-function readLogFormat(env: Environment): LogFormat {
-  const raw = (env.LOG_FORMAT ?? '').trim();
-  if (raw === '') return 'json';
-  const format = LOG_FORMATS.find((candidate) => candidate === raw.toLowerCase());
-  if (!format) throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${raw}"`);
-  return format;
+/** A setting that names one of a few choices, in any case; the default when unset. */
+function readOneOf<Choice extends string>(
+  env: Environment,
+  name: string,
+  choices: readonly Choice[],
+  fallback: Choice,
+): Choice {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '') return fallback;
+  const choice = choices.find((candidate) => candidate === raw.toLowerCase());
+  if (!choice) throw new ConfigError(`${name} must be one of ${choices.join(', ')}, got "${raw}"`);
+  return choice;
 }
 
 function readDatabaseUrl(env: Environment): string | undefined {
@@ -92,14 +98,6 @@ function readDatabaseUrl(env: Environment): string | undefined {
   return raw;
 }
 
-function readContract(env: Environment): Profile {
-  const raw = (env.CONTRACT ?? '').trim();
-  if (raw === '') return 'documented';
-  const profile = PROFILES.find((candidate) => candidate === raw.toLowerCase());
-  if (!profile) throw new ConfigError(`CONTRACT must be one of ${PROFILES.join(', ')}, got "${raw}"`);
-  return profile;
-}
-
 export function loadConfig(env: Environment = process.env): Config {
   const publicBase = readAbsoluteUrl(env, 'PUBLIC_BASE_URL');
   return {
@@ -109,11 +107,11 @@ export function loadConfig(env: Environment = process.env): Config {
     publicBaseUrl: publicBase ? publicBase.href.replace(/\/+$/, '') : undefined,
     maxBodyBytes: readInteger(env, 'MAX_BODY_BYTES', 1048576, 1024, 1073741824),
     logLevel: readLogLevel(env),
-    logFormat: readLogFormat(env),
+    logFormat: readOneOf<LogFormat>(env, 'LOG_FORMAT', LOG_FORMATS, 'json'),
     dataDirectory: env.DATA_DIR || './data',
     databaseUrl: readDatabaseUrl(env),
     demoData: readSwitch(env, 'DEMO_DATA', true),
-    contract: readContract(env),
+    contract: readOneOf<Profile>(env, 'CONTRACT', PROFILES, 'documented'),
     delivery: readDeliveryConfig(env),
     notifications: readNotificationConfig(env),
     access: readAccessSettings(env),

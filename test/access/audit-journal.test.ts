@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditTrail } from '../../src/audit/audit-trail';
 import { JOURNAL_FOLDER } from '../../src/audit/audit-journal';
-import { flushLog, setLogLevel } from '../../src/lib/log';
+import { setLogLevel } from '../../src/lib/log';
 import type { Store } from '../../src/store/open-store';
+import { capturedLog } from '../support/captured-log';
 import { remoteCall } from '../support/callers';
 import { describeEachEngine } from '../support/engines';
 import { killed, type ServiceProcess, startServiceProcess } from '../support/service-process';
@@ -163,11 +164,6 @@ describeEachEngine('the audit journal', (engine) => {
   });
 
   test('a writer thread that dies is replaced, its batch written, and the death logged', async () => {
-    const logged: string[] = [];
-    const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-      logged.push(String(chunk));
-      return true;
-    });
     setLogLevel('warn');
     const store = await openTestStore(settings);
     const trail = new AuditTrail(
@@ -176,31 +172,30 @@ describeEachEngine('the audit journal', (engine) => {
       join(__dirname, '..', 'support', 'dying-audit-writer.ts'),
     );
     try {
-      for (const student of [4, 5, 6]) {
-        trail.record({
-          at: new Date(),
-          caller: 'portal',
-          address: '127.0.0.1',
-          operation: 'GetStudentInfoById',
-          binding: 'json',
-          outcome: 'ok',
-          students: [student],
-          teachers: [],
-          classes: [],
-        });
-      }
-      // The first writer dies on this batch; the flush ends once its replacement has written it.
-      await trail.flush();
+      const logged = await capturedLog(async () => {
+        for (const student of [4, 5, 6]) {
+          trail.record({
+            at: new Date(),
+            caller: 'portal',
+            address: '127.0.0.1',
+            operation: 'GetStudentInfoById',
+            binding: 'json',
+            outcome: 'ok',
+            students: [student],
+            teachers: [],
+            classes: [],
+          });
+        }
+        // The first writer dies on this batch; the flush ends once its replacement has written it.
+        await trail.flush();
+      });
       expect(await auditedCalls(store)).toBe(3);
       expect([...(await auditedCallsByStudent(store)).keys()].sort()).toEqual([4, 5, 6]);
-      flushLog();
-      expect(logged.join('')).toContain('"message":"the audit trail writer stopped; starting another"');
+      expect(logged.join('\n')).toContain('"message":"the audit trail writer stopped; starting another"');
     } finally {
       await trail.close();
       await store.close();
-      flushLog();
       setLogLevel('silent');
-      write.mockRestore();
     }
   });
 });

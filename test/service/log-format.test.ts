@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config/service-config';
-import { configureLog, flushLog, log } from '../../src/lib/log';
+import { configureLog, log } from '../../src/lib/log';
 import { logRequest } from '../../src/telemetry/access-log';
 import type { RequestRecord } from '../../src/telemetry/request-record';
+import { capturedLog } from '../support/captured-log';
 import { killed } from '../support/service-process';
 import { NS, soap11 } from '../support/soap';
 
@@ -18,21 +19,6 @@ const ROOT = resolve(__dirname, '..', '..');
 /** Time, level padded to five, message padded to forty, then the fields. */
 const TEXT_LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z {2}[A-Z][A-Z ]{4} {2}\S.{39}/;
 
-function captured(work: () => void): string[] {
-  const chunks: string[] = [];
-  const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    chunks.push(String(chunk));
-    return true;
-  });
-  try {
-    work();
-    flushLog();
-  } finally {
-    write.mockRestore();
-  }
-  return chunks.join('').split('\n').filter(Boolean);
-}
-
 describe('the log format', () => {
   afterEach(() => configureLog({ logLevel: 'silent', logFormat: 'json' }));
 
@@ -44,9 +30,9 @@ describe('the log format', () => {
     );
   });
 
-  test('text: one aligned line per event, whatever its fields hold', () => {
+  test('text: one aligned line per event, whatever its fields hold', async () => {
     configureLog({ logLevel: 'info', logFormat: 'text' });
-    const lines = captured(() => {
+    const lines = await capturedLog(() => {
       log.warn('no gateway configured', { channel: 'sms', setting: 'SMS_GATEWAY_URL' });
       log.error('operation failed', { operation: 'GetStudentInfoById', error: 'Error: boom\n    at handle (x.ts:1)' });
       log.debug('not at info');
@@ -61,7 +47,7 @@ describe('the log format', () => {
     expect(lines[0].indexOf('channel=')).toBe(lines[1].indexOf('operation='));
   });
 
-  test('text: the access line names the status, the duration and what was called', () => {
+  test('text: the access line names the status, the duration and what was called', async () => {
     configureLog({ logLevel: 'info', logFormat: 'text' });
     const record = {
       id: 'trace-1',
@@ -71,7 +57,7 @@ describe('the log format', () => {
       binding: 'soap11',
       caller: 'local',
     } as RequestRecord;
-    const [line] = captured(() => logRequest(record, 200, 0.51234));
+    const [line] = await capturedLog(() => logRequest(record, 200, 0.51234));
     expect(line).toMatch(TEXT_LINE);
     expect(line).toMatch(
       / {2}INFO {3}request +status=200 {2}durationMs=0\.512 {2}endpoint=\/GetStudentsNote\.asmx {2}/,
