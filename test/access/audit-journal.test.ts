@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditTrail } from '../../src/audit/audit-trail';
 import { JOURNAL_FOLDER } from '../../src/audit/audit-journal';
+import { auditRowsOf, journalLine } from '../../src/audit/audit-lines';
 import { setLogLevel } from '../../src/lib/log';
-import type { Store } from '../../src/store/open-store';
+import { openStoreConnection, type Store } from '../../src/store/open-store';
+import { appendAuditBatchOnce } from '../../src/store/queries/audit-trail';
 import { capturedLog } from '../support/captured-log';
 import { remoteCall } from '../support/callers';
 import { describeEachEngine } from '../support/engines';
@@ -196,6 +198,44 @@ describeEachEngine('the audit journal', (engine) => {
       await trail.close();
       await store.close();
       setLogLevel('silent');
+    }
+  });
+
+  test('a batch written twice adds nothing the second time; repeats are counted, a cut line left out', async () => {
+    const call = (student: number, at: string) => ({
+      at: new Date(at),
+      caller: 'portal',
+      address: '127.0.0.1',
+      operation: 'GetStudentInfoById',
+      binding: 'json',
+      outcome: 'ok' as const,
+      students: [student],
+      teachers: [9, 3, 9],
+      classes: [],
+    });
+    const lines = [
+      journalLine(call(4, '2026-11-26T10:00:00.100Z'), 'run/1'),
+      journalLine(call(4, '2026-11-26T10:00:00.900Z'), 'run/2'),
+      journalLine(call(5, '2026-11-26T10:00:00.950Z'), 'run/3'),
+      journalLine(call(6, '2026-11-26T10:00:01.000Z'), 'run/4').slice(0, 40),
+    ];
+    const rows = auditRowsOf(lines);
+    expect(rows.unreadable).toBe(1);
+    expect(rows.events.map((event) => [event.id, event.calls, event.teachers])).toEqual([
+      ['2026-11-26T10:00:00.100Z/run/1', 2, '3,9'],
+      ['2026-11-26T10:00:00.950Z/run/3', 1, '3,9'],
+    ]);
+    const connection = openStoreConnection({ databaseUrl: settings.DATABASE_URL, dataDirectory: folder });
+    const store = await openTestStore(settings);
+    try {
+      await appendAuditBatchOnce(connection, rows.events, rows.subjects);
+      const again = auditRowsOf(lines);
+      await appendAuditBatchOnce(connection, again.events, again.subjects);
+      expect(await auditedCalls(store)).toBe(3);
+      expect(Object.fromEntries(await auditedCallsByStudent(store))).toEqual({ 4: 2, 5: 1 });
+    } finally {
+      await connection.close();
+      await store.close();
     }
   });
 });
