@@ -5,6 +5,7 @@
  *
  *   npm run bench                      build with tsc, then measure every scenario
  *   npm run bench -- --no-build        measure the existing dist/
+ *   npm run bench -- --compare main    the git ref main beside the work tree, alternately in one run
  *   npm run bench -- --help            the flags (duration, warm-up, connections, rounds, ...)
  *
  * It builds the service first (tsc -p scripts/benchmark/tsconfig.service.json: src/ into
@@ -19,12 +20,18 @@
  * first. CPU per call is the server process's utime + stime from /proc/<pid>/stat around the run,
  * divided by the requests wrk completed. A run during which other processes took CPU is repeated
  * (see --max-other-load). Every process it starts is stopped at the end, on error and on Ctrl-C.
+ *
+ * With --compare REF, REF is checked out into a temporary git worktree and built there
+ * (scripts/benchmark/compare-ref.ts); each scenario then runs against the work tree's service,
+ * REF's service and the bare server in turn, the order rotating each round, and the table shows
+ * both services beside the same bare runs: a change's before and after from one run of the machine.
  */
 import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchmarkServiceEnvironment, buildService, checkBenchmarkTools, ROOT, SERVICE_ENTRY } from './benchmark/build';
+import { benchmarkServiceEnvironment, buildService, checkBenchmarkTools, ROOT } from './benchmark/build';
 import { captureResponses, checkAnswersAlike, responsesFile, type CapturedResponse } from './benchmark/capture';
+import { checkOutRef, type ServiceBuild, WORK_TREE_BUILD } from './benchmark/compare-ref';
 import { parseOptions, USAGE, UsageError, type Options } from './benchmark/options';
 import { firstMatchingLine, freePort, ProcessGroup, waitForPort } from '../test/support/processes';
 import {
@@ -43,7 +50,8 @@ const GOAL = { scenario: 'HelloWorld SOAP 1.1', ratio: 0.4 };
 const ATTEMPTS = 3;
 
 interface Target {
-  readonly label: 'service' | 'bare';
+  /** 'bare', or the build of the service. */
+  readonly label: string;
   readonly pid: number;
   readonly port: number;
 }
@@ -56,9 +64,9 @@ const SERVICE_SETTINGS: Readonly<Record<ServiceKind, Readonly<Record<string, str
   typed: { CONTRACT: 'typed', DEMO_DATA: 'on' },
 };
 
-/** A service and the bare server answering its scenarios with its bytes. */
+/** The services of one kind (a build each), and the bare server answering with the bytes of the first. */
 interface Pair {
-  readonly service: Target;
+  readonly services: readonly Target[];
   readonly bare: Target;
 }
 
@@ -67,18 +75,19 @@ async function startService(
   directory: string,
   kind: ServiceKind,
   accessLog: boolean,
+  build: ServiceBuild,
 ): Promise<Target> {
   const port = await freePort();
   const settings = { ...SERVICE_SETTINGS[kind], ...(accessLog ? { LOG_LEVEL: 'info' } : {}) };
-  const child = group.spawn(process.execPath, [SERVICE_ENTRY], {
-    cwd: ROOT,
+  const child = group.spawn(process.execPath, [build.entry], {
+    cwd: build.cwd,
     // A store of its own in the temporary folder: data/ stays untouched.
     env: benchmarkServiceEnvironment(port, join(directory, 'data'), settings),
     // With the access log, a line a request goes to a file, as journald or a log file takes it in production.
     stdio: ['ignore', 'inherit', accessLog ? openSync(join(directory, 'service.log'), 'w') : 'inherit'],
   });
-  await waitForPort(port, child, 60_000, `the ${kind} service`);
-  return { label: 'service', pid: child.pid as number, port };
+  await waitForPort(port, child, 60_000, `the ${kind} service (${build.label})`);
+  return { label: build.label, pid: child.pid as number, port };
 }
 
 async function startBareServer(group: ProcessGroup, responses: string): Promise<Target> {
@@ -99,24 +108,34 @@ function checkAnswersShow(scenarios: readonly Scenario[], captured: readonly Cap
   }
 }
 
-/** Starts the service of one kind and a bare server that answers its scenarios with the bytes it gave. */
+/** Starts the service of one kind in each build, and a bare server answering its scenarios with the bytes it gave. */
 async function startPair(
   group: ProcessGroup,
   options: Options,
   kind: ServiceKind,
   scenarios: readonly Scenario[],
   workDirectory: string,
+  builds: readonly ServiceBuild[],
 ): Promise<Pair> {
-  const directory = join(workDirectory, kind);
-  mkdirSync(directory);
-  const service = await startService(group, directory, kind, options.accessLog);
-  const captured = await captureResponses(service.port, scenarios);
+  const services: Target[] = [];
+  for (const [index, build] of builds.entries()) {
+    const directory = join(workDirectory, kind, String(index));
+    mkdirSync(directory, { recursive: true });
+    services.push(await startService(group, directory, kind, options.accessLog, build));
+  }
+  const captured = await captureResponses(services[0].port, scenarios);
   checkAnswersShow(scenarios, captured);
-  const responses = join(directory, 'responses.json');
+  for (const other of services.slice(1)) {
+    // A change may change an answer on purpose: said, not refused.
+    await checkAnswersAlike(other.port, scenarios, captured, other.label).catch((error: Error) =>
+      console.log(`Note: ${error.message}`),
+    );
+  }
+  const responses = join(workDirectory, kind, 'responses.json');
   writeFileSync(responses, responsesFile(scenarios, captured));
   const bare = await startBareServer(group, responses);
   await checkAnswersAlike(bare.port, scenarios, captured, 'bare server');
-  return { service, bare };
+  return { services, bare };
 }
 
 async function measure(
@@ -124,11 +143,12 @@ async function measure(
   options: Options,
   scenarios: readonly Scenario[],
   workDirectory: string,
+  builds: readonly ServiceBuild[],
 ): Promise<ScenarioRuns[]> {
   const pairs = new Map<ServiceKind, Pair>();
   for (const kind of new Set(scenarios.map((scenario) => scenario.service))) {
     const ofKind = scenarios.filter((scenario) => scenario.service === kind);
-    pairs.set(kind, await startPair(group, options, kind, ofKind, workDirectory));
+    pairs.set(kind, await startPair(group, options, kind, ofKind, workDirectory, builds));
   }
   const pairOf = (index: number) => pairs.get(scenarios[index].service) as Pair;
 
@@ -147,24 +167,34 @@ async function measure(
   if (options.warmupSeconds > 0) {
     console.log(`Warming up (${options.warmupSeconds} s per scenario and server) ...`);
     for (const index of scenarios.keys()) {
-      const { service, bare } = pairOf(index);
-      for (const target of [service, bare]) await run(target, index, options.warmupSeconds);
+      const { services, bare } = pairOf(index);
+      for (const target of [...services, bare]) await run(target, index, options.warmupSeconds);
     }
   }
-  const results: ScenarioRuns[] = scenarios.map((scenario) => ({ name: scenario.name, service: [], bare: [] }));
+  // Per scenario, a row per build; the rows of one scenario share its bare runs.
+  const named = (scenario: Scenario, build: ServiceBuild) =>
+    builds.length === 1 ? scenario.name : `${scenario.name} (${build.label})`;
+  const rows = scenarios.map((scenario) => {
+    const bare: LoadResult[] = [];
+    return builds.map((build) => ({ name: named(scenario, build), service: [] as LoadResult[], bare }));
+  });
   for (let round = 0; round < options.rounds; round += 1) {
     console.log(`Round ${round + 1} of ${options.rounds} ...`);
     for (const index of scenarios.keys()) {
-      // Alternating which server goes first keeps a slow drift of the machine off the ratio.
-      const { service, bare } = pairOf(index);
-      const order = round % 2 === 0 ? [service, bare] : [bare, service];
+      // Rotating which server goes first keeps a slow drift of the machine off the ratios.
+      const { services, bare } = pairOf(index);
+      const targets = [...services, bare];
+      const order = targets.map((_, at) => targets[(at + round) % targets.length]);
       for (const target of order) {
         const what = `${scenarios[index].name} on the ${target.label} server`;
-        results[index][target.label].push(await runUndisturbed(() => run(target, index), what, options));
+        const result = await runUndisturbed(() => run(target, index), what, options);
+        const build = services.indexOf(target);
+        if (build < 0) rows[index][0].bare.push(result);
+        else rows[index][build].service.push(result);
       }
     }
   }
-  return results;
+  return rows.flat();
 }
 
 /** Repeats a run that other processes disturbed, up to ATTEMPTS in all; the last attempt stands. */
@@ -196,7 +226,7 @@ function printReport(options: Options, results: readonly ScenarioRuns[]): void {
         `${disturbed.map((runs) => runs.name).join(', ')}; those figures are disturbed.`,
     );
   }
-  const goal = results.find((runs) => runs.name === GOAL.scenario);
+  const goal = results.find((runs) => [GOAL.scenario, `${GOAL.scenario} (work tree)`].includes(runs.name));
   if (goal) {
     const ratio = serviceToBareRatio(goal);
     console.log(
@@ -231,8 +261,10 @@ async function main(): Promise<number> {
 
   const group = new ProcessGroup();
   const workDirectory = mkdtempSync(join(tmpdir(), 'benchmark-'));
+  let removeRef: () => void = () => undefined;
   const cleanUp = async () => {
     await group.stopAll();
+    removeRef();
     rmSync(workDirectory, { recursive: true, force: true });
   };
   process.once('exit', () => group.killAllNow());
@@ -245,7 +277,13 @@ async function main(): Promise<number> {
   try {
     if (options.build) buildService();
     checkBenchmarkTools();
-    const results = await measure(group, options, scenarios, workDirectory);
+    const builds = [WORK_TREE_BUILD];
+    if (options.compare) {
+      const ref = checkOutRef(options.compare, workDirectory);
+      removeRef = ref.remove;
+      builds.push(ref.build);
+    }
+    const results = await measure(group, options, scenarios, workDirectory, builds);
     printReport(options, results);
     return 0;
   } finally {

@@ -9,7 +9,7 @@ import { AuditTrail } from './audit/audit-trail';
 import { keyFor, payloadSealer } from './lib/payload-sealer';
 import { openStoreKey } from './store/store-key';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker';
-import { flushLog, log, setLogLevel } from './lib/log';
+import { flushLog, log, configureLog } from './lib/log';
 import { serviceVersion } from './lib/package-info';
 import { bindHandlers, type Handlers } from './operations/registry';
 import { CallPipeline } from './pipeline/call-pipeline';
@@ -87,7 +87,7 @@ function endpointPaths(catalog: Catalog): (operationName: string) => string {
 
 /** Opens the store, loads the catalog, binds the handlers and listens; resolves once the port is open. */
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
-  setLogLevel(config.logLevel);
+  configureLog(config);
   const clock = options.now ?? (() => new Date());
   const catalog = await loadCatalog(WSDL_DIRECTORY);
   const handlers = bindHandlers(catalog);
@@ -113,9 +113,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const digestSealer = payloadSealer(keyFor(serviceKey, 'caller-digest-secrets'));
   const callers = await CallerRegistry.open(store, config.access, digestSealer, clock);
   const audit = new AuditTrail(
-    store,
+    { databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory },
     { flushMs: config.access.auditFlushMs, retentionDays: config.access.auditRetentionDays },
-    clock,
   );
   const worker: DeliveryWorker | undefined =
     config.delivery.worker === 'in-process'

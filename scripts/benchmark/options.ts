@@ -12,6 +12,8 @@ export interface Options {
   readonly only: string | undefined;
   /** Run the service at LOG_LEVEL=info, its access line per request written to a file, as in production. */
   readonly accessLog: boolean;
+  /** A git ref measured beside the work tree, alternately in the same run. */
+  readonly compare: string | undefined;
 }
 
 export const USAGE = `Usage: npm run bench -- [flags]
@@ -26,6 +28,8 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --no-build                 measure the existing dist/ instead of building first
   --access-log               log at info (an access line per request) to a file, as a service in
                              production does; without it the service logs warnings only
+  --compare <ref>            also build the git ref <ref> (a temporary git worktree) and measure it
+                             beside the work tree and the bare server, alternately in each round
   --help`;
 
 export class UsageError extends Error {}
@@ -50,6 +54,7 @@ export function parseOptions(args: readonly string[]): Options | undefined {
     build: true,
     only: undefined as string | undefined,
     accessLog: false,
+    compare: undefined as string | undefined,
   };
   for (let index = 0; index < args.length; index += 1) {
     const flag = args[index];
@@ -86,6 +91,10 @@ export function parseOptions(args: readonly string[]): Options | undefined {
         break;
       case '--access-log':
         options.accessLog = true;
+        break;
+      case '--compare':
+        options.compare = value();
+        if (!options.compare || options.compare.startsWith('-')) throw new UsageError('--compare needs a git ref');
         break;
       case '--help':
         return undefined;

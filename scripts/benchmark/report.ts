@@ -31,6 +31,11 @@ export function clientCpuRange(all: readonly ScenarioRuns[]): [number, number] {
   return [Math.min(...values), Math.max(...values)];
 }
 
+/** The service's CPU per call over the bare server's, each round's pair taken together, the median of the rounds. */
+export function cpuToBareRatio(runs: ScenarioRuns): number {
+  return median(runs.service.map((run, round) => run.cpuMicrosPerRequest / runs.bare[round].cpuMicrosPerRequest));
+}
+
 export function serviceToBareRatio(runs: ScenarioRuns): number {
   return median(roundRatios(runs));
 }
@@ -45,6 +50,7 @@ const COLUMNS = [
   'bare p99',
   'service CPU/call',
   'bare CPU/call',
+  'CPU x bare',
   'other load',
 ];
 
@@ -63,6 +69,7 @@ function row(runs: ScenarioRuns): string[] {
     micros(medianOf(runs.bare, (run) => run.p99Micros)),
     `${medianOf(runs.service, (run) => run.cpuMicrosPerRequest).toFixed(1)} us`,
     `${medianOf(runs.bare, (run) => run.cpuMicrosPerRequest).toFixed(1)} us`,
+    `${cpuToBareRatio(runs).toFixed(2)}x`,
     `${maximumOtherLoad(runs).toFixed(2)} cores`,
   ];
 }

@@ -1,83 +1,87 @@
-import { randomBytes } from 'node:crypto';
+import { extname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { log } from '../lib/log';
-import {
-  type AuditEventRow,
-  type AuditSubjectRow,
-  appendAuditEvents,
-  pruneAuditTrail,
-} from '../store/queries/audit-trail';
-import type { Session } from '../store/session';
+import type { StoreSettings } from '../store/open-store';
+import { AuditJournal, JOURNAL_FOLDER, type JournalSegment } from './audit-journal';
+import { type AuditRecord, journalLine } from './audit-lines';
+import type { FromWriter, ToWriter, WriterSettings } from './audit-writer';
 
-/** An audited call, as the pipeline reports it. */
-export interface AuditRecord {
-  readonly at: Date;
-  readonly caller: string;
-  readonly address: string;
-  readonly operation: string;
-  readonly binding: string;
-  readonly outcome: 'ok' | 'failed';
-  readonly students: readonly number[];
-  readonly teachers: readonly number[];
-  readonly classes: readonly number[];
-}
+export type { AuditRecord } from './audit-lines';
 
 export interface AuditTrailSettings {
   readonly flushMs: number;
   readonly retentionDays: number;
 }
 
-/** Entries held at most between writes; past it they are written at once. */
+/** Calls held at most between writes; past it they are sent to the writer at once. */
 const MAX_BUFFERED = 5_000;
-/** Entries held while the store cannot be written; the oldest beyond it are dropped, and said so. */
-const MAX_HELD = 50_000;
 /**
- * Rows (entries and the records they touched) per transaction, about a millisecond's writing.
- * Between two, the event loop answers calls: a second's worth of a busy service's entries written
- * at once held SQLite, and with it every call of this process and of any other waiting to write,
- * for hundreds of milliseconds.
+ * Calls held in memory while the store cannot be written; beyond it the oldest batches are let go
+ * from memory, and said so, but stay in their journal segments, which the next start moves.
  */
-const ROWS_PER_TRANSACTION = 200;
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
+const MAX_HELD = 50_000;
+/** A writer that dies sooner than this after starting is started again after a pause, not at once. */
+const QUICK_DEATH_MS = 5_000;
+const RESTART_PAUSE_MS = 1_000;
 
-interface PendingEntry {
-  readonly event: AuditEventRow;
-  readonly subjects: readonly AuditSubjectRow[];
+/** The writer's file, beside this one. */
+const WRITER_FILE = join(__dirname, `audit-writer${extname(__filename)}`);
+
+/** Runs the writer, as TypeScript through tsx where the service itself is (tests, `npm run dev`). */
+function startWriterThread(file: string, settings: WriterSettings): Worker {
+  if (extname(file) !== '.ts') return new Worker(file, { workerData: settings });
+  const code = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(file)});`;
+  return new Worker(code, { eval: true, workerData: settings });
 }
 
-/** The subjects of an entry, in one order, as text: entries that touched the same records have the same. */
-function subjectKey(students: readonly number[], teachers: readonly number[], classes: readonly number[]): string {
-  const sorted = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b).join(',');
-  return `${sorted(students)};${sorted(teachers)};${sorted(classes)}`;
+interface Batch extends JournalSegment {
+  readonly id: number;
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * The audit trail of calls that returned personal data or caused a message or a document. A call
- * only adds its entry to a buffer, which is written to the store at least every AUDIT_FLUSH_MS and
- * when the process stops, in transactions of a hundred entries, so that auditing costs no store
- * write per call. Calls of one second by the same caller, from the same address, to the same
- * operation over the same binding, with the same outcome and touching the same records, are one
- * entry with their count: what a busy client repeats many times a second is written once. Entries
- * older than AUDIT_RETENTION_DAYS are deleted once an hour, a thousand at a time.
+ * The audit trail of calls that returned personal data or caused a message or a document. What a
+ * call pays for it is a line appended to memory and to this process's journal file before its
+ * answer leaves (audit-journal.ts): a killed process loses no answered call. Every AUDIT_FLUSH_MS
+ * (at least once a second), and when the process stops, the journal's segment is closed and sent
+ * to the writer, a thread with its own connection to the store (audit-writer.ts), which writes it
+ * as one batch; batches it has not confirmed are kept, and sent again to a writer started in place
+ * of one that died or to the same one once the store is back. A new process first moves the
+ * segments of processes that are gone.
  */
 export class AuditTrail {
-  private pending: PendingEntry[] = [];
-  /** The pending entries by what makes calls the same (see above), to count repeats into them. */
-  private bySameCalls = new Map<string, PendingEntry>();
+  private readonly journal: AuditJournal;
+  private readonly writerSettings: WriterSettings;
+  private writer!: Worker;
+  private writerStartedAt = 0;
   private timer: NodeJS.Timeout;
-  private writing: Promise<void> = Promise.resolve();
-  private lastPrune = 0;
-  /** This process among every process writing the trail, so that ids made at the same moment differ. */
-  private readonly writer = randomBytes(4).toString('hex');
   private sequence = 0;
+  private nextBatch = 0;
+  /** From the start of `close`: writers are then referenced, so that the process waits for them. */
+  private shuttingDown = false;
+  /** From the last flush of `close`: a writer that exits is not replaced. */
+  private closing = false;
+  /** Sent, or to be sent again, and not yet confirmed written. */
+  private readonly unconfirmed = new Map<number, Batch>();
+  /** Resolved when the batch of that id has been answered (written or failed). */
+  private readonly answered = new Map<number, () => void>();
+  private writerExited: Promise<void> = Promise.resolve();
 
+  /** `writerFile`: the writer thread's code; a test gives one that dies. */
   constructor(
-    private readonly store: Session,
-    private readonly settings: AuditTrailSettings,
-    private readonly clock: () => Date,
+    store: StoreSettings,
+    settings: AuditTrailSettings,
+    private readonly writerFile = WRITER_FILE,
   ) {
+    this.journal = new AuditJournal(join(store.dataDirectory, JOURNAL_FOLDER));
+    this.writerSettings = {
+      store: { databaseUrl: store.databaseUrl, dataDirectory: store.dataDirectory },
+      ...settings,
+    };
+    this.startWriter();
+    for (const orphan of this.journal.claimOrphans()) {
+      log.info('audit journal of a stopped process moved to the trail', { calls: orphan.lines.length });
+      this.send(orphan);
+    }
     // Each process at its own moment in the period, so that processes sharing a store write by turns.
     const first = setTimeout(
       () => {
@@ -92,109 +96,121 @@ export class AuditTrail {
   }
 
   record(entry: AuditRecord): void {
-    const occurredAt = entry.at.toISOString();
-    const second = occurredAt.slice(0, 19);
-    const subjectsKey = subjectKey(entry.students, entry.teachers, entry.classes);
-    const same = [second, entry.caller, entry.address, entry.operation, entry.binding, entry.outcome, subjectsKey].join(
-      '|',
-    );
-    const repeated = this.bySameCalls.get(same);
-    if (repeated) {
-      repeated.event.calls += 1;
-      return;
-    }
-    // In time order, so that entries are appended to the store's indexes rather than scattered in them.
     this.sequence += 1;
-    const id = `${occurredAt}/${this.writer}/${this.sequence}`;
-    // Students and classes are rows of their own, to be found by; the teachers shown ride along in
-    // the entry: a student's subjects name ten of them, and no one asks the trail for a teacher.
-    const subjects: AuditSubjectRow[] = [];
-    for (const [kind, ids] of [
-      ['student', entry.students],
-      ['class', entry.classes],
-    ] as const) {
-      for (const subjectId of new Set(ids)) subjects.push({ event_id: id, kind, subject_id: subjectId });
-    }
-    const event = {
-      id,
-      occurred_at: occurredAt,
-      caller: entry.caller,
-      address: entry.address,
-      operation: entry.operation,
-      binding: entry.binding,
-      outcome: entry.outcome,
-      teachers: [...new Set(entry.teachers)].sort((a, b) => a - b).join(','),
-      calls: 1,
-    };
-    const pending = { event, subjects };
-    this.pending.push(pending);
-    this.bySameCalls.set(same, pending);
-    if (this.pending.length >= MAX_BUFFERED) void this.flush();
+    this.journal.append(journalLine(entry, `${this.journal.token}/${this.sequence}`));
+    if (this.journal.length >= MAX_BUFFERED) void this.flush();
   }
 
-  /** Writes what is buffered; resolves once it is in the store (or its failure is logged). */
+  /** Sends what is held to the writer; resolves once every batch sent so far is written (or its failure logged). */
   flush(): Promise<void> {
-    this.writing = this.writing.then(() => this.write());
-    return this.writing;
+    const segment = this.journal.rotate();
+    if (segment) this.send(segment);
+    return Promise.all([...this.unconfirmed.keys()].map((id) => this.answerOf(id))).then(() => undefined);
   }
 
-  /** Writes the rest and stops the timer: on shutdown. */
+  /** Writes the rest and stops the writer, on shutdown; what is not written stays in the journal for the next start. */
   async close(): Promise<void> {
     clearTimeout(this.timer);
     clearInterval(this.timer);
+    // Held by the writer until it has exited: an unreferenced thread would let the process end
+    // (its event loop otherwise empty on shutdown) before the last batch is written.
+    this.shuttingDown = true;
+    this.writer.ref();
     await this.flush();
+    this.closing = true;
+    this.journal.close();
+    this.writer.postMessage({ kind: 'close' } satisfies ToWriter);
+    await this.writerExited;
   }
 
-  private async write(): Promise<void> {
-    const entries = this.pending;
-    this.pending = [];
-    this.bySameCalls = new Map();
-    let start = 0;
-    while (start < entries.length) {
-      let end = start;
-      for (let rows = 0; end < entries.length && rows < ROWS_PER_TRANSACTION; end += 1) {
-        rows += 1 + entries[end].subjects.length;
-      }
-      const chunk = entries.slice(start, end);
-      try {
-        await appendAuditEvents(
-          this.store,
-          chunk.map((entry) => entry.event),
-          chunk.flatMap((entry) => entry.subjects),
-        );
-      } catch (error) {
-        this.keepForLater(entries.slice(start), error);
-        return;
-      }
-      start = end;
-      await nextTurn();
-    }
-    await this.pruneWhenDue();
-  }
-
-  /** What could not be written is kept for the next write rather than lost: the store may be back by then. */
-  private keepForLater(entries: PendingEntry[], error: unknown): void {
-    this.pending = [...entries, ...this.pending];
-    const excess = this.pending.length - MAX_HELD;
-    if (excess > 0) {
-      this.pending.splice(0, excess);
-      log.error('the audit trail could not be written for long: its oldest entries were dropped', { entries: excess });
-    }
-    log.error('could not write the audit trail; will try again', {
-      entries: entries.length,
-      error: error instanceof Error ? error.message : String(error),
+  private answerOf(id: number): Promise<void> {
+    return new Promise((resolve) => {
+      const earlier = this.answered.get(id);
+      this.answered.set(id, () => {
+        earlier?.();
+        resolve();
+      });
     });
   }
 
-  private async pruneWhenDue(): Promise<void> {
-    const now = this.clock().getTime();
-    if (now - this.lastPrune < PRUNE_EVERY_MS) return;
-    this.lastPrune = now;
-    const before = new Date(now - this.settings.retentionDays * DAY_MS).toISOString();
-    try {
-      while ((await pruneAuditTrail(this.store, before, 1_000)) > 0) await nextTurn();
-    } catch (error) {
-      log.error('could not prune the audit trail', { error: error instanceof Error ? error.message : String(error) });
+  private send(segment: JournalSegment): void {
+    this.nextBatch += 1;
+    const batch = { ...segment, id: this.nextBatch };
+    this.unconfirmed.set(batch.id, batch);
+    this.post(batch);
+    this.holdAtMost(MAX_HELD);
+  }
+
+  private post(batch: Batch): void {
+    this.writer.postMessage({ kind: 'batch', id: batch.id, path: batch.path, lines: batch.lines } satisfies ToWriter);
+  }
+
+  private startWriter(): void {
+    this.writerStartedAt = Date.now();
+    const writer = startWriterThread(this.writerFile, this.writerSettings);
+    this.writer = writer;
+    if (!this.shuttingDown) writer.unref();
+    writer.on('message', (message: FromWriter) => this.heard(message));
+    writer.on('error', (error) => log.error('the audit trail writer failed', { error: error.message }));
+    this.writerExited = new Promise((resolve) => {
+      writer.once('exit', (code) => {
+        resolve();
+        if (!this.closing) this.writerDied(code);
+      });
+    });
+  }
+
+  /** A writer that died is replaced, and given every batch it had not confirmed. */
+  private writerDied(code: number): void {
+    log.error('the audit trail writer stopped; starting another', { code, batches: this.unconfirmed.size });
+    const restart = () => {
+      if (this.closing) return;
+      this.startWriter();
+      for (const batch of this.unconfirmed.values()) this.post(batch);
+    };
+    if (Date.now() - this.writerStartedAt < QUICK_DEATH_MS) setTimeout(restart, RESTART_PAUSE_MS).unref();
+    else restart();
+  }
+
+  private heard(message: FromWriter): void {
+    if (message.kind === 'prune-failed') {
+      log.error('could not prune the audit trail', { error: message.error });
+      return;
+    }
+    if (message.kind === 'written') {
+      this.unconfirmed.delete(message.id);
+      if (message.unreadable > 0)
+        log.warn('audit journal lines cut short were left out', { lines: message.unreadable });
+    } else {
+      log.error('could not write the audit trail; will try again', {
+        calls: this.unconfirmed.get(message.id)?.lines.length,
+        error: message.error,
+      });
+      // Sent again with the next flush, or to the writer that replaces this one.
+      setTimeout(() => this.resendFailed(message.id), 1_000).unref();
+    }
+    this.answered.get(message.id)?.();
+    this.answered.delete(message.id);
+  }
+
+  private resendFailed(id: number): void {
+    const batch = this.unconfirmed.get(id);
+    if (batch && !this.closing) this.post(batch);
+  }
+
+  private holdAtMost(calls: number): void {
+    let held = 0;
+    for (const batch of this.unconfirmed.values()) held += batch.lines.length;
+    for (const [id, batch] of this.unconfirmed) {
+      if (held <= calls) return;
+      held -= batch.lines.length;
+      this.unconfirmed.delete(id);
+      this.answered.get(id)?.();
+      this.answered.delete(id);
+      log.error('the audit trail could not be written for long: calls left in the journal for the next start', {
+        calls: batch.lines.length,
+        journal: batch.path,
+      });
     }
   }
 }

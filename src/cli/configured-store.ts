@@ -1,6 +1,6 @@
 import { settingsSource } from '../config/env-file';
 import { type Config, loadConfig } from '../config/service-config';
-import { setLogLevel } from '../lib/log';
+import { configureLog } from '../lib/log';
 import { keyFor, payloadSealer, type PayloadSealer } from '../lib/payload-sealer';
 import { openStore, type Store } from '../store/open-store';
 import { describeStoreKey, type KeyDescription, type KeySettings, openStoreKey } from '../store/store-key';
@@ -60,7 +60,7 @@ export async function withConfiguredStore<T>(
   options: StoreCommandOptions = {},
 ): Promise<T> {
   const config = loadConfig();
-  setLogLevel(config.logLevel);
+  configureLog(config);
   const where = options.mustExist ? await requireExistingStore(config) : storeLocation(config);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
   try {

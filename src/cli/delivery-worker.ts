@@ -4,7 +4,7 @@ import { describeStoreKey, openStoreKey } from '../store/store-key';
 import { storeLocation } from '../store/store-presence';
 import { keySettingsOf, storeBanner } from './configured-store';
 import { startDeliveryWorker } from '../delivery/worker';
-import { log, setLogLevel } from '../lib/log';
+import { log, configureLog } from '../lib/log';
 import { openStore } from '../store/open-store';
 
 /**
@@ -16,7 +16,7 @@ import { openStore } from '../store/open-store';
  */
 export async function deliveryWorker(): Promise<void> {
   const config = loadConfig();
-  setLogLevel(config.logLevel);
+  configureLog(config);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
   const { key } = await openStoreKey(store, {
     outboxKey: config.delivery.outboxKey,

@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { effectiveSettings } from '../config/effective-settings';
 import { EXIT_SETTING_TO_FIX } from '../config/readers';
 import { type Config, ConfigError, loadConfig } from '../config/service-config';
-import { flushLog, log, setLogLevel } from '../lib/log';
+import { configureLog, flushLog, log } from '../lib/log';
 import { isSettingToFix } from '../store/store-errors';
 import { reportListening, superviseWorkers } from '../workers';
 
@@ -24,7 +24,7 @@ export async function serve(): Promise<void> {
     }
     throw error;
   }
-  setLogLevel(config.logLevel);
+  configureLog(config);
   if (config.workers > 1 && cluster.isPrimary) {
     superviseWorkers(config.workers, config.operator, effectiveSettings(config));
     return;

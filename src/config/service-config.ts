@@ -1,7 +1,7 @@
 import { PROFILES, type Profile } from '../contract/profile';
 import { readDeliveryConfig, type DeliveryConfig } from './delivery-settings';
 import { type AccessSettings, readAccessSettings } from './access-settings';
-import { LOG_LEVELS, type LogLevel } from '../lib/log';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../lib/log';
 import { readNotificationConfig, type NotificationConfig } from './notification-settings';
 import { type ImportSettings, readImportSettings } from './import-settings';
 import { type OperatorSettings, readOperatorSettings } from './operator-settings';
@@ -24,6 +24,8 @@ export interface Config {
   /** What one request's document (XML, form, query, JSON) may hold. */
   budgets: RequestBudgets;
   logLevel: LogLevel;
+  /** JSON lines for a log shipper, or aligned text for a terminal. */
+  logFormat: LogFormat;
   /** Folder of the embedded SQLite store (and later of generated documents). */
   dataDirectory: string;
   /** postgres://... selects PostgreSQL; undefined selects the embedded SQLite store. */
@@ -73,6 +75,20 @@ function readLogLevel(env: Environment): LogLevel {
   return level;
 }
 
+/** A setting that names one of a few choices, in any case; the default when unset. */
+function readOneOf<Choice extends string>(
+  env: Environment,
+  name: string,
+  choices: readonly Choice[],
+  fallback: Choice,
+): Choice {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '') return fallback;
+  const choice = choices.find((candidate) => candidate === raw.toLowerCase());
+  if (!choice) throw new ConfigError(`${name} must be one of ${choices.join(', ')}, got "${raw}"`);
+  return choice;
+}
+
 function readDatabaseUrl(env: Environment): string | undefined {
   const raw = env.DATABASE_URL ?? '';
   if (raw === '') return undefined;
@@ -88,14 +104,6 @@ function readDatabaseUrl(env: Environment): string | undefined {
   return raw;
 }
 
-function readContract(env: Environment): Profile {
-  const raw = (env.CONTRACT ?? '').trim();
-  if (raw === '') return 'documented';
-  const profile = PROFILES.find((candidate) => candidate === raw.toLowerCase());
-  if (!profile) throw new ConfigError(`CONTRACT must be one of ${PROFILES.join(', ')}, got "${raw}"`);
-  return profile;
-}
-
 export function loadConfig(env: Environment = process.env): Config {
   const publicBase = readAbsoluteUrl(env, 'PUBLIC_BASE_URL');
   return {
@@ -106,10 +114,11 @@ export function loadConfig(env: Environment = process.env): Config {
     maxBodyBytes: readInteger(env, 'MAX_BODY_BYTES', 1048576, 1024, 1073741824),
     budgets: readRequestBudgets(env),
     logLevel: readLogLevel(env),
+    logFormat: readOneOf<LogFormat>(env, 'LOG_FORMAT', LOG_FORMATS, 'json'),
     dataDirectory: env.DATA_DIR || './data',
     databaseUrl: readDatabaseUrl(env),
     demoData: readSwitch(env, 'DEMO_DATA', true),
-    contract: readContract(env),
+    contract: readOneOf<Profile>(env, 'CONTRACT', PROFILES, 'documented'),
     delivery: readDeliveryConfig(env),
     notifications: readNotificationConfig(env),
     access: readAccessSettings(env),

@@ -92,8 +92,9 @@ function openPostgres(
   databaseUrl: string,
   queryTook: StoreSettings['queryTook'],
   queryLog: KyselyConfig['log'],
+  poolSize = 10,
 ): Opened {
-  const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+  const pool = new Pool({ connectionString: databaseUrl, max: poolSize });
   // A connection the server drops (a restart, a failover) is logged, and the pool opens a new one
   // for the next query; the query in flight on it fails on its own. An 'error' event nobody
   // listens to would stop the process, and pg emits one for a client held between statements.
@@ -140,4 +141,20 @@ export async function openStore(settings: StoreSettings): Promise<Store> {
       await db.destroy();
     },
   };
+}
+
+/** A connection of its own to a store another has opened (and migrated): a writer thread's. */
+export interface StoreConnection {
+  readonly db: Kysely<Database>;
+  readonly engine: Engine;
+  readonly connection: Connection;
+  close(): Promise<void>;
+}
+
+/** Opens one more connection to the store, without migrating it or keeping its reference data. */
+export function openStoreConnection(settings: StoreSettings): StoreConnection {
+  const { db, connection } = settings.databaseUrl
+    ? openPostgres(settings.databaseUrl, undefined, undefined, 1)
+    : openSqlite(settings.dataDirectory, undefined, undefined);
+  return { db, engine: connection.engine, connection, close: () => db.destroy() };
 }

@@ -1,4 +1,4 @@
-import { type LogLevel, logs, logTimestamp, writeLogLine } from '../lib/log';
+import { type LogLevel, logs, logsText, logTimestamp, textLogLine, writeLogLine } from '../lib/log';
 import type { RequestRecord } from './request-record';
 
 /** Probes a balancer sends every few seconds: logged at debug only, so they do not drown the calls. */
@@ -19,10 +19,17 @@ function field(name: string, value: string | undefined): string {
 export function logRequest(record: RequestRecord, status: number, durationMs: number): void {
   const level: LogLevel = QUIET_ENDPOINTS.has(record.endpoint) ? 'debug' : 'info';
   if (!logs(level)) return;
+  const roundedMs = Math.round(durationMs * 1000) / 1000;
+  if (logsText()) {
+    const { id: requestId, caller, address, endpoint, operation, binding } = record;
+    const fields = { status, durationMs: roundedMs, endpoint, operation, binding, caller, address, requestId };
+    writeLogLine(textLogLine(level, 'request', fields));
+    return;
+  }
   writeLogLine(
     `{"time":"${logTimestamp()}","level":"${level}","message":"request"` +
       `${field('requestId', record.id)}${field('caller', record.caller)}${field('address', record.address)}` +
       `${field('endpoint', record.endpoint)}${field('operation', record.operation)}` +
-      `${field('binding', record.binding)},"status":${status},"durationMs":${Math.round(durationMs * 1000) / 1000}}`,
+      `${field('binding', record.binding)},"status":${status},"durationMs":${roundedMs}}`,
   );
 }
