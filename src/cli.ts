@@ -10,6 +10,7 @@ import { exportCommand } from './cli/export';
 import { type ImportCommandOptions, importCommand } from './cli/import';
 import { deliveryStatus } from './cli/delivery-status';
 import { deliveryWorker } from './cli/delivery-worker';
+import { routesCommand, shadowReportCommand } from './cli/migration';
 import { serve } from './cli/serve';
 import { UsageError } from './cli/usage-error';
 import { ranWithBoundedHeap } from './cli/bounded-heap';
@@ -113,6 +114,20 @@ program
   .command('backup <path>')
   .description('back up the store into a new file while the service serves (SQLite online backup, or pg_dump)')
   .action(backupCommand);
+
+program
+  .command('routes')
+  .description('print who answers each operation: local, legacy, shadow or canary (LEGACY_URL, ROUTES)')
+  .option('--json', 'print the table as JSON', false)
+  .action(routesCommand);
+
+program
+  .command('shadow-report')
+  .description("how this service's answers compared with the legacy service's, per operation and binding")
+  .option('--since <date>', 'only the days since then, YYYY-MM-DD')
+  .option('--operation <name>', 'only this operation')
+  .option('--json', 'print the report as JSON', false)
+  .action(shadowReportCommand);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);

@@ -12,6 +12,8 @@ import { flushLog, log, setLogLevel } from './lib/log';
 import { serviceVersion } from './lib/package-info';
 import { bindHandlers, type Handlers } from './operations/registry';
 import { CallPipeline } from './pipeline/call-pipeline';
+import { Comparisons } from './migration/comparisons';
+import { ShadowLedger } from './migration/shadow-ledger';
 import { answerFigureRequests } from './server/cluster-figures';
 import { closeServer, type IdleConnections } from './server/close-server';
 import { type ClientTimeLimits, createHttpServer } from './server/http-server';
@@ -120,10 +122,19 @@ export async function startService(config: Config, options: StartOptions = {}): 
     clock,
   };
   const settings = { ...config, trustedProxies: config.access.trustedProxies };
-  const pipeline = new CallPipeline({ handlers, services, settings, callers, audit });
-  /** Once the calls have ended: the audit trail written out, the store closed. */
+  // Without a legacy service every operation is local, and nothing of the migration is made.
+  const migration =
+    config.migration.legacyUrl === undefined
+      ? undefined
+      : {
+          settings: config.migration,
+          comparisons: new Comparisons(config.migration, new ShadowLedger(store, config.migration.keepDays, clock)),
+        };
+  const pipeline = new CallPipeline({ handlers, services, settings, callers, audit, migration });
+  /** Once the calls have ended: the comparisons and the audit trail written out, the store closed. */
   const closeParts = async () => {
     callers.stop();
+    await migration?.comparisons.idle();
     await audit.close();
     await store.close();
   };

@@ -17,7 +17,10 @@ export const LAYERS: ReadonlyArray<{ readonly name: string; readonly members: re
   { name: 'bindings', members: ['soap/', 'http/', 'pages/'] },
   { name: 'pipeline', members: ['pipeline/'] },
   { name: 'operations', members: ['operations/'] },
-  { name: 'domain', members: ['access/', 'audit/', 'notifications/', 'delivery/', 'documents/', 'roster/'] },
+  {
+    name: 'domain',
+    members: ['access/', 'audit/', 'notifications/', 'delivery/', 'documents/', 'roster/', 'migration/'],
+  },
   { name: 'store', members: ['store/'] },
   { name: 'foundation', members: ['contract/', 'config/', 'wire/', 'lib/', 'telemetry/'] },
 ];

@@ -3,6 +3,7 @@ import { readDeliveryConfig, type DeliveryConfig } from './delivery-settings';
 import { type AccessSettings, readAccessSettings } from './access-settings';
 import { LOG_LEVELS, type LogLevel } from '../lib/log';
 import { readNotificationConfig, type NotificationConfig } from './notification-settings';
+import { type MigrationSettings, readMigrationSettings } from './migration-settings';
 import { type OperatorSettings, readOperatorSettings } from './operator-settings';
 import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './readers';
 
@@ -38,6 +39,8 @@ export interface Config {
   workers: number;
   /** Metrics, the status page and graceful stopping. */
   operator: OperatorSettings;
+  /** The legacy service and who answers each operation while a school moves from it. */
+  migration: MigrationSettings;
 }
 
 function readHost(env: Environment): string {
@@ -108,5 +111,6 @@ export function loadConfig(env: Environment = process.env): Config {
     access: readAccessSettings(env),
     workers: readInteger(env, 'WORKERS', 1, 1, 64),
     operator: readOperatorSettings(env),
+    migration: readMigrationSettings(env),
   };
 }
