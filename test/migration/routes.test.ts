@@ -1,59 +1,14 @@
 import type { RunningService } from '../../src/service';
 import { shadowReport } from '../../src/migration/shadow-report';
 import { startLegacyStandIn, type LegacyStandIn, type StandInBinding } from '../support/legacy-asmx';
-import { envelope11, envelope12, NS } from '../support/soap';
+import { eventually } from '../support/eventually';
+import { BINDINGS, call, PATH } from '../support/legacy-calls';
 import { startTestService } from '../support/service';
 
 /**
  * Every route on every binding, on a real port, with the legacy stand-in on loopback: who answers,
  * what the legacy service is sent, what a caller gets when it is down, and that pages stay here.
  */
-
-const PATH = '/GetStudentsNote.asmx';
-
-interface Answer {
-  status: number;
-  contentType: string | null;
-  text: string;
-}
-
-async function call(url: string, binding: StandInBinding, operation = 'HelloWorld', path = PATH): Promise<Answer> {
-  const element = `<${operation} xmlns="${NS}" />`;
-  const init: Record<StandInBinding, [string, RequestInit]> = {
-    soap11: [
-      path,
-      {
-        method: 'POST',
-        headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${NS}${operation}"` },
-        body: envelope11(element),
-      },
-    ],
-    soap12: [
-      path,
-      { method: 'POST', headers: { 'Content-Type': 'application/soap+xml; charset=utf-8' }, body: envelope12(element) },
-    ],
-    'http-get': [`${path}/${operation}`, { method: 'GET' }],
-    'http-post': [
-      `${path}/${operation}`,
-      { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: '' },
-    ],
-    json: [`${path}/${operation}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }],
-  };
-  const [target, request] = init[binding];
-  const response = await fetch(`${url}${target}`, request);
-  return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text() };
-}
-
-const BINDINGS: StandInBinding[] = ['soap11', 'soap12', 'http-get', 'http-post', 'json'];
-
-/** Polls until `check` holds; the comparisons are written after the answer, so a test waits for them. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    const value = await read();
-    if (check(value) || attempt > 200) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('Routes to the legacy service', () => {
   let legacy: LegacyStandIn;

@@ -34,6 +34,8 @@ export interface StandInBehaviour {
   noise?: boolean;
   delayMs?: number;
   fail?: 'fault' | 'close';
+  /** Answers nothing until `release()`: a legacy service that is busy for as long as a test needs. */
+  hold?: boolean;
 }
 
 export interface LegacyStandIn {
@@ -43,6 +45,8 @@ export interface LegacyStandIn {
   readonly requests: ReceivedRequest[];
   /** The requests for one operation. */
   requestsFor(operation: string): ReceivedRequest[];
+  /** Answers the requests held so far (see `hold`), and stops holding. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -106,6 +110,7 @@ export async function startLegacyStandIn(): Promise<LegacyStandIn> {
   const behaviour: StandInBehaviour = {};
   const requests: ReceivedRequest[] = [];
   let counter = 0;
+  const held: Array<() => void> = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -137,7 +142,8 @@ export async function startLegacyStandIn(): Promise<LegacyStandIn> {
         if (binding === 'json' && (document.status ?? 200) >= 400) headers.jsonerror = 'true';
         response.writeHead(document.status ?? 200, headers).end(text);
       };
-      if (behaviour.delayMs) setTimeout(answer, behaviour.delayMs);
+      if (behaviour.hold) held.push(answer);
+      else if (behaviour.delayMs) setTimeout(answer, behaviour.delayMs);
       else answer();
     });
   });
@@ -149,6 +155,10 @@ export async function startLegacyStandIn(): Promise<LegacyStandIn> {
     behaviour,
     requests,
     requestsFor: (operation) => requests.filter((request) => request.operation === operation),
+    release: () => {
+      behaviour.hold = false;
+      for (const answer of held.splice(0)) answer();
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -1,0 +1,98 @@
+import { shadowReport } from '../../src/migration/shadow-report';
+import type { RunningService } from '../../src/service';
+import type { Store } from '../../src/store/open-store';
+import { eventually } from '../support/eventually';
+import { callJson } from '../support/json-calls';
+import { startLegacyStandIn, type LegacyStandIn } from '../support/legacy-asmx';
+import { startTestService } from '../support/service';
+import { openTestSchool, TEST_TODAY } from '../support/stores';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * A write (AuthCode to a number in the school directory, which this service queues as an SMS)
+ * acts exactly once in every route: here (an outbox row) or at the legacy service (a request to
+ * the stand-in), never both. In shadow this service rehearses it: nothing stored, not even the
+ * rate limits' count.
+ */
+describe('Writes act exactly once in every route', () => {
+  let settings: Record<string, string>;
+  let school: Store;
+  let legacy: LegacyStandIn;
+  let service: RunningService | undefined;
+  let phone: string;
+
+  const start = (route: string) =>
+    startTestService(
+      { ...settings, DEMO_DATA: 'off', DELIVERY_WORKER: 'off', LEGACY_URL: legacy.url, ROUTES: `AuthCode=${route}` },
+      { now: () => TEST_TODAY },
+    );
+  const authCode = (url: string) => callJson(url, '/AuthCodeSending.asmx', 'AuthCode', { code: '482913', phone });
+  const outboxRows = async () => (await school.db.selectFrom('outbox_messages').selectAll().execute()).length;
+  const limitRows = async () => (await school.db.selectFrom('rate_limit_events').selectAll().execute()).length;
+  const report = () => shadowReport(school, { operation: 'AuthCode' });
+
+  beforeAll(async () => {
+    settings = { DATA_DIR: mkdtempSync(join(tmpdir(), 'school-store-')) };
+    school = await openTestSchool(settings);
+    phone = (await school.db.selectFrom('guardians').select('phone').orderBy('id').executeTakeFirstOrThrow()).phone;
+  });
+  afterAll(() => school.close());
+  beforeEach(async () => {
+    legacy = await startLegacyStandIn();
+    await school.db.deleteFrom('outbox_messages').execute();
+    await school.db.deleteFrom('rate_limit_events').execute();
+    await school.db.deleteFrom('shadow_comparisons').execute();
+  });
+  afterEach(async () => {
+    await service?.close();
+    service = undefined;
+    await legacy.close();
+  });
+
+  test('local: queued here, the legacy service not asked', async () => {
+    service = await start('local');
+    expect((await authCode(service.url)).status).toBe(200);
+    expect(await outboxRows()).toBe(1);
+    expect(legacy.requests).toHaveLength(0);
+  });
+
+  test('legacy: sent to the legacy service once, nothing queued here', async () => {
+    service = await start('legacy');
+    const answer = await authCode(service.url);
+    expect(answer.body.d).toBe('legacy-reference');
+    expect(legacy.requestsFor('AuthCode')).toHaveLength(1);
+    expect(await outboxRows()).toBe(0);
+  });
+
+  test('shadow: the legacy service acts; here it is rehearsed and compared, storing nothing', async () => {
+    service = await start('shadow');
+    const answer = await authCode(service.url);
+    expect(answer.body.d).toBe('legacy-reference');
+    const found = await eventually(report, (figures) => figures.operations.length > 0);
+    // The rehearsal ran in full: its reference differs from the legacy one, so the two were compared.
+    expect(found.operations).toEqual([expect.objectContaining({ binding: 'json', compared: 1, different: 1 })]);
+    expect(legacy.requestsFor('AuthCode')).toHaveLength(1);
+    expect(await outboxRows()).toBe(0);
+    expect(await limitRows()).toBe(0);
+  });
+
+  test('canary: queued here, never sent to the legacy service, counted as not compared', async () => {
+    service = await start('canary');
+    expect((await authCode(service.url)).status).toBe(200);
+    const found = await eventually(report, (figures) => figures.operations.length > 0);
+    expect(found.operations).toEqual([expect.objectContaining({ notCompared: 1, compared: 0 })]);
+    expect(await outboxRows()).toBe(1);
+    expect(legacy.requests).toHaveLength(0);
+  });
+
+  test('a rehearsal still refuses what a real call would: a bad code is a rule error here too', async () => {
+    service = await start('shadow');
+    const answer = await callJson(service.url, '/AuthCodeSending.asmx', 'AuthCode', { code: 'x', phone });
+    expect(answer.body.d).toBe('legacy-reference');
+    const found = await eventually(report, (figures) => figures.differences.length > 0);
+    expect(found.differences.map((difference) => difference.path)).toContain('(status)');
+    expect(await limitRows()).toBe(0);
+  });
+});
