@@ -141,7 +141,13 @@ export async function startService(config: Config, options: StartOptions = {}): 
   let stopping = false;
   let node = `${hostname()}:${config.port}`;
   let presence: Presence | undefined;
-  const figures = new ServiceFigures({ telemetry, store, node: () => node, presence: () => presence });
+  const figures = new ServiceFigures({
+    telemetry,
+    store,
+    node: () => node,
+    presence: () => presence,
+    migration: config.migration,
+  });
   const { server, tracking } = createHttpServer(
     {
       config,

@@ -1,10 +1,8 @@
 import { comparisonCounts, differenceRows, type ReportFilter } from '../store/queries/shadow-comparisons';
 import type { Session } from '../store/session';
 
-/** One operation on one binding: how its comparisons came out. */
-export interface ComparisonFigures {
-  readonly operation: string;
-  readonly binding: string;
+/** How an operation's comparisons came out (on one binding, or all together). */
+export interface OutcomeCounts {
   /** identical + different + noisy: the calls whose two answers were compared. */
   compared: number;
   identical: number;
@@ -14,6 +12,22 @@ export interface ComparisonFigures {
   dropped: number;
   notCompared: number;
 }
+
+/** One operation on one binding: how its comparisons came out. */
+export interface ComparisonFigures extends OutcomeCounts {
+  readonly operation: string;
+  readonly binding: string;
+}
+
+export const noOutcomes = (): OutcomeCounts => ({
+  compared: 0,
+  identical: 0,
+  different: 0,
+  noisy: 0,
+  legacyErrors: 0,
+  dropped: 0,
+  notCompared: 0,
+});
 
 /** A field path where the answers differed, with how often and one example pair (personal data masked). */
 export interface PathFigures {
@@ -32,7 +46,7 @@ export interface ShadowReport {
   readonly differences: PathFigures[];
 }
 
-const FIELD: Record<string, keyof ComparisonFigures | undefined> = {
+const FIELD: Record<string, Exclude<keyof OutcomeCounts, 'compared'> | undefined> = {
   identical: 'identical',
   different: 'different',
   noisy: 'noisy',
@@ -40,6 +54,13 @@ const FIELD: Record<string, keyof ComparisonFigures | undefined> = {
   dropped: 'dropped',
   'not-compared': 'notCompared',
 };
+
+/** Adds `count` comparisons of one outcome (as the store names it) to the counts. */
+export function addOutcome(counts: OutcomeCounts, outcome: string, count: number): void {
+  const field = FIELD[outcome];
+  if (field) counts[field] += count;
+  if (outcome === 'identical' || outcome === 'different' || outcome === 'noisy') counts.compared += count;
+}
 
 /** The report since a day (every kept day without one), for one operation or all. */
 export async function shadowReport(store: Session, filter: ReportFilter): Promise<ShadowReport> {
@@ -49,24 +70,10 @@ export async function shadowReport(store: Session, filter: ReportFilter): Promis
     const key = `${row.operation} ${row.binding}`;
     let figures = operations.get(key);
     if (!figures) {
-      figures = {
-        operation: row.operation,
-        binding: row.binding,
-        compared: 0,
-        identical: 0,
-        different: 0,
-        noisy: 0,
-        legacyErrors: 0,
-        dropped: 0,
-        notCompared: 0,
-      };
+      figures = { operation: row.operation, binding: row.binding, ...noOutcomes() };
       operations.set(key, figures);
     }
-    const field = FIELD[row.outcome];
-    const count = Number(row.count);
-    if (field) (figures[field] as number) += count;
-    if (row.outcome === 'identical' || row.outcome === 'different' || row.outcome === 'noisy')
-      figures.compared += count;
+    addOutcome(figures, row.outcome, Number(row.count));
   }
   const differences = new Map<string, PathFigures>();
   for (const row of rows) {
