@@ -11,6 +11,7 @@ import { type ImportCommandOptions, importCommand } from './cli/import';
 import { deliveryStatus } from './cli/delivery-status';
 import { deliveryWorker } from './cli/delivery-worker';
 import { routesCommand, shadowReportCommand } from './cli/migration';
+import { type ReplayOptions, replayCommand } from './cli/replay';
 import { serve } from './cli/serve';
 import { UsageError } from './cli/usage-error';
 import { ranWithBoundedHeap } from './cli/bounded-heap';
@@ -36,7 +37,14 @@ const program = new Command('school-service')
 program
   .command('serve')
   .description('start the service (as npm start does); settings come from the environment')
-  .action(serve);
+  .option('--record <file>', 'append the calls let in to FILE, one JSON line each, for replay (RECORD_FILE)')
+  .option('--record-loopback', "record this machine's calls too (RECORD_LOOPBACK=on)", false)
+  .action((options: { record?: string; recordLoopback: boolean }) => {
+    // Passed as settings, so that workers (which read the environment) record as well.
+    if (options.record !== undefined) process.env.RECORD_FILE = options.record;
+    if (options.recordLoopback) process.env.RECORD_LOOPBACK = 'on';
+    return serve();
+  });
 
 program
   .command('demo-data')
@@ -128,6 +136,14 @@ program
   .option('--operation <name>', 'only this operation')
   .option('--json', 'print the report as JSON', false)
   .action(shadowReportCommand);
+
+program
+  .command('replay <file>')
+  .description('send recorded calls (serve --record) to this service and to another, and report how they compare')
+  .requiredOption('--against <url>', 'the base URL of the other service (the legacy one, or another build)')
+  .option('--service <url>', "this service's base URL (default: http://127.0.0.1:PORT)")
+  .option('--json', 'print the report as JSON', false)
+  .action((file: string, options: ReplayOptions) => replayCommand(file, options));
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);

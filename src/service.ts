@@ -14,6 +14,7 @@ import { bindHandlers, type Handlers } from './operations/registry';
 import { CallPipeline } from './pipeline/call-pipeline';
 import { Comparisons } from './migration/comparisons';
 import { ShadowLedger } from './migration/shadow-ledger';
+import { TrafficRecorder } from './migration/traffic-recorder';
 import { answerFigureRequests } from './server/cluster-figures';
 import { closeServer, type IdleConnections } from './server/close-server';
 import { type ClientTimeLimits, createHttpServer } from './server/http-server';
@@ -122,19 +123,22 @@ export async function startService(config: Config, options: StartOptions = {}): 
     clock,
   };
   const settings = { ...config, trustedProxies: config.access.trustedProxies };
-  // Without a legacy service every operation is local, and nothing of the migration is made.
+  // Without a legacy service or a recording every operation is local, and nothing of the migration is made.
+  const { recordFile } = config.migration;
   const migration =
-    config.migration.legacyUrl === undefined
+    config.migration.legacyUrl === undefined && recordFile === undefined
       ? undefined
       : {
           settings: config.migration,
           comparisons: new Comparisons(config.migration, new ShadowLedger(store, config.migration.keepDays, clock)),
+          recorder: recordFile === undefined ? undefined : new TrafficRecorder({ ...config.migration, recordFile }),
         };
   const pipeline = new CallPipeline({ handlers, services, settings, callers, audit, migration });
   /** Once the calls have ended: the comparisons and the audit trail written out, the store closed. */
   const closeParts = async () => {
     callers.stop();
     await migration?.comparisons.idle();
+    await migration?.recorder?.close();
     await audit.close();
     await store.close();
   };

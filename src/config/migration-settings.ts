@@ -1,5 +1,5 @@
 import type { OperationName } from '../contract/operation-types';
-import { ConfigError, readAbsoluteUrl, readInteger, type Environment } from './readers';
+import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './readers';
 
 /**
  * Who answers an operation while a school moves from its legacy ASMX service to this one:
@@ -61,6 +61,12 @@ export interface MigrationSettings {
   readonly maxPending: number;
   /** How many days of comparison figures and differences the store keeps. */
   readonly keepDays: number;
+  /** Where the calls are recorded for a replay (`serve --record FILE`); undefined records nothing. */
+  readonly recordFile: string | undefined;
+  /** Whether loopback callers' calls are recorded too (`--record-loopback`); they are tests and checks, mostly. */
+  readonly recordLoopback: boolean;
+  /** The size past which recording stops, so that a forgotten recording does not fill the disk. */
+  readonly recordMaxBytes: number;
 }
 
 function isOperation(name: string): name is OperationName {
@@ -130,5 +136,8 @@ export function readMigrationSettings(env: Environment): MigrationSettings {
     ignored: readIgnoredPaths(env.SHADOW_IGNORE),
     maxPending: readInteger(env, 'SHADOW_MAX_PENDING', 200, 1, 100_000),
     keepDays: readInteger(env, 'SHADOW_KEEP_DAYS', 14, 1, 3650),
+    recordFile: env.RECORD_FILE || undefined,
+    recordLoopback: readSwitch(env, 'RECORD_LOOPBACK', false),
+    recordMaxBytes: readInteger(env, 'RECORD_MAX_BYTES', 256 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024),
   };
 }

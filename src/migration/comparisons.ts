@@ -3,8 +3,19 @@ import type { Answer } from './answer';
 import { answerDifferences } from './answer';
 import { maskedExample } from './masking';
 import { NoiseRegister } from './noise';
-import type { ComparisonOutcome, ShadowLedger } from './shadow-ledger';
+import type { ComparisonOutcome } from './shadow-ledger';
+import type { FoundDifference } from '../store/queries/shadow-comparisons';
 import type { IgnoredPath } from '../config/migration-settings';
+
+/** Where comparisons' outcomes go: the store (ShadowLedger), or a replay's tally in memory. */
+export interface ComparisonSink {
+  record(
+    operation: string,
+    binding: string,
+    outcome: ComparisonOutcome,
+    differences?: readonly FoundDifference[],
+  ): Promise<void>;
+}
 
 export interface ComparisonSettings {
   readonly noiseSample: number;
@@ -31,7 +42,7 @@ export class Comparisons {
 
   constructor(
     private readonly settings: ComparisonSettings,
-    private readonly ledger: ShadowLedger,
+    private readonly ledger: ComparisonSink,
   ) {
     this.noise = new NoiseRegister(settings.ignored);
   }
@@ -43,7 +54,9 @@ export class Comparisons {
       return false;
     }
     this.pending++;
-    task()
+    // Started on the next turn of the loop, so that the caller's answer is on its way first.
+    new Promise<void>((resolve) => setImmediate(resolve))
+      .then(task)
       .catch((error: unknown) => log.error('shadow comparison failed', { ...subject, error: String(error) }))
       .finally(() => {
         this.pending--;

@@ -2,7 +2,7 @@ import { boundedFetch, FetchFailure } from '../lib/bounded-fetch';
 import type { Answer } from './answer';
 
 /** The request headers passed on to the legacy service: what says what the call is, nothing of this service's. */
-const REQUEST_HEADERS = ['content-type', 'soapaction', 'accept', 'accept-language', 'user-agent'] as const;
+export const FORWARDED_HEADERS = ['content-type', 'soapaction', 'accept', 'accept-language', 'user-agent'] as const;
 /**
  * The answer headers passed back to the caller: what a client reads (the type, ASMX's JSON error
  * flag, caching and download names). Connection and length headers are this connection's own.
@@ -35,7 +35,7 @@ export class LegacyUnavailable extends Error {}
  */
 export async function askLegacy(limits: LegacyLimits, request: LegacyRequest, timeoutMs = limits.timeoutMs) {
   const headers: Record<string, string> = { 'x-forwarded-for': request.callerAddress };
-  for (const name of REQUEST_HEADERS) {
+  for (const name of FORWARDED_HEADERS) {
     const value = request.headers[name];
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }

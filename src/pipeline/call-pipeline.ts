@@ -20,6 +20,7 @@ import { Exchange } from './exchange';
 import { collectTouched, noneTouched, type TouchedRecords } from './touched-records';
 import { rehearsalSession } from '../store/session';
 import { type MigrationParts, type RoutedCall, routeOf, serveRouted } from './routed-call';
+import type { LegacyRequest } from '../migration/legacy-client';
 import { CapturedResponse } from './captured-response';
 import { sendWithHeaders } from '../wire/send';
 
@@ -68,6 +69,18 @@ export const BASIC_CHALLENGE = 'Basic realm="school-service", charset="UTF-8"';
 const LEGACY_UNAVAILABLE = 'The legacy service that answers this operation did not answer; try again later.';
 const HOW_TO_LET_IN = 'The operator lets callers in with the command school-service callers add.';
 
+/** The request as it came, to be passed to the legacy service or recorded. */
+function passable(exchange: Exchange, call: Call): LegacyRequest {
+  const { request } = exchange;
+  return {
+    method: request.method === 'GET' ? 'GET' : 'POST',
+    target: request.url ?? '/',
+    headers: request.headers,
+    body: exchange.bodyAsRead,
+    callerAddress: call.caller.address,
+  };
+}
+
 /**
  * The one path every call takes, whatever its binding: the body is read within the limits, the
  * binding decodes the call, the caller is recognised and what it may call checked, the handler
@@ -100,10 +113,12 @@ export class CallPipeline {
       this.fail(exchange, binding, state, admission.error);
       return;
     }
-    const route = routeOf(this.parts.migration, call.operation.name as OperationName);
-    if (route !== 'local' && this.parts.migration) {
+    const { migration } = this.parts;
+    migration?.recorder?.record(call.operation.name, call.caller.binding, passable(exchange, call), this.clock());
+    const route = routeOf(migration, call.operation.name as OperationName);
+    if (route !== 'local' && migration) {
       const routed = this.routedCall(exchange, binding, state, call, admission.identity);
-      await serveRouted(route, this.parts.migration, routed);
+      await serveRouted(route, migration, routed);
       return;
     }
     const invocation = await this.run(call, admission.identity, record);
@@ -282,13 +297,7 @@ export class CallPipeline {
     return {
       operation: call.operation.name as OperationName,
       binding: call.caller.binding,
-      request: {
-        method: request.method === 'GET' ? 'GET' : 'POST',
-        target: request.url ?? '/',
-        headers: request.headers,
-        body: exchange.bodyAsRead,
-        callerAddress: call.caller.address,
-      },
+      request: passable(exchange, call),
       runLocal: (rehearsal) => this.run(call, identity, record, rehearsal),
       answer: (invocation) => this.answer(exchange, binding, state, call, invocation),
       capture: (invocation) => {
@@ -310,7 +319,7 @@ export class CallPipeline {
       auditForwarded: (ok) => {
         if (!OPERATION_ACCESS[call.operation.name as OperationName].audited) return;
         this.parts.audit.record({
-          at: this.parts.services.clock(),
+          at: this.clock(),
           caller: identity?.name ?? 'anonymous',
           address: call.caller.address,
           operation: call.operation.name,
@@ -322,6 +331,10 @@ export class CallPipeline {
         });
       },
     };
+  }
+
+  private clock(): Date {
+    return this.parts.services.clock();
   }
 
   private fail<State>(exchange: Exchange, binding: Binding<State>, state: State, error: unknown): void {

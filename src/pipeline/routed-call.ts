@@ -3,12 +3,15 @@ import type { OperationName } from '../contract/operation-types';
 import type { Answer } from '../migration/answer';
 import type { Comparisons, Subject } from '../migration/comparisons';
 import { askLegacy, type LegacyRequest, LegacyUnavailable } from '../migration/legacy-client';
+import type { TrafficRecorder } from '../migration/traffic-recorder';
 import type { CallError } from './call-error';
 
-/** What the call path needs to route calls away from this service: the table and the comparisons. */
+/** What the call path needs to route calls away from this service: the table, the comparisons, the recorder. */
 export interface MigrationParts {
   readonly settings: MigrationSettings;
   readonly comparisons: Comparisons;
+  /** Records the calls let in, for a replay; undefined when not recording. */
+  readonly recorder?: TrafficRecorder;
 }
 
 /** The route of an operation: the one place a call's route is looked up (after access and limits, before handlers). */
@@ -81,8 +84,8 @@ export async function serveRouted(route: Exclude<Route, 'local'>, parts: Migrati
       await comparisons.count(subject, 'not-compared');
       return;
     }
-    const local = call.capture(outcome);
     comparisons.run(subject, async () => {
+      const local = call.capture(outcome);
       const legacy = await legacyAnswer(parts, call);
       if (legacy instanceof LegacyUnavailable) await comparisons.count(subject, 'legacy-error');
       else await compare(parts, call, subject, local, legacy);
