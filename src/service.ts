@@ -130,14 +130,14 @@ export async function startService(config: Config, options: StartOptions = {}): 
       ? undefined
       : {
           settings: config.migration,
-          comparisons: new Comparisons(config.migration, new ShadowLedger(store, config.migration.keepDays, clock)),
+          comparisons: new Comparisons(config.migration, new ShadowLedger(store, config.migration, clock)),
           recorder: recordFile === undefined ? undefined : new TrafficRecorder({ ...config.migration, recordFile }),
         };
   const pipeline = new CallPipeline({ handlers, services, settings, callers, audit, migration });
   /** Once the calls have ended: the comparisons and the audit trail written out, the store closed. */
   const closeParts = async () => {
     callers.stop();
-    await migration?.comparisons.idle();
+    await migration?.comparisons.close();
     await migration?.recorder?.close();
     await audit.close();
     await store.close();

@@ -61,6 +61,8 @@ export interface MigrationSettings {
   readonly maxPending: number;
   /** How many days of comparison figures and differences the store keeps. */
   readonly keepDays: number;
+  /** How often the comparisons' counts, kept in memory, are added to the store's. */
+  readonly flushMs: number;
   /** Where the calls are recorded for a replay (`serve --record FILE`); undefined records nothing. */
   readonly recordFile: string | undefined;
   /** Whether loopback callers' calls are recorded too (`--record-loopback`); they are tests and checks, mostly. */
@@ -136,6 +138,7 @@ export function readMigrationSettings(env: Environment): MigrationSettings {
     ignored: readIgnoredPaths(env.SHADOW_IGNORE),
     maxPending: readInteger(env, 'SHADOW_MAX_PENDING', 200, 1, 100_000),
     keepDays: readInteger(env, 'SHADOW_KEEP_DAYS', 14, 1, 3650),
+    flushMs: readInteger(env, 'SHADOW_FLUSH_MS', 1_000, 20, 60_000),
     recordFile: env.RECORD_FILE || undefined,
     recordLoopback: readSwitch(env, 'RECORD_LOOPBACK', false),
     recordMaxBytes: readInteger(env, 'RECORD_MAX_BYTES', 256 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024),

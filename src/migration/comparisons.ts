@@ -3,19 +3,8 @@ import type { Answer } from './answer';
 import { answerDifferences } from './answer';
 import { maskedExample } from './masking';
 import { NoiseRegister } from './noise';
-import type { ComparisonOutcome } from './shadow-ledger';
-import type { FoundDifference } from '../store/queries/shadow-comparisons';
+import type { ComparisonOutcome, ComparisonSink } from './comparison-outcome';
 import type { IgnoredPath } from '../config/migration-settings';
-
-/** Where comparisons' outcomes go: the store (ShadowLedger), or a replay's tally in memory. */
-export interface ComparisonSink {
-  record(
-    operation: string,
-    binding: string,
-    outcome: ComparisonOutcome,
-    differences?: readonly FoundDifference[],
-  ): Promise<void>;
-}
 
 export interface ComparisonSettings {
   readonly noiseSample: number;
@@ -99,5 +88,11 @@ export class Comparisons {
   idle(): Promise<void> {
     if (this.pending === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Waits for the pending comparisons and writes out their outcomes. */
+  async close(): Promise<void> {
+    await this.idle();
+    await this.ledger.close?.();
   }
 }

@@ -1,6 +1,5 @@
 import type { FoundDifference } from '../store/queries/shadow-comparisons';
-import type { ComparisonSink } from './comparisons';
-import type { ComparisonOutcome } from './shadow-ledger';
+import type { ComparisonOutcome, ComparisonSink } from './comparison-outcome';
 import { addOutcome, noOutcomes, type ComparisonFigures, type PathFigures, type ShadowReport } from './shadow-report';
 
 /** The outcomes of a replay's comparisons, kept in memory and given as the same report the store's figures give. */

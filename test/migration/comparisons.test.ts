@@ -16,6 +16,7 @@ describe('Comparing with the legacy service', () => {
     service = await startTestService({
       DEMO_DATA: 'off',
       LEGACY_URL: legacy.url,
+      SHADOW_FLUSH_MS: '20',
       ROUTES: 'HelloWorld=shadow',
       ...extra,
     });

@@ -36,6 +36,7 @@ describe('The comparison report', () => {
       DEMO_DATA: 'off',
       DATA_DIR: dataDirectory,
       LEGACY_URL: legacy.url,
+      SHADOW_FLUSH_MS: '20',
       ROUTES: 'default=legacy,HelloWorld=shadow,GetStudentsNoteType=canary',
       SHADOW_NOISE_SAMPLE: '0',
     });

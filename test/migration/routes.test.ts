@@ -17,6 +17,7 @@ describe('Routes to the legacy service', () => {
     service = await startTestService({
       DEMO_DATA: 'off',
       LEGACY_URL: legacy.url,
+      SHADOW_FLUSH_MS: '20',
       ROUTES: routes,
       SHADOW_NOISE_SAMPLE: '0',
       ...extra,

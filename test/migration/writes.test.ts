@@ -25,7 +25,14 @@ describe('Writes act exactly once in every route', () => {
 
   const start = (route: string) =>
     startTestService(
-      { ...settings, DEMO_DATA: 'off', DELIVERY_WORKER: 'off', LEGACY_URL: legacy.url, ROUTES: `AuthCode=${route}` },
+      {
+        ...settings,
+        DEMO_DATA: 'off',
+        DELIVERY_WORKER: 'off',
+        LEGACY_URL: legacy.url,
+        SHADOW_FLUSH_MS: '20',
+        ROUTES: `AuthCode=${route}`,
+      },
       { now: () => TEST_TODAY },
     );
   const authCode = (url: string) => callJson(url, '/AuthCodeSending.asmx', 'AuthCode', { code: '482913', phone });

@@ -19,13 +19,15 @@ describeEachEngine('Comparison figures in the store', ({ freshStoreSettings }) =
 
   test('counts outcomes and paths per day; the report adds the days since a date; old days are pruned', async () => {
     let now = new Date('2026-11-01T10:00:00Z');
-    const ledger = new ShadowLedger(store, 14, () => now);
+    const ledger = new ShadowLedger(store, { keepDays: 14, flushMs: 60_000 }, () => now);
     const difference = { path: '/d/Name', noisy: false, localExample: 'A…(5)', legacyExample: 'A…(6)' };
     await ledger.record('GetStudentInfoById', 'json', 'different', [difference]);
+    await ledger.flush();
     now = new Date('2026-11-10T10:00:00Z');
     await ledger.record('GetStudentInfoById', 'json', 'different', [{ ...difference, localExample: 'B…(2)' }]);
     await ledger.record('GetStudentInfoById', 'json', 'identical');
     await ledger.record('GetStudentInfoById', 'soap11', 'legacy-error');
+    await ledger.flush();
 
     const all = await shadowReport(store, {});
     expect(all.operations).toEqual([
@@ -48,6 +50,7 @@ describeEachEngine('Comparison figures in the store', ({ freshStoreSettings }) =
     // Past an hour the ledger prunes: 14 days before Nov 20 is Nov 6, so Nov 1 goes.
     now = new Date('2026-11-20T12:00:00Z');
     await ledger.record('HelloWorld', 'soap12', 'identical');
+    await ledger.close();
     const pruned = await shadowReport(store, { operation: 'GetStudentInfoById' });
     expect(pruned.operations.find((row) => row.binding === 'json')).toMatchObject({ different: 1, identical: 1 });
     expect(pruned.differences[0]).toMatchObject({ count: 1 });

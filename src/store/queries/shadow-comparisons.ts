@@ -4,11 +4,13 @@ import { inTransaction, type Session } from '../session';
 
 /** The figures of comparisons with the legacy service (see migration 008). */
 
-export interface ComparedCall {
+/** Comparisons of one day, operation, binding and outcome, counted in memory since the last write. */
+export interface ComparedCalls {
   readonly day: string;
   readonly operation: string;
   readonly binding: string;
   readonly outcome: string;
+  readonly count: number;
 }
 
 export interface FoundDifference {
@@ -18,35 +20,52 @@ export interface FoundDifference {
   readonly legacyExample: string;
 }
 
-/** Counts one comparison and each path it differed at; a path's first example pair is the one kept. */
-export function recordComparison(session: Session, call: ComparedCall, differences: readonly FoundDifference[]) {
+/** A path's differences of one day, operation and binding since the last write, with the first example pair. */
+export interface CountedDifference extends FoundDifference {
+  readonly day: string;
+  readonly operation: string;
+  readonly binding: string;
+  readonly count: number;
+}
+
+/**
+ * Adds the counts to the days' rows in one transaction; a path's example pair is the one its row
+ * was created with.
+ */
+export function addComparisons(
+  session: Session,
+  calls: readonly ComparedCalls[],
+  differences: readonly CountedDifference[],
+): Promise<void> {
   return inTransaction(session, async ({ db }) => {
-    await db
-      .insertInto('shadow_comparisons')
-      .values({ ...call, count: 1 })
-      .onConflict((conflict) =>
-        conflict
-          .columns(['day', 'operation', 'binding', 'outcome'])
-          .doUpdateSet({ count: sql`shadow_comparisons.count + 1` }),
-      )
-      .execute();
+    for (const call of calls) {
+      await db
+        .insertInto('shadow_comparisons')
+        .values(call)
+        .onConflict((conflict) =>
+          conflict
+            .columns(['day', 'operation', 'binding', 'outcome'])
+            .doUpdateSet({ count: sql`shadow_comparisons.count + ${call.count}` }),
+        )
+        .execute();
+    }
     for (const difference of differences) {
       await db
         .insertInto('shadow_differences')
         .values({
-          day: call.day,
-          operation: call.operation,
-          binding: call.binding,
+          day: difference.day,
+          operation: difference.operation,
+          binding: difference.binding,
           path: difference.path,
           noisy: difference.noisy ? 1 : 0,
-          count: 1,
+          count: difference.count,
           local_example: difference.localExample,
           legacy_example: difference.legacyExample,
         })
         .onConflict((conflict) =>
           conflict
             .columns(['day', 'operation', 'binding', 'path', 'noisy'])
-            .doUpdateSet({ count: sql`shadow_differences.count + 1` }),
+            .doUpdateSet({ count: sql`shadow_differences.count + ${difference.count}` }),
         )
         .execute();
     }
