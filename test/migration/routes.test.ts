@@ -128,6 +128,15 @@ describe('Routes to the legacy service', () => {
     expect(figures.operations).toEqual([expect.objectContaining({ legacyErrors: 1, compared: 0 })]);
   });
 
+  test('a legacy answer larger than LEGACY_MAX_BYTES is not passed on', async () => {
+    const large = `<string xmlns="http://tempuri.org/">${'x'.repeat(2048)}</string>`;
+    legacy.documents.set('HelloWorld http-get', { contentType: 'text/xml; charset=utf-8', body: large });
+    const { url } = await start('default=legacy', { LEGACY_MAX_BYTES: '1024' });
+    const answer = await call(url, 'http-get');
+    expect(answer.status).toBe(500);
+    expect(answer.text).toBe('The legacy service that answers this operation did not answer; try again later.\r\n');
+  });
+
   test('a caller refused here never reaches the legacy service', async () => {
     const { url } = await start('default=legacy', { LOCAL_NETWORKS: '10.0.0.0/8' });
     const answer = await call(url, 'soap11', 'GetStudentsNoteType', '/GetNoteType.asmx');

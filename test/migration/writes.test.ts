@@ -39,6 +39,21 @@ describe('Writes act exactly once in every route', () => {
   const outboxRows = async () => (await school.db.selectFrom('outbox_messages').selectAll().execute()).length;
   const limitRows = async () => (await school.db.selectFrom('rate_limit_events').selectAll().execute()).length;
   const report = () => shadowReport(school, { operation: 'AuthCode' });
+  const auditedCalls = async () => {
+    const rows = await school.db
+      .selectFrom('audit_events')
+      .select('calls')
+      .where('operation', '=', 'AuthCode')
+      .execute();
+    return rows.reduce((sum, row) => sum + row.calls, 0);
+  };
+  let auditedBefore = 0;
+  /** Stops the service, which writes out its audit trail, and gives how many AuthCode calls it recorded. */
+  const auditedByService = async () => {
+    await service?.close();
+    service = undefined;
+    return (await auditedCalls()) - auditedBefore;
+  };
 
   beforeAll(async () => {
     settings = { DATA_DIR: mkdtempSync(join(tmpdir(), 'school-store-')) };
@@ -51,6 +66,8 @@ describe('Writes act exactly once in every route', () => {
     await school.db.deleteFrom('outbox_messages').execute();
     await school.db.deleteFrom('rate_limit_events').execute();
     await school.db.deleteFrom('shadow_comparisons').execute();
+    await school.db.deleteFrom('shadow_differences').execute();
+    auditedBefore = await auditedCalls();
   });
   afterEach(async () => {
     await service?.close();
@@ -63,6 +80,7 @@ describe('Writes act exactly once in every route', () => {
     expect((await authCode(service.url)).status).toBe(200);
     expect(await outboxRows()).toBe(1);
     expect(legacy.requests).toHaveLength(0);
+    expect(await auditedByService()).toBe(1);
   });
 
   test('legacy: sent to the legacy service once, nothing queued here', async () => {
@@ -71,6 +89,7 @@ describe('Writes act exactly once in every route', () => {
     expect(answer.body.d).toBe('legacy-reference');
     expect(legacy.requestsFor('AuthCode')).toHaveLength(1);
     expect(await outboxRows()).toBe(0);
+    expect(await auditedByService()).toBe(1);
   });
 
   test('shadow: the legacy service acts; here it is rehearsed and compared, storing nothing', async () => {
@@ -83,6 +102,7 @@ describe('Writes act exactly once in every route', () => {
     expect(legacy.requestsFor('AuthCode')).toHaveLength(1);
     expect(await outboxRows()).toBe(0);
     expect(await limitRows()).toBe(0);
+    expect(await auditedByService()).toBe(1);
   });
 
   test('canary: queued here, never sent to the legacy service, counted as not compared', async () => {
@@ -92,6 +112,7 @@ describe('Writes act exactly once in every route', () => {
     expect(found.operations).toEqual([expect.objectContaining({ notCompared: 1, compared: 0 })]);
     expect(await outboxRows()).toBe(1);
     expect(legacy.requests).toHaveLength(0);
+    expect(await auditedByService()).toBe(1);
   });
 
   test('a rehearsal still refuses what a real call would: a bad code is a rule error here too', async () => {
