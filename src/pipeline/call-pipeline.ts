@@ -298,7 +298,8 @@ export class CallPipeline {
       operation: call.operation.name as OperationName,
       binding: call.caller.binding,
       request: passable(exchange, call),
-      runLocal: (rehearsal) => this.run(call, identity, record, rehearsal),
+      // A run only to compare comes after the caller was answered: the request's record is closed by then.
+      runLocal: (purpose, rehearsal) => this.run(call, identity, purpose === 'answer' ? record : undefined, rehearsal),
       answer: (invocation) => this.answer(exchange, binding, state, call, invocation),
       capture: (invocation) => {
         const captured = new CapturedResponse();

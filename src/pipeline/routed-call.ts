@@ -33,8 +33,11 @@ export interface RoutedCall {
   readonly operation: OperationName;
   readonly binding: string;
   readonly request: LegacyRequest;
-  /** Runs the handler and audits the call; a rehearsal checks and computes and keeps nothing. */
-  runLocal(rehearsal: boolean): Promise<LocalOutcome>;
+  /**
+   * Runs the handler and audits the call: for the caller (canary), or only to compare (shadow,
+   * where a write is rehearsed: checked and computed, nothing kept or sent).
+   */
+  runLocal(purpose: 'answer' | 'compare', rehearsal: boolean): Promise<LocalOutcome>;
   /** Answers the caller with this service's outcome, in the binding's shape. */
   answer(outcome: LocalOutcome): void;
   /** This service's answer as the binding would write it, written to no one. */
@@ -78,7 +81,7 @@ export async function serveRouted(route: Exclude<Route, 'local'>, parts: Migrati
   const { comparisons } = parts;
   const writes = MIGRATION_ROWS[call.operation].writes;
   if (route === 'canary') {
-    const outcome = await call.runLocal(false);
+    const outcome = await call.runLocal('answer', false);
     call.answer(outcome);
     if (writes) {
       await comparisons.count(subject, 'not-compared');
@@ -103,7 +106,7 @@ export async function serveRouted(route: Exclude<Route, 'local'>, parts: Migrati
   const compared =
     route === 'shadow' &&
     comparisons.run(subject, async () => {
-      const local = call.capture(await call.runLocal(writes));
+      const local = call.capture(await call.runLocal('compare', writes));
       await compare(parts, call, subject, local, legacy);
     });
   if (!compared) call.auditForwarded(legacy.status < 400);
