@@ -8,6 +8,7 @@ import { cliArguments, ROOT } from '../support/cli';
 import { startLegacyStandIn, type LegacyStandIn } from '../support/legacy-asmx';
 import { call } from '../support/legacy-calls';
 import { startTestService } from '../support/service';
+import { killed, startServiceProcess } from '../support/service-process';
 
 const run = promisify(execFile);
 
@@ -73,6 +74,29 @@ describe('Record and replay', () => {
     });
     expect(lines[0].body).toContain('<HelloWorld xmlns="http://tempuri.org/" />');
     expect(statSync(recording()).mode & 0o777).toBe(0o600);
+  });
+
+  test('school-service serve --record FILE --record-loopback, with two workers: each call one whole line', async () => {
+    const serving = await startServiceProcess(
+      { DEMO_DATA: 'off', DATA_DIR: folder, WORKERS: '2' },
+      'workers listening',
+      ['src/cli.ts', 'serve', '--record', recording(), '--record-loopback'],
+    );
+    try {
+      const url = String(serving.lines.find((line) => line.message === 'listening')?.url);
+      // Fresh connections, so that the balancing among the workers has the chance to use both.
+      const calls = Array.from({ length: 20 }, () =>
+        fetch(`${url}/GetStudentsNote.asmx/HelloWorld`, { headers: { Connection: 'close' } }).then((r) => r.text()),
+      );
+      await Promise.all(calls);
+      serving.child.kill('SIGTERM');
+      expect(await serving.exited).toBe(0);
+    } finally {
+      await killed(serving.child);
+    }
+    const lines = readFileSync(recording(), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(20);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ operation: 'HelloWorld', binding: 'http-get' });
   });
 
   test('replay sends each call to both services and prints the report', async () => {
