@@ -14,9 +14,9 @@ import { join } from 'node:path';
  * A write (AuthCode to a number in the school directory, which this service queues as an SMS)
  * acts exactly once in every route: here (an outbox row) or at the legacy service (a request to
  * the stand-in), never both. In shadow this service rehearses it: nothing stored, not even the
- * rate limits' count.
+ * rate limits' count. And a difference in a student's name or birth date is kept masked.
  */
-describe('Writes act exactly once in every route', () => {
+describe('Routes on the test school: writes act exactly once, personal data is masked', () => {
   let settings: Record<string, string>;
   let school: Store;
   let legacy: LegacyStandIn;
@@ -113,6 +113,36 @@ describe('Writes act exactly once in every route', () => {
     expect(await outboxRows()).toBe(1);
     expect(legacy.requests).toHaveLength(0);
     expect(await auditedByService()).toBe(1);
+  });
+
+  test("personal data in a difference's example is masked: first letter and length", async () => {
+    service = await startTestService(
+      {
+        ...settings,
+        DEMO_DATA: 'off',
+        LEGACY_URL: legacy.url,
+        SHADOW_FLUSH_MS: '20',
+        ROUTES: 'GetStudentInfoById=canary',
+      },
+      { now: () => TEST_TODAY },
+    );
+    const info = () =>
+      callJson((service as RunningService).url, '/GetStudentsInformation.asmx', 'GetStudentInfoById', {
+        StudentId: '1',
+      });
+    const here = (await info()).body.d as { NameEn: string; BirthDate: string };
+    const legacyAnswer = { d: { ...here, NameEn: 'Someone Else', BirthDate: '2011-01-01' } };
+    legacy.documents.set('GetStudentInfoById json', {
+      contentType: 'application/json; charset=utf-8',
+      body: JSON.stringify(legacyAnswer),
+    });
+    await school.db.deleteFrom('shadow_differences').execute();
+    await info();
+    const report = () => shadowReport(school, { operation: 'GetStudentInfoById' });
+    const found = await eventually(report, (figures) => figures.differences.some((d) => d.path === '/d/NameEn'));
+    const byPath = Object.fromEntries(found.differences.map((d) => [d.path, [d.localExample, d.legacyExample]]));
+    expect(byPath['/d/NameEn']).toEqual([`${here.NameEn[0]}…(${here.NameEn.length})`, 'S…(12)']);
+    expect(byPath['/d/BirthDate']).toEqual([`${here.BirthDate[0]}…(10)`, '2…(10)']);
   });
 
   test('a rehearsal still refuses what a real call would: a bad code is a rule error here too', async () => {
