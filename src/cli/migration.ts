@@ -1,4 +1,4 @@
-import { MIGRATED_OPERATIONS, MIGRATION_ROWS } from '../config/migration-settings';
+import { MIGRATED_OPERATIONS, MIGRATION_ROWS, shownLegacyUrl } from '../config/migration-settings';
 import { loadConfig } from '../config/service-config';
 import { reportText, shadowReport } from '../migration/shadow-report';
 import { openStore } from '../store/open-store';
@@ -7,11 +7,12 @@ import { UsageError } from './usage-error';
 /** Prints the route of every operation as the settings give them (a bad setting fails as the service would). */
 export function routesCommand(options: { readonly json: boolean }): void {
   const { migration } = loadConfig();
+  const legacyUrl = shownLegacyUrl(migration);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ legacyUrl: migration.legacyUrl ?? null, routes: migration.routes })}\n`);
+    process.stdout.write(`${JSON.stringify({ legacyUrl: legacyUrl ?? null, routes: migration.routes })}\n`);
     return;
   }
-  const lines = [`Legacy service: ${migration.legacyUrl ?? 'none (LEGACY_URL is unset)'}`];
+  const lines = [`Legacy service: ${legacyUrl ?? 'none (LEGACY_URL is unset)'}`];
   const width = Math.max(...MIGRATED_OPERATIONS.map((name) => name.length));
   for (const name of MIGRATED_OPERATIONS) {
     const note = MIGRATION_ROWS[name].writes ? '  (writes: only the answering side acts)' : '';

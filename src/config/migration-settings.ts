@@ -126,6 +126,15 @@ export function readIgnoredPaths(raw: string | undefined): IgnoredPath[] {
   return ignored;
 }
 
+/** The legacy service's URL as pages and commands show it: without a user or password it may carry. */
+export function shownLegacyUrl(settings: MigrationSettings): string | undefined {
+  if (settings.legacyUrl === undefined) return undefined;
+  const url = new URL(settings.legacyUrl);
+  url.username = '';
+  url.password = '';
+  return url.href.replace(/\/+$/, '');
+}
+
 export function readMigrationSettings(env: Environment): MigrationSettings {
   const legacy = readAbsoluteUrl(env, 'LEGACY_URL');
   const legacyUrl = legacy ? legacy.href.replace(/\/+$/, '') : undefined;

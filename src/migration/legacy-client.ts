@@ -39,9 +39,17 @@ export async function askLegacy(limits: LegacyLimits, request: LegacyRequest, ti
     const value = request.headers[name];
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
+  const url = new URL(`${limits.legacyUrl}${request.target}`);
+  // fetch refuses a URL with credentials: a user and password in LEGACY_URL go as HTTP Basic.
+  if (url.username !== '' || url.password !== '') {
+    const pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    headers.authorization = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
+    url.username = '';
+    url.password = '';
+  }
   try {
     const answer = await boundedFetch(
-      `${limits.legacyUrl}${request.target}`,
+      url.href,
       { method: request.method, headers, body: request.method === 'POST' ? request.body : undefined },
       { timeoutMs, maxResponseBytes: limits.maxBytes },
     );

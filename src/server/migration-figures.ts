@@ -1,4 +1,4 @@
-import { MIGRATED_OPERATIONS, type MigrationSettings } from '../config/migration-settings';
+import { MIGRATED_OPERATIONS, type MigrationSettings, shownLegacyUrl } from '../config/migration-settings';
 import { addOutcome, noOutcomes, type OutcomeCounts } from '../migration/shadow-report';
 import type { MigrationStatus } from '../pages/status-report';
 import type { comparisonCounts } from '../store/queries/shadow-comparisons';
@@ -18,7 +18,7 @@ export function migrationStatus(settings: MigrationSettings | undefined, rows: C
     counts.set(row.operation, known);
   }
   return {
-    legacyUrl: settings?.legacyUrl ?? null,
+    legacyUrl: (settings && shownLegacyUrl(settings)) ?? null,
     operations: MIGRATED_OPERATIONS.map((operation) => ({
       operation,
       route: settings?.routes[operation] ?? 'local',

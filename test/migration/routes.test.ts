@@ -91,6 +91,19 @@ describe('Routes to the legacy service', () => {
     expect(legacy.requests.map((request) => request.operation)).toEqual(['GetStudentsNoteType']);
   });
 
+  test("a user and password in LEGACY_URL go to the legacy service as HTTP Basic, never the caller's", async () => {
+    const { url } = await start('default=legacy', {
+      LEGACY_URL: legacy.url.replace('http://', 'http://school:s%40fe@'),
+    });
+    // HelloWorld is public: the caller's own Authorization header does not keep it out, and is not passed on.
+    const response = await fetch(`${url}${PATH}/HelloWorld`, {
+      headers: { Authorization: 'Basic Y2FsbGVyOnNlY3JldA==' },
+    });
+    expect(response.status).toBe(200);
+    await response.text();
+    expect(legacy.requests[0].headers.authorization).toBe(`Basic ${Buffer.from('school:s@fe').toString('base64')}`);
+  });
+
   test('WSDL, DISCO and help pages are always answered here', async () => {
     const { url } = await start('default=legacy');
     for (const page of [`${PATH}?WSDL`, `${PATH}?disco`, PATH, `${PATH}?op=HelloWorld`]) {

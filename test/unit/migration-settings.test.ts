@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config/service-config';
-import { readIgnoredPaths } from '../../src/config/migration-settings';
+import { readIgnoredPaths, shownLegacyUrl } from '../../src/config/migration-settings';
 
 describe('ROUTES, LEGACY_URL and SHADOW_IGNORE', () => {
   const LEGACY = { LEGACY_URL: 'http://legacy.school.example/Service/' };
@@ -40,6 +40,12 @@ describe('ROUTES, LEGACY_URL and SHADOW_IGNORE', () => {
       'ROUTES: AuthCode is routed shadow, which needs LEGACY_URL',
     );
     expect(loadConfig({ ROUTES: 'default=local' }).migration.routes.AuthCode).toBe('local');
+  });
+
+  test('a user and password in LEGACY_URL are used, and never shown', () => {
+    const { migration } = loadConfig({ LEGACY_URL: 'https://school:s3cret@legacy.example/Service' });
+    expect(migration.legacyUrl).toBe('https://school:s3cret@legacy.example/Service');
+    expect(shownLegacyUrl(migration)).toBe('https://legacy.example/Service');
   });
 
   test('LEGACY_URL must be an http URL', () => {
