@@ -13,6 +13,8 @@ import { type ExportCommandOptions, exportCommand } from './cli/export';
 import { type ImportCommandOptions, importCommand } from './cli/import';
 import { deliveryStatus } from './cli/delivery-status';
 import { deliveryWorker } from './cli/delivery-worker';
+import { routesCommand, shadowReportCommand } from './cli/migration';
+import { type ReplayOptions, replayCommand } from './cli/replay';
 import { serve } from './cli/serve';
 import { UsageError } from './cli/usage-error';
 import { ranWithBoundedHeap } from './cli/bounded-heap';
@@ -45,7 +47,14 @@ const program = new Command('school-service')
 program
   .command('serve')
   .description('start the service (as npm start does); settings come from the environment')
-  .action(serve);
+  .option('--record <file>', 'append the calls let in to FILE, one JSON line each, for replay (RECORD_FILE)')
+  .option('--record-loopback', "record this machine's calls too (RECORD_LOOPBACK=on)", false)
+  .action((options: { record?: string; recordLoopback: boolean }) => {
+    // Passed as settings, so that workers (which read the environment) record as well.
+    if (options.record !== undefined) process.env.RECORD_FILE = options.record;
+    if (options.recordLoopback) process.env.RECORD_LOOPBACK = 'on';
+    return serve();
+  });
 
 program
   .command('demo-data')
@@ -120,6 +129,28 @@ program
   .description('restore a backup made by `backup` into the configured store, which must be empty')
   .option('--replace', 'replace what the configured store holds', false)
   .action(restoreCommand);
+
+program
+  .command('routes')
+  .description('print who answers each operation: local, legacy, shadow or canary (LEGACY_URL, ROUTES)')
+  .option('--json', 'print the table as JSON', false)
+  .action(routesCommand);
+
+program
+  .command('shadow-report')
+  .description("how this service's answers compared with the legacy service's, per operation and binding")
+  .option('--since <date>', 'only the days since then, YYYY-MM-DD')
+  .option('--operation <name>', 'only this operation')
+  .option('--json', 'print the report as JSON', false)
+  .action(shadowReportCommand);
+
+program
+  .command('replay <file>')
+  .description('send recorded calls (serve --record) to this service and to another, and report how they compare')
+  .requiredOption('--against <url>', 'the base URL of the other service (the legacy one, or another build)')
+  .option('--service <url>', "this service's base URL (default: http://127.0.0.1:PORT)")
+  .option('--json', 'print the report as JSON', false)
+  .action((file: string, options: ReplayOptions) => replayCommand(file, options));
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);

@@ -13,6 +13,9 @@ import { flushLog, log, configureLog } from './lib/log';
 import { serviceVersion } from './lib/package-info';
 import { bindHandlers, type Handlers } from './operations/registry';
 import { CallPipeline } from './pipeline/call-pipeline';
+import { Comparisons } from './migration/comparisons';
+import { ShadowLedger } from './migration/shadow-ledger';
+import { TrafficRecorder } from './migration/traffic-recorder';
 import { answerFigureRequests } from './server/cluster-figures';
 import { closeServer, type IdleConnections } from './server/close-server';
 import { type ClientTimeLimits, createHttpServer } from './server/http-server';
@@ -133,17 +136,35 @@ export async function startService(config: Config, options: StartOptions = {}): 
     clock,
   };
   const settings = { ...config, trustedProxies: config.access.trustedProxies };
-  const pipeline = new CallPipeline({ handlers, services, settings, callers, audit });
-  /** Once the calls have ended: the audit trail written out, the store closed. */
+  // Without a legacy service or a recording every operation is local, and nothing of the migration is made.
+  const { recordFile } = config.migration;
+  const migration =
+    config.migration.legacyUrl === undefined && recordFile === undefined
+      ? undefined
+      : {
+          settings: config.migration,
+          comparisons: new Comparisons(config.migration, new ShadowLedger(store, config.migration, clock)),
+          recorder: recordFile === undefined ? undefined : new TrafficRecorder({ ...config.migration, recordFile }),
+        };
+  const pipeline = new CallPipeline({ handlers, services, settings, callers, audit, migration });
+  /** Once the calls have ended: the comparisons and the audit trail written out, the store closed. */
   const closeParts = async () => {
     callers.stop();
+    await migration?.comparisons.close();
+    await migration?.recorder?.close();
     await audit.close();
     await store.close();
   };
   let stopping = false;
   let node = `${hostname()}:${config.port}`;
   let presence: Presence | undefined;
-  const figures = new ServiceFigures({ telemetry, store, node: () => node, presence: () => presence });
+  const figures = new ServiceFigures({
+    telemetry,
+    store,
+    node: () => node,
+    presence: () => presence,
+    migration: config.migration,
+  });
   const { server, tracking } = createHttpServer(
     {
       config,

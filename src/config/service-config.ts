@@ -4,6 +4,7 @@ import { type AccessSettings, readAccessSettings } from './access-settings';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../lib/log';
 import { readNotificationConfig, type NotificationConfig } from './notification-settings';
 import { type ImportSettings, readImportSettings } from './import-settings';
+import { type MigrationSettings, readMigrationSettings } from './migration-settings';
 import { type OperatorSettings, readOperatorSettings } from './operator-settings';
 import { readRequestBudgets, type RequestBudgets } from './request-budgets';
 import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './readers';
@@ -46,6 +47,8 @@ export interface Config {
   operator: OperatorSettings;
   /** How much a bundle may inflate to and how long `import` may read it. */
   imports: ImportSettings;
+  /** The legacy service and who answers each operation while a school moves from it. */
+  migration: MigrationSettings;
 }
 
 function readHost(env: Environment): string {
@@ -125,5 +128,6 @@ export function loadConfig(env: Environment = process.env): Config {
     workers: readInteger(env, 'WORKERS', 1, 1, 64),
     operator: readOperatorSettings(env),
     imports: readImportSettings(env),
+    migration: readMigrationSettings(env),
   };
 }

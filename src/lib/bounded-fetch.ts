@@ -7,6 +7,8 @@ export interface BoundedResponse {
   readonly status: number;
   readonly headers: Headers;
   readonly body: string;
+  /** The body's bytes as they came, for a caller that passes them on unchanged. */
+  readonly bytes: Buffer;
 }
 
 export type FetchFailureKind = 'timeout' | 'network' | 'redirect' | 'too-large' | 'stopped';
@@ -27,8 +29,8 @@ export interface FetchLimits {
   readonly stop?: AbortSignal;
 }
 
-async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return '';
+async function readCapped(response: Response, maxBytes: number): Promise<Buffer> {
+  if (!response.body) return Buffer.alloc(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -42,7 +44,7 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 export async function boundedFetch(
@@ -58,11 +60,8 @@ export async function boundedFetch(
       await response.body?.cancel();
       throw new FetchFailure('redirect', `answered ${response.status} (a redirect, which is not followed)`);
     }
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: await readCapped(response, limits.maxResponseBytes),
-    };
+    const bytes = await readCapped(response, limits.maxResponseBytes);
+    return { status: response.status, headers: response.headers, body: bytes.toString('utf8'), bytes };
   } catch (error) {
     if (error instanceof FetchFailure) throw error;
     if (limits.stop?.aborted) throw new FetchFailure('stopped', 'abandoned: the process is stopping');

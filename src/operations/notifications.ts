@@ -72,6 +72,8 @@ function forwardToSchool(
   parameters: Record<string, string | null>,
   context: OperationContext,
 ): Promise<unknown> {
+  // A rehearsal sends nothing: the partner would act on it. Its count is then 0 (documented in migration.md).
+  if (context.rehearsal && operationName === 'SendMarkNotes') return Promise.resolve(0);
   const target = { partnerBaseUrl, endpointPath: context.endpointPathOf(operationName), operationName };
   return forwardToPartner(context.notifications, target, { ...parameters, baseUrlSchool: partnerBaseUrl });
 }

@@ -53,6 +53,11 @@ export interface OperationContext extends Omit<OperationServices, 'clock'> {
   readonly now: Date;
   /** Today as YYYY-MM-DD, from the service's clock: "current" year and term follow it. */
   readonly today: string;
+  /**
+   * Set when the call is rehearsed (the legacy service answers it, this service's answer is only
+   * compared): the store takes back every transaction, and nothing may be sent anywhere.
+   */
+  readonly rehearsal?: boolean;
 }
 
 type Returned<Value> = Promise<Value> | Value;

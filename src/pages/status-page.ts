@@ -1,4 +1,5 @@
 import { callsChart } from './calls-chart';
+import { migrationSection } from './migration-section';
 import { escapeHtml } from '../wire/html-escape';
 import type { LatencyStatus, StatusReport } from './status-report';
 
@@ -139,6 +140,7 @@ export function statusPage(report: StatusReport): string {
     ${outbox}
     <h2>Last import</h2>
     ${lastImport}
+    ${migrationSection(report.migration)}
   </body>
 </html>
 `;

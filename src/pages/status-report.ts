@@ -24,6 +24,26 @@ export interface StatusReport {
   /** Outbox messages by state and channel; null when the store could not be asked. */
   readonly outbox: OutboxStatus[] | null;
   readonly lastImport: ImportStatus | null;
+  /** Who answers each operation and how the comparisons with the legacy service came out; null without one. */
+  readonly migration: MigrationStatus | null;
+}
+
+export interface MigrationStatus {
+  readonly legacyUrl: string | null;
+  /** Every operation, its route and its comparisons over the kept days, all bindings together. */
+  readonly operations: MigrationOperationStatus[];
+}
+
+export interface MigrationOperationStatus {
+  readonly operation: string;
+  readonly route: string;
+  readonly compared: number;
+  readonly identical: number;
+  readonly different: number;
+  readonly noisy: number;
+  readonly legacyErrors: number;
+  readonly dropped: number;
+  readonly notCompared: number;
 }
 
 export interface StoreStatus {

@@ -17,6 +17,11 @@ import type { BindingName, Call, Caller } from './call';
 import { CallError, ClientGone, INTERNAL_REASON } from './call-error';
 import { Exchange } from './exchange';
 import { collectTouched, noneTouched, type TouchedRecords } from './touched-records';
+import { rehearsalSession } from '../store/session';
+import { type MigrationParts, type RoutedCall, routeOf, serveRouted } from './routed-call';
+import type { LegacyRequest } from '../migration/legacy-client';
+import { CapturedResponse } from './captured-response';
+import { sendWithHeaders } from '../wire/send';
 
 /**
  * A way of calling the service (SOAP 1.1/1.2, HTTP GET/POST, JSON): it decodes a request into a
@@ -41,6 +46,11 @@ export type Invocation =
   | { readonly ok: true; readonly result: unknown }
   | { readonly ok: false; readonly error: CallError };
 
+/** Whether a call may go on, and as whom. */
+type Admission =
+  | { readonly ok: true; readonly identity: Identity | undefined }
+  | { readonly ok: false; readonly error: CallError };
+
 export interface PipelineSettings extends PublicAddress {
   readonly maxBodyBytes: number;
   readonly trustedProxies: NetworkList;
@@ -53,11 +63,27 @@ export interface PipelineParts {
   readonly settings: PipelineSettings;
   readonly callers: CallerRegistry;
   readonly audit: AuditTrail;
+  /** The legacy service and the route of each operation; undefined answers every call here. */
+  readonly migration?: MigrationParts;
 }
 
 /** The challenge of a 401: .NET's clients send their credentials only once they are asked. */
 export const BASIC_CHALLENGE = 'Basic realm="school-service", charset="UTF-8"';
+/** What a caller is told when the legacy service, which answers its operation, did not answer. */
+const LEGACY_UNAVAILABLE = 'The legacy service that answers this operation did not answer; try again later.';
 const HOW_TO_LET_IN = 'The operator lets callers in with the command school-service callers add.';
+
+/** The request as it came, to be passed to the legacy service or recorded. */
+function passable(exchange: Exchange, call: Call): LegacyRequest {
+  const { request } = exchange;
+  return {
+    method: request.method === 'GET' ? 'GET' : 'POST',
+    target: request.url ?? '/',
+    headers: request.headers,
+    body: exchange.bodyAsRead,
+    callerAddress: call.caller.address,
+  };
+}
 
 /**
  * The one path every call takes, whatever its binding: the body is read within the limits, the
@@ -87,7 +113,27 @@ export class CallPipeline {
       return;
     }
     if (record) record.operation = call.operation.name;
-    const invocation = await this.invoke(call, record);
+    const admitting = this.admit(call, record);
+    const admission = admitting instanceof Promise ? await admitting : admitting;
+    if (!admission.ok) {
+      this.fail(exchange, binding, state, admission.error);
+      return;
+    }
+    const { migration } = this.parts;
+    migration?.recorder?.record(call.operation.name, call.caller.binding, passable(exchange, call), this.clock());
+    const route = routeOf(migration, call.operation.name as OperationName);
+    if (route !== 'local' && migration) {
+      const routed = this.routedCall(exchange, binding, state, call, admission.identity);
+      await serveRouted(route, migration, routed);
+      return;
+    }
+    const invocation = await this.run(call, admission.identity, record);
+    this.answer(exchange, binding, state, call, invocation);
+  }
+
+  /** Answers the caller with what came of the handler, in the binding's shape. */
+  private answer<State>(exchange: Exchange, binding: Binding<State>, state: State, call: Call, invocation: Invocation) {
+    const { record } = exchange;
     if (!invocation.ok) {
       this.fail(exchange, binding, state, invocation.error);
       return;
@@ -127,20 +173,46 @@ export class CallPipeline {
    * call. The caller's name, and a rate limit reached, go into `record`.
    */
   async invoke(call: Call, record?: RequestRecord): Promise<Invocation> {
+    const admitting = this.admit(call, record);
+    const admission = admitting instanceof Promise ? await admitting : admitting;
+    return admission.ok ? this.run(call, admission.identity, record) : admission;
+  }
+
+  /**
+   * Checks the parameters' bounds, recognises the caller and checks that it may call the operation.
+   * Most callers are recognised from memory: a promise only when recognising needs one spares the
+   * call a turn of the queue.
+   */
+  private admit(call: Call, record?: RequestRecord): Admission | Promise<Admission> {
     const name = call.operation.name as OperationName;
     const tooLong = parameterTooLong(name, call.parameters);
     if (tooLong) {
       const message = `${tooLong.name} must be at most ${tooLong.limit} characters long.`;
       return { ok: false, error: new CallError('rule', message) };
     }
-    // Most callers are recognised from memory: awaiting only a real promise spares the call a turn of the queue.
     const recognising = this.parts.callers.recognise(call.caller.address, call.caller.credentials);
-    const recognition = recognising instanceof Promise ? await recognising : recognising;
+    return recognising instanceof Promise
+      ? recognising.then((recognition) => this.decide(call, name, recognition, record))
+      : this.decide(call, name, recognising, record);
+  }
+
+  private decide(call: Call, name: OperationName, recognition: Recognition, record?: RequestRecord): Admission {
     const identity = recognition.kind === 'identified' ? recognition.identity : undefined;
     if (record && recognition.kind !== 'refused') record.caller = identity?.name ?? 'anonymous';
     if (!mayCall(identity, name)) return { ok: false, error: this.refusal(call.caller, name, recognition) };
+    return { ok: true, identity };
+  }
+
+  /** Runs the handler (as a rehearsal, storing and sending nothing, when asked) and audits the call. */
+  private async run(
+    call: Call,
+    identity: Identity | undefined,
+    record?: RequestRecord,
+    rehearsal = false,
+  ): Promise<Invocation> {
+    const name = call.operation.name as OperationName;
     const touched = noneTouched();
-    const context = this.contextFor(call, identity, touched);
+    const context = this.contextFor(call, identity, touched, rehearsal);
     // The parameters were decoded by the catalog from the same WSDL the handler's types were
     // generated from (a test keeps the two in step), so they have the shape the handler expects.
     const handler = this.parts.handlers[name] as { handle(parameters: unknown, context: OperationContext): unknown };
@@ -184,17 +256,23 @@ export class CallPipeline {
     return new CallError('forbidden', `Access denied: ${who} may not call ${name}. ${HOW_TO_LET_IN}`);
   }
 
-  private contextFor(call: Call, identity: Identity | undefined, touched: TouchedRecords): OperationContext {
+  private contextFor(
+    call: Call,
+    identity: Identity | undefined,
+    touched: TouchedRecords,
+    rehearsal: boolean,
+  ): OperationContext {
     const { services } = this.parts;
     const now = services.clock();
     const { caller } = call;
     let today: string | undefined;
     // Written out rather than spread: one object of one shape per call, cheap on the hot path.
     return {
-      store: services.store,
+      store: rehearsal ? rehearsalSession(services.store) : services.store,
       notifications: services.notifications,
       sealer: services.sealer,
-      outboxChanged: services.outboxChanged,
+      outboxChanged: rehearsal ? () => {} : services.outboxChanged,
+      rehearsal,
       endpointPathOf: services.endpointPathOf,
       call: {
         callerName: identity?.name ?? 'anonymous',
@@ -242,6 +320,59 @@ export class CallPipeline {
       teachers: touched.teacher,
       classes: touched.class,
     });
+  }
+
+  /** The call as its route needs it: the request to pass on, and how to run, answer and capture it here. */
+  private routedCall<State>(
+    exchange: Exchange,
+    binding: Binding<State>,
+    state: State,
+    call: Call,
+    identity: Identity | undefined,
+  ): RoutedCall {
+    const { request, response, record } = exchange;
+    return {
+      operation: call.operation.name as OperationName,
+      binding: call.caller.binding,
+      request: passable(exchange, call),
+      // A run only to compare comes after the caller was answered: the request's record is closed by then.
+      runLocal: (purpose, rehearsal) => this.run(call, identity, purpose === 'answer' ? record : undefined, rehearsal),
+      answer: (invocation) => this.answer(exchange, binding, state, call, invocation),
+      capture: (invocation) => {
+        const captured = new CapturedResponse();
+        const { settings } = this.parts;
+        const unsent = new Exchange(request, captured.asServerResponse(), 0, settings, settings.trustedProxies);
+        this.answer(unsent, binding, state, call, invocation);
+        return { status: captured.statusCode, headers: captured.answerHeaders(), body: captured.body };
+      },
+      pass: (answer) => {
+        if (record) record.outcome = answer.status < 400 ? 'ok' : 'legacy-fault';
+        sendWithHeaders(response, answer.status, answer.headers, answer.body);
+      },
+      unavailable: (reason) => {
+        log.warn('legacy service unavailable', { operation: call.operation.name, reason });
+        if (record) record.outcome = 'legacy-unavailable';
+        this.fail(exchange, binding, state, new CallError('internal', LEGACY_UNAVAILABLE));
+      },
+      auditForwarded: (ok) => {
+        if (OPERATION_POLICIES[call.operation.name as OperationName].audit === 'none') return;
+        this.parts.audit.record({
+          at: this.clock(),
+          caller: identity?.name ?? 'anonymous',
+          address: call.caller.address,
+          operation: call.operation.name,
+          binding: call.caller.binding,
+          outcome: ok ? 'ok' : 'failed',
+          students: [],
+          teachers: [],
+          classes: [],
+        });
+      },
+    };
+  }
+
+  private clock(): Date {
+    return this.parts.services.clock();
   }
 
   private fail<State>(exchange: Exchange, binding: Binding<State>, state: State, error: unknown): void {

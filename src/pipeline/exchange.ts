@@ -15,6 +15,8 @@ import { CallError, ClientGone } from './call-error';
  */
 export class Exchange {
   private bodyRead = false;
+  /** The body as read, kept for a call passed on to the legacy service unchanged. */
+  private bodyBytes: Buffer | undefined;
   /** What the access log and the figures learn of this request; undefined for an exchange a unit test made up. */
   readonly record: RequestRecord | undefined;
 
@@ -62,6 +64,7 @@ export class Exchange {
     switch (read.kind) {
       case 'body':
         this.bodyRead = true;
+        this.bodyBytes = read.body;
         return read.body;
       case 'too-large':
         throw new CallError(
@@ -76,6 +79,11 @@ export class Exchange {
       case 'aborted':
         throw new ClientGone();
     }
+  }
+
+  /** The body read by `body()`, as it came; undefined before (and for a GET, which has none). */
+  get bodyAsRead(): Buffer | undefined {
+    return this.bodyBytes;
   }
 
   /**

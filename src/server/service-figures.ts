@@ -12,6 +12,9 @@ import type { MetricJson } from '../telemetry/metric-json';
 import type { ProcessTelemetry } from '../telemetry/process-telemetry';
 import { REFUSALS } from '../telemetry/request-figures';
 import type { LatencyStatus, NodeStatus, StatusReport } from '../pages/status-report';
+import type { MigrationSettings } from '../config/migration-settings';
+import { comparisonCounts } from '../store/queries/shadow-comparisons';
+import { migrationStatus } from './migration-figures';
 import type { Store } from '../store/open-store';
 import { lastRosterImport, outboxCountsByChannel, storeSizeBytes } from '../store/queries/store-facts';
 import type { ServiceProcessTable } from '../store/schema';
@@ -29,6 +32,8 @@ export interface FigureSources {
   readonly node: () => string;
   /** This process's row among those serving from the store, once the server listens. */
   readonly presence: () => Presence | undefined;
+  /** The legacy service and the routes, for the status page's Migration section. */
+  readonly migration?: MigrationSettings;
 }
 
 type StoreFacts = {
@@ -36,6 +41,7 @@ type StoreFacts = {
   readonly outbox: Awaited<ReturnType<typeof outboxCountsByChannel>>;
   readonly lastImport: Awaited<ReturnType<typeof lastRosterImport>>;
   readonly processes: ServiceProcessTable[];
+  readonly comparisons: Awaited<ReturnType<typeof comparisonCounts>>;
 };
 
 function latencyOf(figures: LatencyFigures): LatencyStatus {
@@ -86,6 +92,16 @@ export class ServiceFigures {
         type: 'gauge',
         aggregator: 'max',
         values: facts.outbox.map(({ state, channel, count }) => ({ labels: { state, channel }, value: count })),
+      });
+      storeWide.push({
+        name: 'school_shadow_comparisons_total',
+        help: "Comparisons of this service's answers with the legacy service's, in the store's kept days.",
+        type: 'counter',
+        aggregator: 'max',
+        values: facts.comparisons.map(({ operation, binding, outcome, count }) => ({
+          labels: { operation, binding, outcome },
+          value: Number(count),
+        })),
       });
     }
     const registry = AggregatorRegistry.aggregate([
@@ -161,6 +177,7 @@ export class ServiceFigures {
               rowsSkipped: facts.lastImport.rows_skipped,
             }
           : null,
+      migration: migrationStatus(this.sources.migration, known ? facts.comparisons : []),
     };
   }
 
@@ -173,13 +190,14 @@ export class ServiceFigures {
   private async storeFacts(): Promise<StoreFacts | Error> {
     const { store, presence } = this.sources;
     const read = async (): Promise<StoreFacts> => {
-      const [sizeBytes, outbox, lastImport, processes] = await Promise.all([
+      const [sizeBytes, outbox, lastImport, processes, comparisons] = await Promise.all([
         storeSizeBytes(store),
         outboxCountsByChannel(store),
         lastRosterImport(store),
         presence()?.serving() ?? Promise.resolve([]),
+        comparisonCounts(store, {}),
       ]);
-      return { sizeBytes, outbox, lastImport, processes };
+      return { sizeBytes, outbox, lastImport, processes, comparisons };
     };
     try {
       return await withinTime(read(), STORE_FIGURES_MS, 'the store');

@@ -10,6 +10,7 @@ import * as referenceVersions from './migrations/007-reference-versions';
 import * as callerSecretGrace from './migrations/008-caller-secret-grace';
 import * as storeKeyFingerprint from './migrations/009-store-key-fingerprint';
 import * as examSlotsByClass from './migrations/010-exam-slots-by-class';
+import * as shadowComparisons from './migrations/011-shadow-comparisons';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -26,6 +27,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['008-caller-secret-grace', callerSecretGrace.up],
   ['009-store-key-fingerprint', storeKeyFingerprint.up],
   ['010-exam-slots-by-class', examSlotsByClass.up],
+  ['011-shadow-comparisons', shadowComparisons.up],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {

@@ -352,6 +352,28 @@ export interface StoreKeyTable {
   recorded_at: string;
 }
 
+/** Comparisons of this service's answers with the legacy service's, counted by day (migration 011). */
+export interface ShadowComparisonTable {
+  day: string;
+  operation: string;
+  binding: string;
+  outcome: string;
+  count: number;
+}
+
+/** A field path where the two answers differed, counted by day, with one masked example pair. */
+export interface ShadowDifferenceTable {
+  day: string;
+  operation: string;
+  binding: string;
+  path: string;
+  /** 1 when the legacy service differs from itself there (noise), 0 for a real difference. */
+  noisy: number;
+  count: number;
+  local_example: string;
+  legacy_example: string;
+}
+
 export interface Database {
   schools: SchoolTable;
   academic_years: AcademicYearTable;
@@ -389,4 +411,6 @@ export interface Database {
   service_processes: ServiceProcessTable;
   reference_versions: ReferenceVersionTable;
   store_key: StoreKeyTable;
+  shadow_comparisons: ShadowComparisonTable;
+  shadow_differences: ShadowDifferenceTable;
 }

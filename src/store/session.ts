@@ -33,9 +33,44 @@ export interface Session {
   readonly reference?: ReferenceCopy;
   /** The store's shorter way for compiled reads, outside transactions. */
   readonly direct?: DirectReader;
+  /** Set on a rehearsal's session: every transaction on it is taken back (see inTransaction). */
+  readonly rehearsal?: true;
+}
+
+/** Thrown to end a rehearsal's transaction, which takes back everything it did. */
+class TakenBack extends Error {}
+
+/**
+ * The session a rehearsal runs on: it reads the store as any call does, and every transaction it
+ * opens is rolled back at its end, as a queue-or-rehearse insert rolls back its savepoint, so that
+ * a write operation can be checked and computed in full with nothing stored.
+ */
+export function rehearsalSession(session: Session): Session {
+  return {
+    db: session.db,
+    engine: session.engine,
+    reference: session.reference,
+    direct: session.direct,
+    rehearsal: true,
+  };
 }
 
 /** Runs `work` in one transaction: everything it does through the session it gets commits, or none of it. */
 export function inTransaction<T>(session: Session, work: (transaction: Session) => Promise<T>): Promise<T> {
+  if (session.rehearsal) return rehearse(session, work);
   return session.db.transaction().execute((db) => work({ db, engine: session.engine, reference: session.reference }));
+}
+
+/** Runs `work` in a transaction that is rolled back whatever it does, and gives what it returned. */
+async function rehearse<T>(session: Session, work: (transaction: Session) => Promise<T>): Promise<T> {
+  let result: { value: T } | undefined;
+  try {
+    await session.db.transaction().execute(async (db) => {
+      result = { value: await work({ db, engine: session.engine, reference: session.reference, rehearsal: true }) };
+      throw new TakenBack();
+    });
+  } catch (error) {
+    if (!(error instanceof TakenBack) || result === undefined) throw error;
+  }
+  return (result as { value: T }).value;
 }

@@ -19,6 +19,17 @@ export function send(response: ServerResponse, status: number, contentType: stri
   response.end(bytes);
 }
 
+/** Writes a whole response with the headers given (names as they are to be sent) and an exact Content-Length. */
+export function sendWithHeaders(
+  response: ServerResponse,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  body: Buffer,
+): void {
+  writeHead(response, status, { ...headers, 'Content-Length': body.length });
+  response.end(body);
+}
+
 /** Writes a response without a body or a Content-Type, as ASMX answers a void call over HTTP. */
 export function sendEmpty(response: ServerResponse, status: number): void {
   writeHead(response, status, { 'Content-Length': 0 });

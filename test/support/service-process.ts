@@ -19,11 +19,16 @@ export interface ServiceProcess {
 }
 
 /**
- * Starts src/main.ts as a process of its own, as an operator would, and resolves once the line
+ * Starts src/main.ts (or `command`) as a process of its own, as an operator would, and resolves once the line
  * `ready` names has been logged ("listening" for one process, "workers listening" for WORKERS>1).
  */
-export function startServiceProcess(settings: Record<string, string>, ready = 'listening'): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+export function startServiceProcess(
+  settings: Record<string, string>,
+  ready = 'listening',
+  /** What to run instead of src/main.ts: the command with its arguments (`src/cli.ts serve --record …`). */
+  command: readonly string[] = ['src/main.ts'],
+): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...command], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...settings },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -5,7 +5,7 @@ import type { Database } from '../schema';
  * writes and the tables each column points to. The import replaces them in this order (children
  * first when deleting), export reads them, and a delta import follows the references to delete
  * what hangs off a deleted record. The service's own tables (outbox, documents, callers, audit,
- * processes, reference versions) are not the school's and are not listed.
+ * processes, reference versions, comparisons with a legacy service) are not the school's and are not listed.
  */
 export interface SchoolTable {
   readonly name: SchoolTableName;
@@ -37,6 +37,8 @@ export type SchoolTableName = Exclude<
   | 'service_processes'
   | 'reference_versions'
   | 'store_key'
+  | 'shadow_comparisons'
+  | 'shadow_differences'
 >;
 
 const table = (

@@ -1,0 +1,113 @@
+import { type MigrationSettings, type Route, writes } from '../config/migration-settings';
+import type { OperationName } from '../contract/operation-types';
+import type { Answer } from '../migration/answer';
+import type { Comparisons, Subject } from '../migration/comparisons';
+import { askLegacy, type LegacyRequest, LegacyUnavailable } from '../migration/legacy-client';
+import type { TrafficRecorder } from '../migration/traffic-recorder';
+import type { CallError } from './call-error';
+
+/** What the call path needs to route calls away from this service: the table, the comparisons, the recorder. */
+export interface MigrationParts {
+  readonly settings: MigrationSettings;
+  readonly comparisons: Comparisons;
+  /** Records the calls let in, for a replay; undefined when not recording. */
+  readonly recorder?: TrafficRecorder;
+}
+
+/** The route of an operation: the one place a call's route is looked up (after access and limits, before handlers). */
+export function routeOf(migration: MigrationParts | undefined, operation: OperationName): Route {
+  return migration ? migration.settings.routes[operation] : 'local';
+}
+
+/** What the handler's run gave: a result or an error (the pipeline's Invocation). */
+export type LocalOutcome =
+  | { readonly ok: true; readonly result: unknown }
+  | { readonly ok: false; readonly error: CallError };
+
+/**
+ * One admitted call on a route other than local, as the pipeline hands it over: how to run this
+ * service's handler (for real, or as a rehearsal that stores and sends nothing), how to answer
+ * the caller with either side's answer, and how to capture this service's answer unsent.
+ */
+export interface RoutedCall {
+  readonly operation: OperationName;
+  readonly binding: string;
+  readonly request: LegacyRequest;
+  /**
+   * Runs the handler and audits the call: for the caller (canary), or only to compare (shadow,
+   * where a write is rehearsed: checked and computed, nothing kept or sent).
+   */
+  runLocal(purpose: 'answer' | 'compare', rehearsal: boolean): Promise<LocalOutcome>;
+  /** Answers the caller with this service's outcome, in the binding's shape. */
+  answer(outcome: LocalOutcome): void;
+  /** This service's answer as the binding would write it, written to no one. */
+  capture(outcome: LocalOutcome): Answer;
+  /** Answers the caller with the legacy service's answer, unchanged. */
+  pass(answer: Answer): void;
+  /** Answers the caller that the legacy service did not answer, in the binding's shape. */
+  unavailable(reason: string): void;
+  /** Audits a call that only the legacy service answered. */
+  auditForwarded(ok: boolean): void;
+}
+
+async function legacyAnswer(parts: MigrationParts, call: RoutedCall): Promise<Answer | LegacyUnavailable> {
+  const { legacyUrl, legacyTimeoutMs, legacyMaxBytes } = parts.settings;
+  const limits = { legacyUrl: legacyUrl ?? '', timeoutMs: legacyTimeoutMs, maxBytes: legacyMaxBytes };
+  try {
+    return await askLegacy(limits, call.request);
+  } catch (error) {
+    if (error instanceof LegacyUnavailable) return error;
+    throw error;
+  }
+}
+
+/** Compares this service's answer with the legacy one, asking the legacy service a second time for a noise sample. */
+async function compare(parts: MigrationParts, call: RoutedCall, subject: Subject, local: Answer, legacy: Answer) {
+  const { comparisons } = parts;
+  if (comparisons.sampleForNoise(writes(call.operation))) {
+    const second = await legacyAnswer(parts, call);
+    if (!(second instanceof LegacyUnavailable)) comparisons.learnNoise(subject, legacy, second);
+  }
+  await comparisons.judge(subject, local, legacy);
+}
+
+/**
+ * Serves a call on its route. Only the side whose answer the caller gets acts: a write in shadow
+ * is rehearsed here, and a write in canary is never sent to the legacy service. Comparisons run
+ * after the caller's answer is written.
+ */
+export async function serveRouted(route: Exclude<Route, 'local'>, parts: MigrationParts, call: RoutedCall) {
+  const subject = { operation: call.operation, binding: call.binding };
+  const { comparisons } = parts;
+  const acts = writes(call.operation);
+  if (route === 'canary') {
+    const outcome = await call.runLocal('answer', false);
+    call.answer(outcome);
+    if (acts) {
+      await comparisons.count(subject, 'not-compared');
+      return;
+    }
+    comparisons.run(subject, async () => {
+      const local = call.capture(outcome);
+      const legacy = await legacyAnswer(parts, call);
+      if (legacy instanceof LegacyUnavailable) await comparisons.count(subject, 'legacy-error');
+      else await compare(parts, call, subject, local, legacy);
+    });
+    return;
+  }
+  const legacy = await legacyAnswer(parts, call);
+  if (legacy instanceof LegacyUnavailable) {
+    call.unavailable(legacy.message);
+    call.auditForwarded(false);
+    if (route === 'shadow') await comparisons.count(subject, 'legacy-error');
+    return;
+  }
+  call.pass(legacy);
+  const compared =
+    route === 'shadow' &&
+    comparisons.run(subject, async () => {
+      const local = call.capture(await call.runLocal('compare', acts));
+      await compare(parts, call, subject, local, legacy);
+    });
+  if (!compared) call.auditForwarded(legacy.status < 400);
+}
