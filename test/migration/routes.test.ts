@@ -1,6 +1,7 @@
 import type { RunningService } from '../../src/service';
 import { shadowReport } from '../../src/migration/shadow-report';
 import { startLegacyStandIn, type LegacyStandIn, type StandInBinding } from '../support/legacy-asmx';
+import { addTestCaller } from '../support/callers';
 import { eventually } from '../support/eventually';
 import { BINDINGS, call, PATH } from '../support/legacy-calls';
 import { startTestService } from '../support/service';
@@ -94,13 +95,20 @@ describe('Routes to the legacy service', () => {
   test("a user and password in LEGACY_URL go to the legacy service as HTTP Basic, never the caller's", async () => {
     const { url } = await start('default=legacy', {
       LEGACY_URL: legacy.url.replace('http://', 'http://school:s%40fe@'),
+      ACCESS_REFRESH_MS: '200',
     });
-    // HelloWorld is public: the caller's own Authorization header does not keep it out, and is not passed on.
-    const response = await fetch(`${url}${PATH}/HelloWorld`, {
-      headers: { Authorization: 'Basic Y2FsbGVyOnNlY3JldA==' },
-    });
-    expect(response.status).toBe(200);
-    await response.text();
+    // A caller let in by its own secret: its Authorization header is checked here and not passed on.
+    const secret = await addTestCaller((service as RunningService).store, { name: 'portal', secret: true });
+    const ask = async () => {
+      const response = await fetch(`${url}${PATH}/HelloWorld`, {
+        headers: { Authorization: `Basic ${Buffer.from(`portal:${secret}`).toString('base64')}` },
+      });
+      await response.text();
+      return response.status;
+    };
+    // The service notices the new caller within ACCESS_REFRESH_MS; asked seldom, so that the refusals
+    // before then stay under the wrong-secret throttle.
+    expect(await eventually(ask, (status) => status === 200, { intervalMs: 500 })).toBe(200);
     expect(legacy.requests[0].headers.authorization).toBe(`Basic ${Buffer.from('school:s@fe').toString('base64')}`);
   });
 
