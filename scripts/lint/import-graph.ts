@@ -17,7 +17,7 @@ export const LAYERS: ReadonlyArray<{ readonly name: string; readonly members: re
   { name: 'bindings', members: ['soap/', 'http/', 'pages/'] },
   { name: 'pipeline', members: ['pipeline/'] },
   { name: 'operations', members: ['operations/'] },
-  { name: 'domain', members: ['access/', 'audit/', 'notifications/', 'delivery/', 'documents/', 'roster/'] },
+  { name: 'domain', members: ['access/', 'audit/', 'notifications/', 'delivery/', 'documents/', 'roster/', 'sis/'] },
   { name: 'store', members: ['store/'] },
   { name: 'foundation', members: ['contract/', 'config/', 'wire/', 'lib/', 'telemetry/'] },
 ];

@@ -5,6 +5,7 @@ import { LOG_LEVELS, type LogLevel } from '../lib/log';
 import { readNotificationConfig, type NotificationConfig } from './notification-settings';
 import { type OperatorSettings, readOperatorSettings } from './operator-settings';
 import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './readers';
+import { readSisSettings, type SisSettings } from './sis-settings';
 
 export { ConfigError } from './readers';
 
@@ -38,6 +39,8 @@ export interface Config {
   workers: number;
   /** Metrics, the status page and graceful stopping. */
   operator: OperatorSettings;
+  /** The OneRoster REST provider the school is pulled from, and the schedule. */
+  sis: SisSettings;
 }
 
 function readHost(env: Environment): string {
@@ -108,5 +111,6 @@ export function loadConfig(env: Environment = process.env): Config {
     access: readAccessSettings(env),
     workers: readInteger(env, 'WORKERS', 1, 1, 64),
     operator: readOperatorSettings(env),
+    sis: readSisSettings(env),
   };
 }

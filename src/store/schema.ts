@@ -339,6 +339,31 @@ export interface ReferenceVersionTable {
   version: number;
 }
 
+/** The sync's lease and progress (migration 008): one row. */
+export interface SisSyncStateTable {
+  id: number;
+  lease_holder: string | null;
+  lease_until: string | null;
+  synced_until: string | null;
+}
+
+/** One OneRoster REST sync, kept for the status page. */
+export interface SisSyncRunTable {
+  started_at: string;
+  finished_at: string;
+  node: string;
+  mode: string;
+  outcome: string;
+  records: number;
+  added: number;
+  changed: number;
+  deleted: number;
+  warnings: number;
+  problems: number;
+  requests: number;
+  message: string;
+}
+
 export interface Database {
   schools: SchoolTable;
   academic_years: AcademicYearTable;
@@ -375,4 +400,6 @@ export interface Database {
   roster_imports: RosterImportTable;
   service_processes: ServiceProcessTable;
   reference_versions: ReferenceVersionTable;
+  sis_sync_state: SisSyncStateTable;
+  sis_sync_runs: SisSyncRunTable;
 }

@@ -36,6 +36,8 @@ export type SchoolTableName = Exclude<
   | 'roster_imports'
   | 'service_processes'
   | 'reference_versions'
+  | 'sis_sync_state'
+  | 'sis_sync_runs'
 >;
 
 const table = (

@@ -1,0 +1,47 @@
+import type { SisSettings } from '../config/sis-settings';
+import { collectionPages } from './collection-reader';
+import { COLLECTIONS } from './collections';
+import { type Row, roleRows, rowOf } from './json-rows';
+import type { ProviderClient } from './provider-client';
+import type { SpooledBundle } from './spooled-bundle';
+import { SyncFailure } from './sync-failure';
+
+/**
+ * Reads every collection the import uses from the provider into the spooled bundle, page by page,
+ * each record turned into its CSV row. Fails when the records pass SIS_MAX_RECORDS. Returns the
+ * lineItems that results were sent for, where a sync's new marks are.
+ */
+export async function readProvider(
+  client: ProviderClient,
+  settings: SisSettings,
+  spool: SpooledBundle,
+  since: string | undefined,
+  stillHeld: () => void,
+): Promise<{ records: number; markedLineItems: Set<string> }> {
+  let records = 0;
+  const markedLineItems = new Set<string>();
+  for (const collection of COLLECTIONS) {
+    for await (const page of collectionPages(client, settings, collection, since)) {
+      stillHeld();
+      records += page.length;
+      if (records > settings.maxRecords) {
+        throw new SyncFailure(`the provider sent more than ${settings.maxRecords} records (SIS_MAX_RECORDS)`);
+      }
+      const rows: Row[] = [];
+      for (const record of page) {
+        const row = rowOf(collection.name, record);
+        if (!row) continue;
+        rows.push(row);
+        if (collection.name === 'results' && row.status !== 'tobedeleted') markedLineItems.add(row.lineItemSourcedId);
+      }
+      await spool.add(collection.name, rows);
+      if (collection.name === 'users' && settings.version === '1.2') {
+        await spool.add(
+          'roles',
+          page.flatMap((record) => (typeof record === 'object' && record !== null ? roleRows(record as never) : [])),
+        );
+      }
+    }
+  }
+  return { records, markedLineItems };
+}

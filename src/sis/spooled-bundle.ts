@@ -1,0 +1,133 @@
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify/sync';
+import type { SisVersion } from '../config/sis-settings';
+import { COLLECTIONS, type CollectionName } from './collections';
+import type { Row } from './json-rows';
+
+/**
+ * The provider's records written to a temporary folder as a OneRoster CSV bundle while they are
+ * read, so that a school of millions of results is held on disk, not in memory, and the import
+ * then reads it as it reads any bundle: one mapping, the import's rules, one transaction. A
+ * record sent twice (offset paging over data that moves) is written once. Columns a record adds
+ * (metadata.*) join the header, written last, ahead of the rows.
+ */
+type FileName = CollectionName | 'roles';
+
+interface SpoolFile {
+  readonly columns: string[];
+  readonly known: Set<string>;
+  readonly body: WriteStream;
+  readonly seen: Set<string>;
+  rows: number;
+  deletions: number;
+}
+
+const ROLE_COLUMNS = [
+  'sourcedId',
+  'status',
+  'dateLastModified',
+  'userSourcedId',
+  'roleType',
+  'role',
+  'beginDate',
+  'endDate',
+  'orgSourcedId',
+  'userProfileSourcedId',
+];
+
+export class SpooledBundle {
+  private readonly files = new Map<FileName, SpoolFile>();
+  /** Records sent more than once, counted once. */
+  duplicates = 0;
+
+  private constructor(readonly folder: string) {}
+
+  static async create(): Promise<SpooledBundle> {
+    return new SpooledBundle(await mkdtemp(join(tmpdir(), 'sis-sync-')));
+  }
+
+  private file(name: FileName): SpoolFile {
+    let file = this.files.get(name);
+    if (!file) {
+      const columns = [
+        ...(name === 'roles' ? ROLE_COLUMNS : (COLLECTIONS.find((c) => c.name === name)?.columns ?? [])),
+      ];
+      file = {
+        columns,
+        known: new Set(columns),
+        body: createWriteStream(join(this.folder, `${name}.body`)),
+        seen: new Set(),
+        rows: 0,
+        deletions: 0,
+      };
+      this.files.set(name, file);
+    }
+    return file;
+  }
+
+  /** Writes the rows of one page; a sourcedId already written to this file is skipped. */
+  async add(name: FileName, rows: readonly Row[]): Promise<void> {
+    const file = this.file(name);
+    const values: string[][] = [];
+    for (const row of rows) {
+      if (file.seen.has(row.sourcedId)) {
+        this.duplicates += 1;
+        continue;
+      }
+      file.seen.add(row.sourcedId);
+      for (const column of Object.keys(row)) {
+        if (!file.known.has(column)) {
+          file.known.add(column);
+          file.columns.push(column);
+        }
+      }
+      values.push(file.columns.map((column) => row[column] ?? ''));
+      file.rows += 1;
+      if (row.status === 'tobedeleted') file.deletions += 1;
+    }
+    if (values.length > 0 && !file.body.write(stringify(values))) await once(file.body, 'drain');
+  }
+
+  /** Records written, and those among them marked tobedeleted. */
+  count(name: FileName): { rows: number; deletions: number } {
+    const file = this.files.get(name);
+    return { rows: file?.rows ?? 0, deletions: file?.deletions ?? 0 };
+  }
+
+  /** Writes each file (header, then its rows) and the manifest; the folder is then a bundle to import. */
+  async finish(mode: 'bulk' | 'delta', version: SisVersion): Promise<string> {
+    for (const collection of COLLECTIONS) this.file(collection.name);
+    const manifest: string[][] = [
+      ['propertyName', 'value'],
+      ['manifest.version', '1.0'],
+      ['oneroster.version', version],
+      ['source.systemName', 'OneRoster REST sync'],
+    ];
+    for (const [name, file] of this.files) {
+      file.body.end();
+      await once(file.body, 'close');
+      const target = createWriteStream(join(this.folder, `${name}.csv`));
+      target.write(stringify([file.columns]));
+      await pipeline(createReadStream(join(this.folder, `${name}.body`)), target);
+      await rm(join(this.folder, `${name}.body`));
+      if (name !== 'roles') manifest.push([`file.${name}`, mode]);
+    }
+    await writeFile(join(this.folder, 'manifest.csv'), stringify(manifest));
+    return this.folder;
+  }
+
+  async remove(): Promise<void> {
+    // Ended, not destroyed: a page written just before a failure is still being flushed.
+    for (const file of this.files.values()) {
+      if (file.body.closed) continue;
+      file.body.end();
+      await once(file.body, 'close').catch(() => undefined);
+    }
+    await rm(this.folder, { recursive: true, force: true });
+  }
+}
