@@ -9,7 +9,7 @@ import { SyncFailure } from './sync-failure';
 /**
  * Reads every collection the import uses from the provider into the spooled bundle, page by page,
  * each record turned into its CSV row. Fails when the records pass SIS_MAX_RECORDS. Returns the
- * lineItems that results were sent for, where a sync's new marks are.
+ * results sent (when `keepResults`: a delta whose new marks may be notified) and their lineItems.
  */
 export async function readProvider(
   client: ProviderClient,
@@ -17,9 +17,11 @@ export async function readProvider(
   spool: SpooledBundle,
   since: string | undefined,
   stillHeld: () => void,
-): Promise<{ records: number; markedLineItems: Set<string> }> {
+  keepResults: boolean,
+): Promise<{ records: number; markedLineItems: Set<string>; results: string[] }> {
   let records = 0;
   const markedLineItems = new Set<string>();
+  const results: string[] = [];
   for (const collection of COLLECTIONS) {
     for await (const page of collectionPages(client, settings, collection, since)) {
       stillHeld();
@@ -32,7 +34,10 @@ export async function readProvider(
         const row = rowOf(collection.name, record);
         if (!row) continue;
         rows.push(row);
-        if (collection.name === 'results' && row.status !== 'tobedeleted') markedLineItems.add(row.lineItemSourcedId);
+        if (keepResults && collection.name === 'results' && row.status !== 'tobedeleted') {
+          markedLineItems.add(row.lineItemSourcedId);
+          results.push(row.sourcedId);
+        }
       }
       await spool.add(collection.name, rows);
       if (collection.name === 'users' && settings.version === '1.2') {
@@ -43,5 +48,5 @@ export async function readProvider(
       }
     }
   }
-  return { records, markedLineItems };
+  return { records, markedLineItems, results };
 }

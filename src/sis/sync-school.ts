@@ -11,6 +11,7 @@ import {
   assessmentsBySourcedId,
   ledgerModifiedSince,
   ledgerSize,
+  markIdsBySourcedId,
   recordSyncRun,
   releaseSyncLease,
   schoolRecordCount,
@@ -107,9 +108,17 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
     const bundle = await SpooledBundle.create();
     spool = bundle;
     let pending = Promise.resolve();
-    const read = await readProvider(client, settings, bundle, since, () => {
-      pending = pending.then(stillHeld);
-    });
+    const notifying = options.notify !== undefined && since !== undefined && !options.dryRun;
+    const read = await readProvider(
+      client,
+      settings,
+      bundle,
+      since,
+      () => {
+        pending = pending.then(stillHeld);
+      },
+      notifying,
+    );
     await pending;
     const folder = await bundle.finish(mode, settings.version);
     await stillHeld();
@@ -148,8 +157,7 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       const added = (await ledgerSize(store)) - ledgerBefore;
       const brought = since ? await ledgerModifiedSince(store, since) : added;
       const deleted = Math.max(0, recordsBefore + added - (await schoolRecordCount(store, idTables())));
-      const notified =
-        options.notify && since ? await notifyMarks(store, [...read.markedLineItems], options.notify, now()) : 0;
+      const notified = options.notify && notifying ? await notifyMarks(store, read, options.notify, now()) : 0;
       outcome = {
         ...counted,
         outcome: problems > 0 ? 'rows-skipped' : 'done',
@@ -215,18 +223,19 @@ function runRow(outcome: SyncOutcome) {
 }
 
 /**
- * Mark notifications for the assessments a delta brought results of, by the same code as
- * SendMarkNotes: its idempotency keys (assessment, mark, device, score) make each result notified
- * once, however many syncs see it, and a corrected score notified again.
+ * Mark notifications for the results a delta brought, by the same code as SendMarkNotes: its
+ * idempotency keys (assessment, mark, device, score) make each result notified once, however many
+ * syncs see it, and a corrected score notified again.
  */
 async function notifyMarks(
   store: Store,
-  lineItems: readonly string[],
+  read: { readonly markedLineItems: ReadonlySet<string>; readonly results: readonly string[] },
   notify: NonNullable<SyncOptions['notify']>,
   now: Date,
 ): Promise<number> {
   let queued = 0;
-  for (const target of await assessmentsBySourcedId(store, lineItems)) {
+  const marks = await markIdsBySourcedId(store, read.results);
+  for (const target of await assessmentsBySourcedId(store, [...read.markedLineItems])) {
     const result = await queueMarkNotifications(
       store,
       target,
@@ -235,6 +244,7 @@ async function notifyMarks(
         caller: { key: 'sis-sync', limit: 1_000_000, windowMs: HOUR_MS },
         perDevicePerMinute: notify.perDevicePerMinute,
       },
+      marks,
     );
     if (typeof result === 'number') queued += result;
   }

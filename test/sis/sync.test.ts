@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSisSettings } from '../../src/config/sis-settings';
+import { loadOutboxKey, payloadSealer } from '../../src/lib/payload-sealer';
 import { type SyncOptions, syncSchool } from '../../src/sis/sync-school';
 import type { Store } from '../../src/store/open-store';
 import { syncedUntil, takeSyncLease } from '../../src/store/queries/sis-sync';
 import { callJson } from '../support/json-calls';
-import { OneRosterProvider, schoolOf } from '../support/oneroster-provider';
+import { BASE_MODIFIED, OneRosterProvider, schoolOf } from '../support/oneroster-provider';
 import { type BundleRows, smallSchool, writeBundle } from '../support/roster-bundle';
 import { importBundle, problemsOf, schoolRows } from '../support/roster-import';
 import { startTestService } from '../support/service';
@@ -169,6 +170,44 @@ describe('a delta sync', () => {
       expect(JSON.stringify(marks.body.d)).toContain('9.5');
     } finally {
       await service.close();
+    }
+  });
+});
+
+describe('mark notifications of a sync', () => {
+  test('are queued for the results a delta brings, each result once', async () => {
+    const folder = freshFolder();
+    const store = await openTestStore({ DATA_DIR: folder });
+    const notify = { sealer: payloadSealer(loadOutboxKey(undefined, folder)), perDevicePerMinute: 100 };
+    const pushes = async () =>
+      (await store.db.selectFrom('outbox_messages').select('idempotency_key').execute()).map(
+        (row) => row.idempotency_key,
+      );
+    try {
+      await withProvider('1.1', async (provider) => {
+        const settings = settingsOf(provider, '1.1');
+        // The first sync brings the whole gradebook: no parent is told of a year of marks at once.
+        expect((await syncSchool(store, settings, options({ notify }))).notified).toBe(0);
+        // The guardians' devices are the service's own file, not the SIS's.
+        const school = smallSchool();
+        const devices = writeBundle({
+          manifest: [{ propertyName: 'manifest.version', value: '1.0' }],
+          devices: school.devices.map((row) => ({ ...row, status: 'active', dateLastModified: BASE_MODIFIED })),
+        });
+        expect(problemsOf(await importBundle(store, devices, { mode: 'delta' }))).toEqual([]);
+        const changedAt = new Date(Date.now() + 1000).toISOString();
+        provider.put('results', { ...provider.record('results', 'r1'), score: 9.5, dateLastModified: changedAt });
+        const delta = await syncSchool(store, settings, options({ notify }));
+        expect(delta.notified).toBe(1);
+        expect(await pushes()).toHaveLength(1);
+        // The same result sent again (a newer time, the same score) is not notified twice.
+        const later = new Date(Date.now() + 2000).toISOString();
+        provider.put('results', { ...provider.record('results', 'r1'), dateLastModified: later });
+        expect((await syncSchool(store, settings, options({ notify }))).notified).toBe(0);
+        expect(await pushes()).toHaveLength(1);
+      });
+    } finally {
+      await store.close();
     }
   });
 });

@@ -113,3 +113,18 @@ export async function assessmentsBySourcedId(
   }
   return found;
 }
+
+/** The ids of the marks (results) of the given sourcedIds. */
+export async function markIdsBySourcedId({ db }: Session, sourcedIds: readonly string[]): Promise<Set<number>> {
+  const ids = new Set<number>();
+  for (let start = 0; start < sourcedIds.length; start += 500) {
+    const rows = await db
+      .selectFrom('roster_ids')
+      .select('id')
+      .where('kind', '=', 'marks')
+      .where('sourced_id', 'in', sourcedIds.slice(start, start + 500))
+      .execute();
+    for (const row of rows) ids.add(Number(row.id));
+  }
+  return ids;
+}
