@@ -39,7 +39,7 @@ export interface SyncOptions {
   readonly dryRun: boolean;
   readonly skipInvalid: boolean;
   readonly fromIdentifier: boolean;
-  /** Warnings count as problems (for the import's warnings; see docs/sync.md). */
+  /** Warnings (records sent twice) count as problems: nothing is written. */
   readonly strict: boolean;
   readonly defaultCountryCode: string;
   /** Given: mark notifications are queued for the results a delta brings. */
@@ -120,6 +120,11 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       notifying,
     );
     await pending;
+    if (options.strict && bundle.duplicates > 0) {
+      throw new SyncFailure(
+        `the provider sent ${bundle.duplicates} records twice (a warning; --strict makes warnings problems)`,
+      );
+    }
     const folder = await bundle.finish(mode, settings.version);
     await stillHeld();
     const ledgerBefore = await ledgerSize(store);
@@ -134,7 +139,9 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       progress: SILENT_PROGRESS,
     });
     const problems = imported.problems.count;
-    const counted = { ...empty, records: read.records, duplicates: bundle.duplicates, problems };
+    // A record sent twice is the sync's own warning; the import's warnings join it once it reports them.
+    const warnings = bundle.duplicates;
+    const counted = { ...empty, records: read.records, duplicates: warnings, warnings, problems };
     if (!imported.written) {
       const deletions = ['users', 'results', 'classes', 'enrollments', 'lineItems'].reduce(
         (sum, name) => sum + bundle.count(name as never).deletions,
