@@ -3,6 +3,7 @@ import { collectionPages } from './collection-reader';
 import { COLLECTIONS } from './collections';
 import { type Row, roleRows, rowOf } from './json-rows';
 import type { ProviderClient } from './provider-client';
+import { schoolFilter } from './school-filter';
 import type { SpooledBundle } from './spooled-bundle';
 import { SyncFailure } from './sync-failure';
 
@@ -19,6 +20,7 @@ export async function readProvider(
   stillHeld: () => void,
   keepResults: boolean,
 ): Promise<{ records: number; markedLineItems: Set<string>; results: string[] }> {
+  const inSchool = schoolFilter(settings.school);
   let records = 0;
   const markedLineItems = new Set<string>();
   const results: string[] = [];
@@ -32,7 +34,7 @@ export async function readProvider(
       const rows: Row[] = [];
       for (const record of page) {
         const row = rowOf(collection.name, record);
-        if (!row) continue;
+        if (!row || (inSchool && !inSchool(collection.name, row))) continue;
         rows.push(row);
         if (keepResults && collection.name === 'results' && row.status !== 'tobedeleted') {
           markedLineItems.add(row.lineItemSourcedId);
@@ -41,9 +43,13 @@ export async function readProvider(
       }
       await spool.add(collection.name, rows);
       if (collection.name === 'users' && settings.version === '1.2') {
+        const kept = new Set(rows.map((row) => row.sourcedId));
+        const users = page.filter(
+          (record) => typeof record === 'object' && record !== null && kept.has((record as Row).sourcedId),
+        );
         await spool.add(
           'roles',
-          page.flatMap((record) => (typeof record === 'object' && record !== null ? roleRows(record as never) : [])),
+          users.flatMap((record) => roleRows(record as never)),
         );
       }
     }

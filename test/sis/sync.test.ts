@@ -134,6 +134,49 @@ describe.each(['1.1', '1.2'] as const)('a sync from a OneRoster %s provider', (v
   });
 });
 
+describe('a provider serving a district of two schools', () => {
+  /** The small school, and a second school with a class, a teacher, a student and a mark of its own. */
+  function district(): BundleRows {
+    const school = sisSchool();
+    const other = (rows: Array<Record<string, string>>, sourcedId: string, changes: Record<string, string>) => {
+      const found = rows.find((row) => row.sourcedId === sourcedId) as Record<string, string>;
+      rows.push({ ...found, ...changes });
+    };
+    other(school.orgs, 'sch-1', { sourcedId: 'sch-2', name: 'Second School' });
+    other(school.classes, 'math-7b', { sourcedId: 'math-9x', schoolSourcedId: 'sch-2' });
+    other(school.users, 's3', { sourcedId: 's9', orgSourcedIds: 'sch-2', agentSourcedIds: '' });
+    other(school.enrollments, 'e6', {
+      sourcedId: 'e90',
+      classSourcedId: 'math-9x',
+      userSourcedId: 's9',
+      schoolSourcedId: 'sch-2',
+    });
+    other(school.lineItems, 'li3', { sourcedId: 'li9', classSourcedId: 'math-9x' });
+    other(school.results, 'r4', { sourcedId: 'r9', lineItemSourcedId: 'li9', studentSourcedId: 's9' });
+    return school;
+  }
+
+  test('is refused whole without SIS_SCHOOL, and with it gives the store of that school alone', async () => {
+    const expected = await openTestStore({ DATA_DIR: freshFolder() });
+    const store = await openTestStore({ DATA_DIR: freshFolder() });
+    const provider = new OneRosterProvider(schoolOf(district(), '1.1'));
+    await provider.start();
+    try {
+      expect(problemsOf(await importBundle(expected, writeBundle(sisSchool())))).toEqual([]);
+      const refused = await syncSchool(store, settingsOf(provider, '1.1'), options());
+      expect(refused.outcome).toBe('nothing-written');
+      expect(JSON.stringify(problemsOf(refused.imported as never))).toContain('the store holds one school');
+      const outcome = await syncSchool(store, settingsOf(provider, '1.1', { SIS_SCHOOL: 'sch-1' }), options());
+      expect(outcome.outcome).toBe('done');
+      expect(await schoolRows(store)).toEqual(await schoolRows(expected));
+    } finally {
+      await provider.close();
+      await store.close();
+      await expected.close();
+    }
+  });
+});
+
 describe('a delta sync', () => {
   test('brings a changed mark and a deleted one to GetStudentsMarks2, asking only for what changed', async () => {
     const folder = freshFolder();
