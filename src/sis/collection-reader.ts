@@ -1,6 +1,6 @@
 import type { SisSettings } from '../config/sis-settings';
 import type { Collection } from './collections';
-import type { ProviderClient } from './provider-client';
+import type { JsonPage, ProviderClient } from './provider-client';
 import { SyncFailure } from './sync-failure';
 
 /**
@@ -23,18 +23,26 @@ export async function* collectionPages(
   const seen = new Set<string>();
   let url: string | undefined = first.href;
   let offset = 0;
-  while (url !== undefined) {
-    if (seen.has(url)) throw new SyncFailure(`${collection.name}: the provider's next page is a page already read`);
-    seen.add(url);
-    const page = await client.getJson(url);
+  // The next page is asked for as soon as this one arrives, so that the provider makes it while
+  // this one is turned into rows and written: one page in flight, the order kept.
+  let arriving: Promise<JsonPage> | undefined = client.getJson(url);
+  while (arriving !== undefined && url !== undefined) {
+    const page: JsonPage = await arriving;
     const body = page.body as Record<string, unknown> | null;
     const records = body && typeof body === 'object' ? body[collection.name] : undefined;
     if (!Array.isArray(records)) {
       throw new SyncFailure(`${new URL(url).pathname}: the answer has no "${collection.name}" list`);
     }
-    if (records.length > 0) yield records;
+    seen.add(url);
     offset += records.length;
     url = nextPage(page.headers, first, url, offset, records.length, settings.pageSize);
+    if (url !== undefined && seen.has(url)) {
+      throw new SyncFailure(`${collection.name}: the provider's next page is a page already read`);
+    }
+    arriving = url === undefined ? undefined : client.getJson(url);
+    // A failure of the page in flight is raised when it is awaited, not as an unhandled rejection meanwhile.
+    arriving?.catch(() => undefined);
+    if (records.length > 0) yield records;
   }
 }
 

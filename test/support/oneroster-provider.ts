@@ -20,6 +20,8 @@ export type Json = Record<string, unknown>;
 export interface RecordList {
   readonly length: number;
   at(index: number): Json;
+  /** The indexes of records changed after `since` (ms), where a list knows them without making every record. */
+  modifiedAfter?(since: number): number[];
 }
 
 export interface Fault {
@@ -259,9 +261,13 @@ export class OneRosterProvider {
         send(response, 400, { imsx_description: `unsupported filter ${filter}` });
         return;
       }
-      indexes = [];
-      for (let index = 0; index < all.length; index += 1) {
-        if (Date.parse(all.at(index).dateLastModified as string) > Date.parse(since[1])) indexes.push(index);
+      const after = Date.parse(since[1]);
+      indexes = all.modifiedAfter?.(after);
+      if (!indexes) {
+        indexes = [];
+        for (let index = 0; index < all.length; index += 1) {
+          if (Date.parse(all.at(index).dateLastModified as string) > after) indexes.push(index);
+        }
       }
     }
     const total = indexes ? indexes.length : all.length;

@@ -1,0 +1,190 @@
+/**
+ * The OneRoster REST sync at the size the issue names (100,000 users, 3,000 classes, 200,000
+ * enrollments, 5,000,000 results), beside the CSV import of the same school: the import benchmark's
+ * bundle is imported with the built command into a new SQLite store, and the same school, served
+ * as OneRoster REST JSON by the tests' stand-in provider on loopback in pages of 1,000, is synced
+ * into another; then a delta of 1,000 changed results. It prints the time, the sync process's peak
+ * memory (Pss) and the requests of each. A benchmark, not a test: it checks nothing.
+ *
+ *   npm run bench:sync                                the issue's sizes, OneRoster 1.2
+ *   npm run bench:sync -- --scale 0.05 --version 1.1  a twentieth of them, 1.1 signed requests
+ *   npm run bench:sync -- --no-build                   measure the existing dist/
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parse } from 'csv-parse/sync';
+import { type Json, OneRosterProvider, type RecordList, recordOf } from '../test/support/oneroster-provider';
+import { buildService, CLI_ENTRY, ROOT } from './benchmark/build';
+import { MemorySampler } from './benchmark/memory';
+import { type BundleSize, generateBundle, ISSUE_SIZE } from './benchmark-import/generate-bundle';
+
+const GOALS = { fullRatio: 1.5, deltaSeconds: 10, peakMegabytes: 500 };
+const DELTA_RESULTS = 1_000;
+const COLLECTIONS = [
+  'orgs',
+  'academicSessions',
+  'courses',
+  'classes',
+  'users',
+  'enrollments',
+  'demographics',
+  'categories',
+  'lineItems',
+  'results',
+];
+
+interface Run {
+  readonly seconds: number;
+  readonly peakMegabytes: number;
+  readonly output: string;
+}
+
+/** Runs the built command; its wall time and peak memory (Pss). */
+function runCommand(args: readonly string[], settings: Readonly<Record<string, string>>): Promise<Run> {
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DEMO_DATA: 'off', LOG_LEVEL: 'warn', DATABASE_URL: '', ...settings },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const sampler = new MemorySampler(child.pid as number, 250);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const peakMegabytes = sampler.stop();
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (code !== 0) reject(new Error(`${args[0]} exited with ${code}:\n${output.slice(-4000)}`));
+      else resolve({ seconds, peakMegabytes, output });
+    });
+  });
+}
+
+/**
+ * A bundle file as the provider's records, made one at a time from its lines, so that millions of
+ * results are held as lines, not objects; `changed` holds the records a delta changed.
+ */
+function fileRecords(
+  folder: string,
+  name: string,
+  version: '1.1' | '1.2',
+): RecordList & { changed: Map<number, Json> } {
+  let text = '';
+  try {
+    text = readFileSync(join(folder, `${name}.csv`), 'utf8');
+  } catch {
+    text = 'sourcedId\r\n';
+  }
+  const lines = text.split(/\r?\n/).filter((line) => line !== '');
+  const header = parse(lines[0]) as string[][];
+  const columns = header[0];
+  const changed = new Map<number, Json>();
+  return {
+    changed,
+    length: lines.length - 1,
+    at: (index) => {
+      const own = changed.get(index);
+      if (own) return own;
+      const line = lines[index + 1];
+      const values = line.includes('"') ? (parse(line) as string[][])[0] : line.split(',');
+      return recordOf(name, Object.fromEntries(columns.map((column, at) => [column, values[at] ?? ''])), version);
+    },
+    modifiedAfter: (since) =>
+      [...changed.entries()]
+        .filter(([, record]) => Date.parse(String(record.dateLastModified)) > since)
+        .map(([index]) => index),
+  };
+}
+
+function scaled(scale: number): BundleSize {
+  const of = (count: number) => Math.max(1, Math.round(count * scale));
+  return {
+    users: of(ISSUE_SIZE.users),
+    classes: Math.max(3, of(ISSUE_SIZE.classes)),
+    enrollments: of(ISSUE_SIZE.enrollments),
+    results: of(ISSUE_SIZE.results),
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      scale: { type: 'string', default: '1' },
+      version: { type: 'string', default: '1.2' },
+      'no-build': { type: 'boolean', default: false },
+    },
+  });
+  const scale = Number(values.scale);
+  if (!(scale > 0 && scale <= 1)) throw new Error('--scale is a fraction above 0, at most 1');
+  const version = values.version as '1.1' | '1.2';
+  if (version !== '1.1' && version !== '1.2') throw new Error('--version is 1.1 or 1.2');
+  if (!values['no-build']) buildService();
+
+  const work = mkdtempSync(join(tmpdir(), 'school-sync-bench-'));
+  const size = scaled(scale);
+  let provider: OneRosterProvider | undefined;
+  try {
+    const bundle = join(work, 'bundle');
+    await generateBundle(bundle, size);
+    console.log(
+      `School: ${size.users} users, ${size.classes} classes, ${size.enrollments} enrollments, ${size.results} results`,
+    );
+    const imported = await runCommand(['import', bundle], { DATA_DIR: join(work, 'imported') });
+    console.log(`import: ${imported.output.trim().split('\n').at(-1)}`);
+
+    const lists = new Map(COLLECTIONS.map((name) => [name, fileRecords(bundle, name, version)] as const));
+    provider = new OneRosterProvider(lists);
+    await provider.start();
+    const settings = { ...provider.settings(version), SIS_PAGE_SIZE: '1000', DATA_DIR: join(work, 'synced') };
+    const full = await runCommand(['sync'], settings);
+    const fullRequests = provider.requests.length;
+    console.log(`sync: ${full.output.trim().split('\n').at(-1)}`);
+
+    const results = lists.get('results') as ReturnType<typeof fileRecords>;
+    const modified = new Date(Date.now() + 1000).toISOString();
+    for (let change = 0; change < Math.min(DELTA_RESULTS, results.length); change += 1) {
+      const index = Math.floor((change * results.length) / DELTA_RESULTS);
+      const record = results.at(index);
+      results.changed.set(index, {
+        ...record,
+        score: Number(record.score) === 10 ? 9 : 10,
+        dateLastModified: modified,
+      });
+    }
+    const delta = await runCommand(['sync'], settings);
+    console.log(`delta sync: ${delta.output.trim().split('\n').at(-1)}`);
+    const deltaRequests = provider.requests.length - fullRequests;
+
+    console.log(`\nMachine: ${cpus().length} cores (${cpus()[0]?.model}), ${Math.round(totalmem() / 2 ** 30)} GiB`);
+    console.log(`OneRoster ${version}, SQLite, pages of 1,000, scale ${scale}`);
+    console.log('| Run | Time | Peak memory (Pss) | Requests |');
+    console.log('|---|---|---|---|');
+    console.log(`| CSV import | ${imported.seconds.toFixed(1)} s | ${imported.peakMegabytes.toFixed(0)} MB | - |`);
+    const ratio = (full.seconds / imported.seconds).toFixed(2);
+    console.log(
+      `| Full sync | ${full.seconds.toFixed(1)} s (${ratio}x the import, goal < ${GOALS.fullRatio}x) | ` +
+        `${full.peakMegabytes.toFixed(0)} MB (goal < ${GOALS.peakMegabytes}) | ${fullRequests} |`,
+    );
+    console.log(
+      `| Delta of ${DELTA_RESULTS} results | ${delta.seconds.toFixed(2)} s (goal < ${GOALS.deltaSeconds}) | ` +
+        `${delta.peakMegabytes.toFixed(0)} MB | ${deltaRequests} |`,
+    );
+  } finally {
+    await provider?.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});
