@@ -17,7 +17,7 @@ export async function readProvider(
   settings: SisSettings,
   spool: SpooledBundle,
   since: string | undefined,
-  stillHeld: () => void,
+  stillHeld: () => Promise<void>,
   keepResults: boolean,
 ): Promise<{ records: number; markedLineItems: Set<string>; results: string[] }> {
   const inSchool = schoolFilter(settings.school);
@@ -26,7 +26,7 @@ export async function readProvider(
   const results: string[] = [];
   for (const collection of COLLECTIONS) {
     for await (const page of collectionPages(client, settings, collection, since)) {
-      stillHeld();
+      await stillHeld();
       records += page.length;
       if (records > settings.maxRecords) {
         throw new SyncFailure(`the provider sent more than ${settings.maxRecords} records (SIS_MAX_RECORDS)`);

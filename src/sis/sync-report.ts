@@ -9,6 +9,7 @@ export function logSync(outcome: SyncOutcome): void {
     outcome: outcome.outcome,
     mode: outcome.mode,
     durationMs: outcome.durationMs,
+    readMs: outcome.readMs,
     records: outcome.records,
     added: outcome.added,
     changed: outcome.changed,
@@ -27,7 +28,8 @@ export function describeSync(outcome: SyncOutcome, dryRun: boolean): string {
   if (outcome.outcome === 'busy') return 'Not synced: another sync is running (on this or another node).';
   if (outcome.outcome === 'failed') return `Sync failed, nothing was written: ${outcome.message}.`;
   const seconds = (outcome.durationMs / 1000).toFixed(1);
-  const read = `${outcome.records} records read in ${outcome.requests} requests, ${seconds} s`;
+  const reading = (outcome.readMs / 1000).toFixed(1);
+  const read = `${outcome.records} records read in ${outcome.requests} requests, ${seconds} s (${reading} s reading)`;
   if (outcome.outcome === 'nothing-written') {
     return `Nothing was written: ${outcome.problems} problems (--skip-invalid leaves bad rows out); ${read}.`;
   }

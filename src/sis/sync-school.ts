@@ -56,6 +56,8 @@ export interface SyncOutcome {
   readonly mode: 'bulk' | 'delta';
   readonly startedAt: string;
   readonly durationMs: number;
+  /** Of which reading the provider into the spooled bundle (the rest is the import). */
+  readonly readMs: number;
   readonly records: number;
   readonly added: number;
   readonly changed: number;
@@ -79,7 +81,7 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
   const started = now();
   const startedAt = started.toISOString();
   const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
-  const empty = { records: 0, added: 0, changed: 0, deleted: 0, duplicates: 0, warnings: 0, problems: 0 };
+  const empty = { readMs: 0, records: 0, added: 0, changed: 0, deleted: 0, duplicates: 0, warnings: 0, problems: 0 };
   if (!(await takeSyncLease(store, holder, started, SYNC_LEASE_MS))) {
     return {
       ...empty,
@@ -107,19 +109,9 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
   try {
     const bundle = await SpooledBundle.create();
     spool = bundle;
-    let pending = Promise.resolve();
     const notifying = options.notify !== undefined && since !== undefined && !options.dryRun;
-    const read = await readProvider(
-      client,
-      settings,
-      bundle,
-      since,
-      () => {
-        pending = pending.then(stillHeld);
-      },
-      notifying,
-    );
-    await pending;
+    const read = await readProvider(client, settings, bundle, since, stillHeld, notifying);
+    const readMs = now().getTime() - started.getTime();
     if (options.strict && bundle.duplicates > 0) {
       throw new SyncFailure(
         `the provider sent ${bundle.duplicates} records twice (a warning; --strict makes warnings problems)`,
@@ -141,7 +133,7 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
     const problems = imported.problems.count;
     // A record sent twice is the sync's own warning; the import's warnings join it once it reports them.
     const warnings = bundle.duplicates;
-    const counted = { ...empty, records: read.records, duplicates: warnings, warnings, problems };
+    const counted = { ...empty, readMs, records: read.records, duplicates: warnings, warnings, problems };
     if (!imported.written) {
       const deletions = ['users', 'results', 'classes', 'enrollments', 'lineItems'].reduce(
         (sum, name) => sum + bundle.count(name as never).deletions,
