@@ -5,21 +5,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { StatusReport } from '../../src/pages/status-report';
 import type { RunningService } from '../../src/service';
 import { callJson } from '../support/json-calls';
-import { OneRosterProvider, PROVIDER_CLIENT, schoolOf } from '../support/oneroster-provider';
-import { type BundleRows, smallSchool } from '../support/roster-bundle';
+import { OneRosterProvider, PROVIDER_CLIENT, schoolOf, sisSchool } from '../support/oneroster-provider';
 import { startTestService } from '../support/service';
 
 /**
  * SIS_SYNC_INTERVAL: the service pulls the school on its own, and tells the operator how it went
  * on /status and /metrics, with the client secret on neither.
  */
-function sisSchool(): BundleRows {
-  const school = smallSchool();
-  const names = ['orgs', 'academicSessions', 'courses', 'classes', 'users', 'enrollments', 'demographics'];
-  return Object.fromEntries(
-    [...names, 'categories', 'lineItems', 'results'].map((name) => [name, school[name]]),
-  ) as BundleRows;
-}
 
 async function statusOf(service: RunningService): Promise<StatusReport> {
   return (await (await fetch(`${service.url}/status.json`)).json()) as StatusReport;

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { cliArguments, ROOT } from '../support/cli';
-import { OneRosterProvider, PROVIDER_CLIENT, schoolOf } from '../support/oneroster-provider';
-import { type BundleRows, smallSchool } from '../support/roster-bundle';
+import { OneRosterProvider, PROVIDER_CLIENT, schoolOf, sisSchool } from '../support/oneroster-provider';
 import { schoolRows } from '../support/roster-import';
 import { openTestStore } from '../support/stores';
 
@@ -15,12 +14,6 @@ import { openTestStore } from '../support/stores';
  * the secret nowhere in what it prints.
  */
 const run = promisify(execFile);
-
-function sisSchool(): BundleRows {
-  const school = smallSchool();
-  const names = ['orgs', 'academicSessions', 'courses', 'classes', 'users', 'enrollments', 'demographics'];
-  return Object.fromEntries([...names, 'categories', 'lineItems', 'results'].map((name) => [name, school[name]]));
-}
 
 describe('school-service sync', () => {
   let provider: OneRosterProvider;

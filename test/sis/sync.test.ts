@@ -7,7 +7,7 @@ import { type SyncOptions, syncSchool } from '../../src/sis/sync-school';
 import type { Store } from '../../src/store/open-store';
 import { syncedUntil, takeSyncLease } from '../../src/store/queries/sis-sync';
 import { callJson } from '../support/json-calls';
-import { BASE_MODIFIED, OneRosterProvider, schoolOf } from '../support/oneroster-provider';
+import { BASE_MODIFIED, OneRosterProvider, schoolOf, sisSchool } from '../support/oneroster-provider';
 import { type BundleRows, smallSchool, writeBundle } from '../support/roster-bundle';
 import { importBundle, problemsOf, schoolRows } from '../support/roster-import';
 import { startTestService } from '../support/service';
@@ -18,25 +18,6 @@ import { openTestStore } from '../support/stores';
  * import of the same school makes, on both OneRoster versions; a delta brings a changed mark to
  * the wire; faults are waited out or fail the sync with the store as it was; one sync at a time.
  */
-const ONEROSTER_FILES = [
-  'manifest',
-  'orgs',
-  'academicSessions',
-  'courses',
-  'classes',
-  'users',
-  'enrollments',
-  'demographics',
-  'categories',
-  'lineItems',
-  'results',
-];
-
-/** The small school's OneRoster files alone: what a SIS holds. */
-function sisSchool(): BundleRows {
-  const school = smallSchool();
-  return Object.fromEntries(ONEROSTER_FILES.map((name) => [name, school[name]]));
-}
 
 const folders: string[] = [];
 function freshFolder(): string {

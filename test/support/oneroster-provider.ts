@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OAuth from 'oauth-1.0a';
-import type { BundleRows } from './roster-bundle';
+import { type BundleRows, smallSchool } from './roster-bundle';
 
 /**
  * A OneRoster REST provider for the tests, on loopback: the rostering and gradebook collections of
@@ -120,6 +120,12 @@ export function recordOf(collection: string, row: Record<string, string>, versio
     delete record.orgs;
   }
   return record;
+}
+
+/** The small school's OneRoster files alone, with its manifest: what a SIS holds of it. */
+export function sisSchool(): BundleRows {
+  const school = smallSchool();
+  return Object.fromEntries(['manifest', ...COLLECTIONS].map((name) => [name, school[name]]));
 }
 
 /** The school of a bundle's OneRoster files as the provider's collections. */
