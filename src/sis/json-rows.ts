@@ -54,23 +54,22 @@ function userRow(record: Json): Row {
   const userIds = Array.isArray(record.userIds)
     ? record.userIds.filter(isObject).map((id) => `{${text(id.type)}:${text(id.identifier)}}`)
     : [];
-  const row: Row = {
-    ...common(record),
-    enabledUser: text(record.enabledUser),
-    orgSourcedIds: orgs,
-    role: record.role !== undefined ? text(record.role) : roleOf(text(primary?.role)),
-    username: text(record.username),
-    userIds: userIds.join(','),
-    givenName: text(record.givenName),
-    familyName: text(record.familyName),
-    middleName: text(record.middleName),
-    identifier: text(record.identifier),
-    email: text(record.email),
-    sms: text(record.sms),
-    phone: text(record.phone),
-    agentSourcedIds: refs(record.agents),
-    grades: list(record.grades),
-  };
+  // Filled field by field: spreading a row into a literal costs ten times as much, a million times over.
+  const row = common(record);
+  row.enabledUser = text(record.enabledUser);
+  row.orgSourcedIds = orgs;
+  row.role = record.role !== undefined ? text(record.role) : roleOf(text(primary?.role));
+  row.username = text(record.username);
+  row.userIds = userIds.join(',');
+  row.givenName = text(record.givenName);
+  row.familyName = text(record.familyName);
+  row.middleName = text(record.middleName);
+  row.identifier = text(record.identifier);
+  row.email = text(record.email);
+  row.sms = text(record.sms);
+  row.phone = text(record.phone);
+  row.agentSourcedIds = refs(record.agents);
+  row.grades = list(record.grades);
   // 1.2's own columns, for an import that reads them.
   const extra: Array<[string, unknown]> = [
     ['userMasterIdentifier', record.userMasterIdentifier],
@@ -103,57 +102,62 @@ export function roleRows(record: Json): Row[] {
 }
 
 const MAPPINGS: Record<CollectionName, (record: Json) => Row> = {
-  orgs: (record) => ({
-    ...common(record),
-    name: text(record.name),
-    type: text(record.type),
-    identifier: text(record.identifier),
-    parentSourcedId: ref(record.parent),
-  }),
-  academicSessions: (record) => ({
-    ...common(record),
-    title: text(record.title),
-    type: text(record.type),
-    startDate: date(record.startDate),
-    endDate: date(record.endDate),
-    parentSourcedId: ref(record.parent),
-    schoolYear: text(record.schoolYear),
-  }),
-  courses: (record) => ({
-    ...common(record),
-    schoolYearSourcedId: ref(record.schoolYear),
-    title: text(record.title),
-    courseCode: text(record.courseCode),
-    grades: list(record.grades),
-    orgSourcedId: ref(record.org),
-    subjects: list(record.subjects),
-    subjectCodes: list(record.subjectCodes),
-  }),
-  classes: (record) => ({
-    ...common(record),
-    title: text(record.title),
-    grades: list(record.grades),
-    courseSourcedId: ref(record.course),
-    classCode: text(record.classCode),
-    classType: text(record.classType),
-    location: text(record.location),
-    schoolSourcedId: ref(record.school),
-    termSourcedIds: refs(record.terms),
-    subjects: list(record.subjects),
-    subjectCodes: list(record.subjectCodes),
-    periods: list(record.periods),
-  }),
+  orgs: (record) => {
+    const row = common(record);
+    row.name = text(record.name);
+    row.type = text(record.type);
+    row.identifier = text(record.identifier);
+    row.parentSourcedId = ref(record.parent);
+    return row;
+  },
+  academicSessions: (record) => {
+    const row = common(record);
+    row.title = text(record.title);
+    row.type = text(record.type);
+    row.startDate = date(record.startDate);
+    row.endDate = date(record.endDate);
+    row.parentSourcedId = ref(record.parent);
+    row.schoolYear = text(record.schoolYear);
+    return row;
+  },
+  courses: (record) => {
+    const row = common(record);
+    row.schoolYearSourcedId = ref(record.schoolYear);
+    row.title = text(record.title);
+    row.courseCode = text(record.courseCode);
+    row.grades = list(record.grades);
+    row.orgSourcedId = ref(record.org);
+    row.subjects = list(record.subjects);
+    row.subjectCodes = list(record.subjectCodes);
+    return row;
+  },
+  classes: (record) => {
+    const row = common(record);
+    row.title = text(record.title);
+    row.grades = list(record.grades);
+    row.courseSourcedId = ref(record.course);
+    row.classCode = text(record.classCode);
+    row.classType = text(record.classType);
+    row.location = text(record.location);
+    row.schoolSourcedId = ref(record.school);
+    row.termSourcedIds = refs(record.terms);
+    row.subjects = list(record.subjects);
+    row.subjectCodes = list(record.subjectCodes);
+    row.periods = list(record.periods);
+    return row;
+  },
   users: userRow,
-  enrollments: (record) => ({
-    ...common(record),
-    classSourcedId: ref(record.class),
-    schoolSourcedId: ref(record.school),
-    userSourcedId: ref(record.user),
-    role: text(record.role),
-    primary: text(record.primary),
-    beginDate: date(record.beginDate),
-    endDate: date(record.endDate),
-  }),
+  enrollments: (record) => {
+    const row = common(record);
+    row.classSourcedId = ref(record.class);
+    row.schoolSourcedId = ref(record.school);
+    row.userSourcedId = ref(record.user);
+    row.role = text(record.role);
+    row.primary = text(record.primary);
+    row.beginDate = date(record.beginDate);
+    row.endDate = date(record.endDate);
+    return row;
+  },
   demographics: (record) => {
     const row = common(record);
     for (const [name, value] of Object.entries(record)) {
@@ -162,34 +166,37 @@ const MAPPINGS: Record<CollectionName, (record: Json) => Row> = {
     }
     return row;
   },
-  categories: (record) => ({
-    ...common(record),
-    title: text(record.title),
-    ...(record.weight !== undefined ? { weight: text(record.weight) } : {}),
-  }),
-  lineItems: (record) => ({
-    ...common(record),
-    title: text(record.title),
-    description: text(record.description),
-    assignDate: date(record.assignDate),
-    dueDate: date(record.dueDate),
-    classSourcedId: ref(record.class),
-    categorySourcedId: ref(record.category),
-    gradingPeriodSourcedId: ref(record.gradingPeriod) || ref(record.academicSession),
-    resultValueMin: text(record.resultValueMin),
-    resultValueMax: text(record.resultValueMax),
-    ...(record.scoreScale !== undefined ? { scoreScaleSourcedId: ref(record.scoreScale) } : {}),
-  }),
-  results: (record) => ({
-    ...common(record),
-    lineItemSourcedId: ref(record.lineItem),
-    studentSourcedId: ref(record.student),
-    scoreStatus: text(record.scoreStatus),
-    score: text(record.score),
-    scoreDate: date(record.scoreDate),
-    comment: text(record.comment),
-    ...(record.textScore !== undefined ? { textScore: text(record.textScore) } : {}),
-  }),
+  categories: (record) => {
+    const row = common(record);
+    row.title = text(record.title);
+    if (record.weight !== undefined) row.weight = text(record.weight);
+    return row;
+  },
+  lineItems: (record) => {
+    const row = common(record);
+    row.title = text(record.title);
+    row.description = text(record.description);
+    row.assignDate = date(record.assignDate);
+    row.dueDate = date(record.dueDate);
+    row.classSourcedId = ref(record.class);
+    row.categorySourcedId = ref(record.category);
+    row.gradingPeriodSourcedId = ref(record.gradingPeriod) || ref(record.academicSession);
+    row.resultValueMin = text(record.resultValueMin);
+    row.resultValueMax = text(record.resultValueMax);
+    if (record.scoreScale !== undefined) row.scoreScaleSourcedId = ref(record.scoreScale);
+    return row;
+  },
+  results: (record) => {
+    const row = common(record);
+    row.lineItemSourcedId = ref(record.lineItem);
+    row.studentSourcedId = ref(record.student);
+    row.scoreStatus = text(record.scoreStatus);
+    row.score = text(record.score);
+    row.scoreDate = date(record.scoreDate);
+    row.comment = text(record.comment);
+    if (record.textScore !== undefined) row.textScore = text(record.textScore);
+    return row;
+  },
 };
 
 /** The CSV row of a record of `collection`, or undefined for an answer entry that is no record (no sourcedId). */

@@ -73,7 +73,7 @@ export class SpooledBundle {
   /** Writes the rows of one page; a sourcedId already written to this file is skipped. */
   async add(name: FileName, rows: readonly Row[]): Promise<void> {
     const file = this.file(name);
-    const values: string[][] = [];
+    let text = '';
     for (const row of rows) {
       if (file.seen.has(row.sourcedId)) {
         this.duplicates += 1;
@@ -86,11 +86,11 @@ export class SpooledBundle {
           file.columns.push(column);
         }
       }
-      values.push(file.columns.map((column) => row[column] ?? ''));
+      text += csvLine(file.columns.map((column) => row[column] ?? ''));
       file.rows += 1;
       if (row.status === 'tobedeleted') file.deletions += 1;
     }
-    if (values.length > 0 && !file.body.write(stringify(values))) await once(file.body, 'drain');
+    if (text !== '' && !file.body.write(text)) await once(file.body, 'drain');
   }
 
   /** Records written, and those among them marked tobedeleted. */
@@ -130,4 +130,20 @@ export class SpooledBundle {
     }
     await rm(this.folder, { recursive: true, force: true });
   }
+}
+
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/**
+ * One CSV line (RFC 4180: a field with a quote, comma or line break quoted, its quotes doubled).
+ * Written here rather than by csv-stringify, which took a third of the time a page spends here.
+ */
+function csvLine(values: readonly string[]): string {
+  let line = '';
+  for (let index = 0; index < values.length; index += 1) {
+    const value = values[index];
+    if (index > 0) line += ',';
+    line += NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  }
+  return `${line}\n`;
 }

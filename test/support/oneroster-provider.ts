@@ -122,9 +122,12 @@ export function recordOf(collection: string, row: Record<string, string>, versio
   return record;
 }
 
-/** The small school's OneRoster files alone, with its manifest: what a SIS holds of it. */
+/** The small school's OneRoster files alone, with its manifest: what a SIS holds of it (a title needing quotes). */
 export function sisSchool(): BundleRows {
   const school = smallSchool();
+  // A title the sync's CSV must quote: a comma and quotes.
+  const klass = school.classes.find((row) => row.sourcedId === 'math-7b') as Record<string, string>;
+  klass.title = 'Math 7B, "blue" group';
   return Object.fromEntries(['manifest', ...COLLECTIONS].map((name) => [name, school[name]]));
 }
 
