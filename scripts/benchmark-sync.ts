@@ -10,64 +10,19 @@
  *   npm run bench:sync -- --scale 0.05 --version 1.1  a twentieth of them, 1.1 signed requests
  *   npm run bench:sync -- --no-build                   measure the existing dist/
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { type Json, OneRosterProvider, type RecordList, recordOf } from '../test/support/oneroster-provider';
-import { buildService, CLI_ENTRY, ROOT } from './benchmark/build';
-import { MemorySampler } from './benchmark/memory';
-import { type BundleSize, generateBundle, ISSUE_SIZE } from './benchmark-import/generate-bundle';
+import { ONEROSTER_FILES } from '../src/roster/manifest';
+import { buildService } from './benchmark/build';
+import { runCli } from './benchmark/run-cli';
+import { generateBundle, scaledSize } from './benchmark-import/generate-bundle';
 
 const GOALS = { fullRatio: 1.5, deltaSeconds: 10, peakMegabytes: 500 };
 const DELTA_RESULTS = 1_000;
-const COLLECTIONS = [
-  'orgs',
-  'academicSessions',
-  'courses',
-  'classes',
-  'users',
-  'enrollments',
-  'demographics',
-  'categories',
-  'lineItems',
-  'results',
-];
-
-interface Run {
-  readonly seconds: number;
-  readonly peakMegabytes: number;
-  readonly output: string;
-}
-
-/** Runs the built command; its wall time and peak memory (Pss). */
-function runCommand(args: readonly string[], settings: Readonly<Record<string, string>>): Promise<Run> {
-  const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DEMO_DATA: 'off', LOG_LEVEL: 'warn', DATABASE_URL: '', ...settings },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const sampler = new MemorySampler(child.pid as number, 250);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const peakMegabytes = sampler.stop();
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      if (code !== 0) reject(new Error(`${args[0]} exited with ${code}:\n${output.slice(-4000)}`));
-      else resolve({ seconds, peakMegabytes, output });
-    });
-  });
-}
 
 /**
  * A bundle file as the provider's records, made one at a time from its lines, so that millions of
@@ -105,16 +60,6 @@ function fileRecords(
   };
 }
 
-function scaled(scale: number): BundleSize {
-  const of = (count: number) => Math.max(1, Math.round(count * scale));
-  return {
-    users: of(ISSUE_SIZE.users),
-    classes: Math.max(3, of(ISSUE_SIZE.classes)),
-    enrollments: of(ISSUE_SIZE.enrollments),
-    results: of(ISSUE_SIZE.results),
-  };
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -130,7 +75,7 @@ async function main(): Promise<void> {
   if (!values['no-build']) buildService();
 
   const work = mkdtempSync(join(tmpdir(), 'school-sync-bench-'));
-  const size = scaled(scale);
+  const size = scaledSize(scale);
   let provider: OneRosterProvider | undefined;
   try {
     const bundle = join(work, 'bundle');
@@ -138,15 +83,15 @@ async function main(): Promise<void> {
     console.log(
       `School: ${size.users} users, ${size.classes} classes, ${size.enrollments} enrollments, ${size.results} results`,
     );
-    const imported = await runCommand(['import', bundle], { DATA_DIR: join(work, 'imported') });
+    const imported = await runCli(['import', bundle], { DATA_DIR: join(work, 'imported') });
     console.log(`import: ${imported.output.trim().split('\n').at(-1)}`);
 
-    const lists = new Map(COLLECTIONS.map((name) => [name, fileRecords(bundle, name, version)] as const));
+    const lists = new Map(ONEROSTER_FILES.map((name) => [name, fileRecords(bundle, name, version)] as const));
     provider = new OneRosterProvider(lists);
     await provider.start();
     const settings = { ...provider.settings(version), SIS_PAGE_SIZE: '1000', DATA_DIR: join(work, 'synced') };
     const cpuBefore = process.cpuUsage();
-    const full = await runCommand(['sync'], settings);
+    const full = await runCli(['sync'], settings);
     const cpu = process.cpuUsage(cpuBefore);
     // The provider runs in this process, on the same cores: its CPU is time a real SIS would spend elsewhere.
     const providerSeconds = (cpu.user + cpu.system) / 1e6;
@@ -164,7 +109,7 @@ async function main(): Promise<void> {
         dateLastModified: modified,
       });
     }
-    const delta = await runCommand(['sync'], settings);
+    const delta = await runCli(['sync'], settings);
     console.log(`delta sync: ${delta.output.trim().split('\n').at(-1)}`);
     const deltaRequests = provider.requests.length - fullRequests;
 

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { cliArguments, ROOT } from '../support/cli';
 import { OneRosterProvider, PROVIDER_CLIENT, schoolOf, sisSchool } from '../support/oneroster-provider';
-import { schoolRows } from '../support/roster-import';
-import { openTestStore } from '../support/stores';
+import { schoolRowsIn } from '../support/roster-import';
 
 /**
  * `school-service sync` as an operator runs it, a process against the provider on loopback: the
@@ -41,14 +40,7 @@ describe('school-service sync', () => {
       return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
     }
   };
-  const rows = async () => {
-    const store = await openTestStore({ DATA_DIR: folder });
-    try {
-      return await schoolRows(store);
-    } finally {
-      await store.close();
-    }
-  };
+  const rows = () => schoolRowsIn(folder);
 
   test('--dry-run writes nothing; then a full sync, then a delta, each summed up on one line', async () => {
     const settings = provider.settings('1.1');

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OAuth from 'oauth-1.0a';
+import { ONEROSTER_FILES } from '../../src/roster/manifest';
 import { type BundleRows, smallSchool } from './roster-bundle';
 
 /**
@@ -51,18 +52,6 @@ export const PROVIDER_CLIENT = { id: 'school-sync', secret: 'a-long-provider-sec
 /** dateLastModified of every record a bundle row gives without one. */
 export const BASE_MODIFIED = '2026-09-01T00:00:00.000Z';
 
-const COLLECTIONS = [
-  'orgs',
-  'academicSessions',
-  'courses',
-  'classes',
-  'users',
-  'enrollments',
-  'demographics',
-  'categories',
-  'lineItems',
-  'results',
-] as const;
 const GRADEBOOK = new Set(['categories', 'lineItems', 'results']);
 
 const REFS: Record<string, [field: string, type: string]> = {
@@ -128,13 +117,13 @@ export function sisSchool(): BundleRows {
   // A title the sync's CSV must quote: a comma and quotes.
   const klass = school.classes.find((row) => row.sourcedId === 'math-7b') as Record<string, string>;
   klass.title = 'Math 7B, "blue" group';
-  return Object.fromEntries(['manifest', ...COLLECTIONS].map((name) => [name, school[name]]));
+  return Object.fromEntries(['manifest', ...ONEROSTER_FILES].map((name) => [name, school[name]]));
 }
 
 /** The school of a bundle's OneRoster files as the provider's collections. */
 export function schoolOf(rows: BundleRows, version: '1.1' | '1.2'): Map<string, Json[]> {
   return new Map(
-    COLLECTIONS.map((name) => [name, (rows[name] ?? []).map((row) => recordOf(name, row, version))] as const),
+    ONEROSTER_FILES.map((name) => [name, (rows[name] ?? []).map((row) => recordOf(name, row, version))] as const),
   );
 }
 
