@@ -16,13 +16,53 @@ import type { Row } from './json-rows';
  * record sent twice (offset paging over data that moves) is written once. Columns a record adds
  * (metadata.*) join the header, written last, ahead of the rows.
  */
+
+/** Every sourcedId of a file is remembered up to this many; past it, those of the last pages only. */
+const EXACT_IDS = 250_000;
+const RECENT_PAGES = 8;
+
+/**
+ * The sourcedIds a file has been sent. Offset paging over data that moves sends a record again
+ * on a nearby page; a file of millions (results) keeps the ids of its last pages only, so that its
+ * memory stays bounded, and a record repeated further apart reaches the import, which reports it.
+ */
+class SeenIds {
+  private readonly all = new Set<string>();
+  private recent: Array<Set<string>> | undefined;
+
+  constructor(private readonly exactIds: number) {}
+
+  has(id: string): boolean {
+    return this.recent ? this.recent.some((page) => page.has(id)) : this.all.has(id);
+  }
+
+  add(id: string): void {
+    if (this.recent) (this.recent.at(-1) as Set<string>).add(id);
+    else this.all.add(id);
+  }
+
+  nextPage(): void {
+    if (!this.recent && this.all.size >= this.exactIds) {
+      this.all.clear();
+      this.recent = [];
+    }
+    if (!this.recent) return;
+    this.recent.push(new Set());
+    if (this.recent.length > RECENT_PAGES) this.recent.shift();
+  }
+
+  forget(): void {
+    this.all.clear();
+    this.recent = undefined;
+  }
+}
 type FileName = CollectionName | 'roles';
 
 interface SpoolFile {
   readonly columns: string[];
   readonly known: Set<string>;
   readonly body: WriteStream;
-  readonly seen: Set<string>;
+  readonly seen: SeenIds;
   rows: number;
   deletions: number;
 }
@@ -45,10 +85,13 @@ export class SpooledBundle {
   /** Records sent more than once, counted once. */
   duplicates = 0;
 
-  private constructor(readonly folder: string) {}
+  private constructor(
+    readonly folder: string,
+    private readonly exactIds: number,
+  ) {}
 
-  static async create(): Promise<SpooledBundle> {
-    return new SpooledBundle(await mkdtemp(join(tmpdir(), 'sis-sync-')));
+  static async create(exactIds = EXACT_IDS): Promise<SpooledBundle> {
+    return new SpooledBundle(await mkdtemp(join(tmpdir(), 'sis-sync-')), exactIds);
   }
 
   private file(name: FileName): SpoolFile {
@@ -61,7 +104,7 @@ export class SpooledBundle {
         columns,
         known: new Set(columns),
         body: createWriteStream(join(this.folder, `${name}.body`)),
-        seen: new Set(),
+        seen: new SeenIds(this.exactIds),
         rows: 0,
         deletions: 0,
       };
@@ -73,6 +116,7 @@ export class SpooledBundle {
   /** Writes the rows of one page; a sourcedId already written to this file is skipped. */
   async add(name: FileName, rows: readonly Row[]): Promise<void> {
     const file = this.file(name);
+    file.seen.nextPage();
     let text = '';
     for (const row of rows) {
       if (file.seen.has(row.sourcedId)) {
@@ -109,6 +153,7 @@ export class SpooledBundle {
       ['source.systemName', 'OneRoster REST sync'],
     ];
     for (const [name, file] of this.files) {
+      file.seen.forget();
       file.body.end();
       await once(file.body, 'close');
       const target = createWriteStream(join(this.folder, `${name}.csv`));
