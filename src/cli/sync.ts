@@ -1,5 +1,5 @@
 import { loadOutboxKey, payloadSealer } from '../lib/payload-sealer';
-import { formatProblem } from '../roster/problems';
+import { formatSyncProblem } from '../sis/problem-records';
 import { describeSync, logSync } from '../sis/sync-report';
 import { syncSchool } from '../sis/sync-school';
 import { logHeapLimit } from './bounded-heap';
@@ -45,7 +45,9 @@ export async function syncCommand(options: SyncCommandOptions): Promise<void> {
     });
     logSync(outcome);
     const listed = outcome.imported?.problems.list();
-    for (const problem of listed?.problems ?? []) process.stderr.write(`${formatProblem(problem)}\n`);
+    for (const problem of listed?.problems ?? []) {
+      process.stderr.write(`${formatSyncProblem(problem, outcome.problemRecords)}\n`);
+    }
     if (listed && listed.notKept > 0) process.stderr.write(`... and ${listed.notKept} more problems\n`);
     process.stdout.write(`${describeSync(outcome, options.dryRun)}\n`);
     if (outcome.outcome === 'busy') return EXIT_BUSY;

@@ -20,6 +20,7 @@ import {
 } from '../store/queries/sis-sync';
 import { SCHOOL_TABLES } from '../store/roster/school-tables';
 import { providerAuth } from './provider-auth';
+import { problemRecords } from './problem-records';
 import { ProviderClient } from './provider-client';
 import { readProvider } from './read-provider';
 import { SpooledBundle } from './spooled-bundle';
@@ -70,6 +71,8 @@ export interface SyncOutcome {
   /** Why it failed or wrote nothing; empty when it succeeded. */
   readonly message: string;
   readonly imported?: ImportOutcome;
+  /** The sourcedId of the record each kept problem is at, by "file:line". */
+  readonly problemRecords: ReadonlyMap<string, string>;
 }
 
 /** The lease runs out this long after its last renewal; a sync renews it as it reads each page. */
@@ -81,7 +84,17 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
   const started = now();
   const startedAt = started.toISOString();
   const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
-  const empty = { readMs: 0, records: 0, added: 0, changed: 0, deleted: 0, duplicates: 0, warnings: 0, problems: 0 };
+  const empty = {
+    problemRecords: new Map<string, string>(),
+    readMs: 0,
+    records: 0,
+    added: 0,
+    changed: 0,
+    deleted: 0,
+    duplicates: 0,
+    warnings: 0,
+    problems: 0,
+  };
   if (!(await takeSyncLease(store, holder, started, SYNC_LEASE_MS))) {
     return {
       ...empty,
@@ -131,9 +144,18 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       progress: SILENT_PROGRESS,
     });
     const problems = imported.problems.count;
+    const records = await problemRecords(folder, imported.problems.list().problems);
     // A record sent twice is the sync's own warning; the import's warnings join it once it reports them.
     const warnings = bundle.duplicates;
-    const counted = { ...empty, readMs, records: read.records, duplicates: warnings, warnings, problems };
+    const counted = {
+      ...empty,
+      problemRecords: records,
+      readMs,
+      records: read.records,
+      duplicates: warnings,
+      warnings,
+      problems,
+    };
     if (!imported.written) {
       const deletions = ['users', 'results', 'classes', 'enrollments', 'lineItems'].reduce(
         (sum, name) => sum + bundle.count(name as never).deletions,

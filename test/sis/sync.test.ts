@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSisSettings } from '../../src/config/sis-settings';
 import { loadOutboxKey, payloadSealer } from '../../src/lib/payload-sealer';
+import { formatSyncProblem } from '../../src/sis/problem-records';
 import { type SyncOptions, syncSchool } from '../../src/sis/sync-school';
 import type { Store } from '../../src/store/open-store';
 import { syncedUntil, takeSyncLease } from '../../src/store/queries/sis-sync';
@@ -154,6 +155,30 @@ describe('a provider serving a district of two schools', () => {
       await provider.close();
       await store.close();
       await expected.close();
+    }
+  });
+});
+
+describe('a provider record the import refuses', () => {
+  test('writes nothing and is named by its sourcedId; with --skip-invalid the rest is written', async () => {
+    const store = await openTestStore({ DATA_DIR: freshFolder() });
+    try {
+      await withProvider('1.1', async (provider) => {
+        provider.put('users', { ...provider.record('users', 's3'), sourcedId: 'x9', role: 'wizard' });
+        const refused = await syncSchool(store, settingsOf(provider, '1.1'), options());
+        expect(refused.outcome).toBe('nothing-written');
+        expect(await schoolRows(store)).toEqual(await schoolRows(await emptyStore()));
+        const problems = problemsOf(refused.imported as never);
+        expect(problems).toHaveLength(1);
+        expect(formatSyncProblem(problems[0], refused.problemRecords)).toMatch(
+          /^users record "x9" \(users\.csv:10:\d+ of the sync's bundle\): unknown-value: /,
+        );
+        const written = await syncSchool(store, settingsOf(provider, '1.1'), options({ skipInvalid: true }));
+        expect(written).toMatchObject({ outcome: 'rows-skipped', problems: 1 });
+        expect((await schoolRows(store)).students).toHaveLength(3);
+      });
+    } finally {
+      await store.close();
     }
   });
 });
