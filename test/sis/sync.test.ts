@@ -105,9 +105,15 @@ describe.each(['1.1', '1.2'] as const)('a sync from a OneRoster %s provider', (v
     try {
       await withProvider(version, async (provider) => {
         provider.duplicateAcrossPages = true;
+        // A record sent twice is a warning, which --strict makes a problem: nothing is written.
+        const strict = await syncSchool(store, settingsOf(provider, version), options({ strict: true }));
+        expect(strict.outcome).toBe('failed');
+        expect(strict.message).toMatch(/sent \d+ records twice \(a warning; --strict makes warnings problems\)/);
+        expect(await schoolRows(store)).toEqual(await schoolRows(await emptyStore()));
         const outcome = await syncSchool(store, settingsOf(provider, version), options());
         expect(outcome.outcome).toBe('done');
         expect(outcome.duplicates).toBeGreaterThan(5);
+        expect(outcome.warnings).toBe(outcome.duplicates);
         expect(await schoolRows(store)).toEqual(await schoolRows(imported));
       });
     } finally {
@@ -411,6 +417,9 @@ describe('two nodes', () => {
         const asked = provider.requests.length;
         expect((await syncSchool(nodeB, settings, options())).outcome).toBe('busy');
         expect(provider.requests.length).toBe(asked);
+        // A node that died mid-sync holds the lease until it runs out, then another syncs.
+        const later = () => new Date(Date.now() + 61_000);
+        expect((await syncSchool(nodeB, settings, options({ now: later }))).outcome).toBe('done');
       });
     } finally {
       await nodeA.close();
