@@ -439,6 +439,18 @@ describe('the provider URL', () => {
     expect(allowed.url).toBe('http://sis.lan/ims/oneroster/v1p1');
   });
 
+  test('refuses a schedule without a provider, and a 1.2 provider without its token endpoint', () => {
+    expect(() => readSisSettings({ SIS_SYNC_INTERVAL: '15m' })).toThrow(/SIS_SYNC_INTERVAL needs SIS_URL/);
+    expect(() => readSisSettings({ ...base, SIS_URL: 'https://sis.example.org/ims/oneroster/rostering/v1p2' })).toThrow(
+      /needs SIS_TOKEN_URL/,
+    );
+    const url = { ...base, SIS_URL: 'https://sis.example.org/ims/oneroster/v1p1' };
+    expect(() => readSisSettings({ ...url, SIS_SYNC_INTERVAL: '10 minutes' })).toThrow(/a duration such as 15m/);
+    expect(() => readSisSettings({ ...url, SIS_SYNC_INTERVAL: '5s' })).toThrow(/between 1m and 7 days/);
+    expect(readSisSettings({ ...url, SIS_SYNC_INTERVAL: '15m' }).intervalMs).toBe(900_000);
+    expect(() => readSisSettings({ ...url, SIS_CLIENT_SECRET: '' })).toThrow(/needs SIS_CLIENT_SECRET/);
+  });
+
   test('gives the version and the gradebook sibling of a 1.2 base', () => {
     const settings = readSisSettings({
       ...base,
