@@ -109,6 +109,7 @@ export function statusPage(report: StatusReport): string {
         row(['Rows written, skipped', `${report.lastImport.rowsWritten}, ${report.lastImport.rowsSkipped}`]),
       ])
     : '<p class="note">No OneRoster import has been made into this store.</p>';
+  // Only where the school syncs from a SIS: a service that never did shows no empty section.
   const sync = report.lastSync;
   const lastSync = sync?.last
     ? table(undefined, [
@@ -156,8 +157,7 @@ export function statusPage(report: StatusReport): string {
     ${outbox}
     <h2>Last import</h2>
     ${lastImport}
-    <h2>Last SIS sync</h2>
-    ${lastSync}
+    ${sync ? `<h2>Last SIS sync</h2>\n    ${lastSync}` : ''}
   </body>
 </html>
 `;
