@@ -13,8 +13,12 @@ import { SyncFailure } from './sync-failure';
 export interface ProviderAuth {
   /** The Authorization header for a GET of `url`. */
   authorization(url: string): Promise<string>;
-  /** The provider refused the credentials: the next request gets a new token (1.2), or the sync fails (1.1). */
-  refused(): boolean;
+  /**
+   * The provider answered 401 to a request sent with `authorization`: true when asking again may
+   * do better (1.2: a new token is fetched, or was already, by a request in flight beside it);
+   * false when it will not (1.1, or a token fetched after a refusal and refused as well).
+   */
+  refused(authorization: string): boolean;
 }
 
 /** The scopes of the rostering and gradebook services' read-only endpoints. */
@@ -44,8 +48,8 @@ function oauth2(settings: SisSettings, now: () => number): ProviderAuth {
   const server: oauth.AuthorizationServer = { issuer: new URL(tokenUrl).origin, token_endpoint: tokenUrl };
   const client: oauth.Client = { client_id: settings.clientId };
   const insecure = new URL(tokenUrl).protocol === 'http:';
-  let token: { value: string; renewAt: number } | undefined;
-  let fetched = 0;
+  let token: { value: string; renewAt: number; afterRefusal: boolean } | undefined;
+  let refusedBefore = false;
   const fetchToken = async (): Promise<string> => {
     let response: Response;
     try {
@@ -62,8 +66,9 @@ function oauth2(settings: SisSettings, now: () => number): ProviderAuth {
     try {
       const result = await oauth.processClientCredentialsResponse(server, client, response);
       const lifetimeMs = (result.expires_in ?? 3600) * 1000;
-      fetched += 1;
-      token = { value: result.access_token, renewAt: now() + Math.max(lifetimeMs - EXPIRY_MARGIN_MS, lifetimeMs / 2) };
+      const renewAt = now() + Math.max(lifetimeMs - EXPIRY_MARGIN_MS, lifetimeMs / 2);
+      token = { value: result.access_token, renewAt, afterRefusal: refusedBefore };
+      refusedBefore = false;
       return result.access_token;
     } catch (error) {
       throw new SyncFailure(
@@ -71,17 +76,23 @@ function oauth2(settings: SisSettings, now: () => number): ProviderAuth {
       );
     }
   };
-  let lastRefusedAt = -1;
+  // Pages asked for together wait for one token rather than each fetching its own.
+  let fetching: Promise<string> | undefined;
   return {
     authorization: async () => {
-      const value = token && now() < token.renewAt ? token.value : await fetchToken();
-      return `Bearer ${value}`;
+      if (token && now() < token.renewAt) return `Bearer ${token.value}`;
+      fetching ??= fetchToken().finally(() => {
+        fetching = undefined;
+      });
+      return `Bearer ${await fetching}`;
     },
-    refused: () => {
-      // A token refused right after it was fetched will not do better a second time.
-      if (lastRefusedAt === fetched) return false;
-      lastRefusedAt = fetched;
+    refused: (authorization) => {
+      // Pages in flight together meet an ended token together: the first clears it, the others ask again with the next.
+      if (!token || authorization !== `Bearer ${token.value}`) return true;
+      // A token fetched because the last was refused, refused as well: the client itself is refused.
+      if (token.afterRefusal) return false;
       token = undefined;
+      refusedBefore = true;
       return true;
     },
   };

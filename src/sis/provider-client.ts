@@ -32,11 +32,13 @@ export class ProviderClient {
     let reason = '';
     for (let attempt = 1; attempt <= this.settings.retries + 1; attempt += 1) {
       let response: BoundedResponse;
+      let authorization = '';
       try {
         this.requests += 1;
+        authorization = await this.auth.authorization(url);
         response = await boundedFetch(
           url,
-          { method: 'GET', headers: { Authorization: await this.auth.authorization(url), Accept: 'application/json' } },
+          { method: 'GET', headers: { Authorization: authorization, Accept: 'application/json' } },
           { timeoutMs: this.settings.timeoutMs, maxResponseBytes: this.settings.maxResponseBytes },
         );
       } catch (error) {
@@ -49,7 +51,7 @@ export class ProviderClient {
       }
       const { status } = response;
       if (status === 200) return { body: parseJson(where, response.body), headers: response.headers };
-      if (status === 401 && this.auth.refused()) {
+      if (status === 401 && this.auth.refused(authorization)) {
         reason = 'the token was refused';
         continue;
       }

@@ -331,9 +331,10 @@ describe('faults', () => {
     });
   });
 
-  test('a token that expires mid-sync is fetched again', async () => {
+  test('a token that expires mid-sync is fetched again, once for the pages in flight', async () => {
     await withProvider('1.2', async (provider) => {
-      provider.faults.push({ collection: 'enrollments', expireTokens: true, times: 1 });
+      // Users come three a page, the pages at offsets 3 and 6 asked for together: both meet the ended token.
+      provider.faults.push({ collection: 'users', offset: 3, expireTokens: true, times: 1 });
       const outcome = await syncSchool(store, settingsOf(provider, '1.2'), options());
       expect(outcome.outcome).toBe('done');
       expect(provider.tokensIssued).toBe(2);
