@@ -19,6 +19,7 @@ import {
   takeSyncLease,
 } from '../store/queries/sis-sync';
 import { SCHOOL_TABLES } from '../store/roster/school-tables';
+import { COLLECTIONS } from './collections';
 import { providerAuth } from './provider-auth';
 import { problemRecords } from './problem-records';
 import { ProviderClient } from './provider-client';
@@ -157,10 +158,7 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       problems,
     };
     if (!imported.written) {
-      const deletions = ['users', 'results', 'classes', 'enrollments', 'lineItems'].reduce(
-        (sum, name) => sum + bundle.count(name as never).deletions,
-        0,
-      );
+      const deletions = COLLECTIONS.reduce((sum, collection) => sum + bundle.count(collection.name).deletions, 0);
       outcome = {
         ...counted,
         outcome: options.dryRun && (problems === 0 || options.skipInvalid) ? 'done' : 'nothing-written',
