@@ -339,7 +339,7 @@ export interface ReferenceVersionTable {
   version: number;
 }
 
-/** The sync's lease and progress (migration 008): one row. */
+/** The sync's lease and progress (migration 012): one row. */
 export interface SisSyncStateTable {
   id: number;
   lease_holder: string | null;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { SisSyncRunTable } from '../schema';
 import type { Session } from '../session';
 
-/** The sync's lease, progress and runs (see migration 008). */
+/** The sync's lease, progress and runs (see migration 012). */
 
 /**
  * Takes the lease when nobody holds it, its holder's time ran out, or `holder` holds it already
