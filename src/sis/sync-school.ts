@@ -3,7 +3,6 @@ import { hostname } from 'node:os';
 import type { SisSettings } from '../config/sis-settings';
 import type { PayloadSealer } from '../lib/payload-sealer';
 import { queueMarkNotifications } from '../notifications/mark-notifications';
-import { HOUR_MS } from '../notifications/rate-limit';
 import { type ImportOutcome, importSchool } from '../roster/import-school';
 import { SILENT_PROGRESS } from '../roster/progress';
 import type { Store } from '../store/open-store';
@@ -260,7 +259,8 @@ async function notifyMarks(
       target,
       { now, sealer: notify.sealer },
       {
-        caller: { key: 'sis-sync', limit: 1_000_000, windowMs: HOUR_MS },
+        // The sync is no caller to hold back: its limit is one it never reaches; each device keeps its own.
+        caller: { key: 'sis-sync', limit: 1_000_000, windowMs: 3_600_000 },
         perDevicePerMinute: notify.perDevicePerMinute,
       },
       marks,
