@@ -139,7 +139,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     store,
     node: () => node,
     presence: () => presence,
-    nextSyncAt: () => schedule?.nextRunAt(),
+    sync: () => ({ nextRunAt: schedule?.nextRunAt(), lastAttempt: schedule?.lastAttempt() }),
   });
   const { server, tracking } = createHttpServer(
     {

@@ -125,6 +125,9 @@ export function statusPage(report: StatusReport): string {
         ]),
         row(['Warnings, problems', `${sync.last.warnings}, ${sync.last.problems}`]),
         row(['Next run here', sync.nextRunAt ?? 'not scheduled']),
+        ...(sync.lastAttemptHere
+          ? [row(['Last try here', `${sync.lastAttemptHere.at} (${sync.lastAttemptHere.outcome})`])]
+          : []),
       ])
     : `<p class="note">No SIS sync has run${sync?.nextRunAt ? `; the first is due at ${sync.nextRunAt}` : ''}.</p>`;
   return `<!DOCTYPE html>

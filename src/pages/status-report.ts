@@ -102,4 +102,6 @@ export interface SyncStatus {
   } | null;
   /** When this process syncs next (SIS_SYNC_INTERVAL); null when the service does not sync on its own. */
   readonly nextRunAt: string | null;
+  /** This process's last try: `busy` when another node was syncing then. */
+  readonly lastAttemptHere: { readonly at: string; readonly outcome: string } | null;
 }

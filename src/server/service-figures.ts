@@ -30,8 +30,8 @@ export interface FigureSources {
   readonly node: () => string;
   /** This process's row among those serving from the store, once the server listens. */
   readonly presence: () => Presence | undefined;
-  /** When this process syncs from the SIS next, if it does (SIS_SYNC_INTERVAL). */
-  readonly nextSyncAt?: () => string | undefined;
+  /** When this process syncs from the SIS next, and how its last try went, if it syncs (SIS_SYNC_INTERVAL). */
+  readonly sync?: () => { nextRunAt: string | undefined; lastAttempt: { at: string; outcome: string } | undefined };
 }
 
 type StoreFacts = {
@@ -171,7 +171,8 @@ export class ServiceFigures {
   }
 
   private syncStatus(facts: StoreFacts | undefined): SyncStatus | null {
-    const nextRunAt = this.sources.nextSyncAt?.() ?? null;
+    const here = this.sources.sync?.();
+    const nextRunAt = here?.nextRunAt ?? null;
     const run = facts?.lastSync;
     if (!run && nextRunAt === null) return null;
     const last = run
@@ -191,7 +192,7 @@ export class ServiceFigures {
           message: run.message,
         }
       : null;
-    return { last, nextRunAt };
+    return { last, nextRunAt, lastAttemptHere: here?.lastAttempt ?? null };
   }
 
   private gather(): Promise<GatheredFigures> {

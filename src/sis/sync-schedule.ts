@@ -14,6 +14,8 @@ import { type SyncOutcome, syncSchool } from './sync-school';
 export interface SyncSchedule {
   /** When this process tries next; undefined once stopped. */
   nextRunAt(): string | undefined;
+  /** This process's last try and its outcome (`busy`: another node was syncing); undefined before the first. */
+  lastAttempt(): { readonly at: string; readonly outcome: string } | undefined;
   /** Stops the schedule; a sync under way is waited for (its one transaction commits or not). */
   stop(): Promise<void>;
 }
@@ -34,7 +36,9 @@ export function startSyncSchedule(store: Store, settings: SisSettings, parts: Sc
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
+  let attempt: { at: string; outcome: string } | undefined;
   const run = async () => {
+    const at = new Date().toISOString();
     next = Date.now() + settings.intervalMs;
     try {
       const outcome = await syncSchool(store, settings, {
@@ -47,8 +51,10 @@ export function startSyncSchedule(store: Store, settings: SisSettings, parts: Sc
         notify: parts.notify,
       });
       if (outcome.outcome !== 'busy') logSync(outcome);
+      attempt = { at, outcome: outcome.outcome };
       parts.ended?.(outcome);
     } catch (error) {
+      attempt = { at, outcome: 'failed' };
       // The store itself failed (the sync's own faults are outcomes): the next turn tries again.
       log.warn('sis sync could not run', { reason: error instanceof Error ? error.message : String(error) });
     }
@@ -69,6 +75,7 @@ export function startSyncSchedule(store: Store, settings: SisSettings, parts: Sc
   plan();
   return {
     nextRunAt: () => (stopped ? undefined : new Date(next).toISOString()),
+    lastAttempt: () => attempt,
     stop: async () => {
       stopped = true;
       clearTimeout(timer);

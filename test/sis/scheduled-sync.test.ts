@@ -68,3 +68,47 @@ describe('the scheduled sync', () => {
     expect(text).not.toContain(PROVIDER_CLIENT.secret);
   });
 });
+
+describe('the scheduled sync on two nodes sharing one store', () => {
+  test('runs on one of them: the other, trying while the first syncs, finds the lease taken', async () => {
+    const provider = new OneRosterProvider(schoolOf(sisSchool(), '1.1'));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The first node's sync is held at its first page until the second node has tried.
+    provider.faults.push({ collection: 'orgs', held, times: 1 });
+    await provider.start();
+    const folder = mkdtempSync(join(tmpdir(), 'scheduled-sync-nodes-'));
+    const settings = { ...provider.settings('1.1'), DATA_DIR: folder, DEMO_DATA: 'off', SIS_SYNC_INTERVAL: '15m' };
+    const nodes: RunningService[] = [];
+    try {
+      nodes.push(await startTestService(settings, { firstSyncAfterMs: 0 }));
+      await until(() => provider.requests.length > 0);
+      nodes.push(await startTestService(settings, { firstSyncAfterMs: 0 }));
+      const second = await until(async () => (await statusOf(nodes[1])).lastSync?.lastAttemptHere);
+      expect(second.outcome).toBe('busy');
+      release();
+      const first = await firstSync(nodes[0]);
+      expect(first.lastSync?.lastAttemptHere?.outcome).toBe('done');
+      // Both nodes show the one sync, from the store.
+      expect((await statusOf(nodes[1])).lastSync?.last?.startedAt).toBe(first.lastSync?.last?.startedAt);
+      expect(provider.requests.filter((request) => request.includes('/orgs?'))).toHaveLength(1);
+    } finally {
+      release();
+      for (const node of nodes) await node.close();
+      await provider.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Polls until `value` gives something: the signal a test waits on, within a minute. */
+async function until<T>(value: () => T | null | undefined | Promise<T | null | undefined>): Promise<T> {
+  for (let tries = 0; tries < 600; tries += 1) {
+    const found = await value();
+    if (found) return found;
+    await sleep(100);
+  }
+  throw new Error('not within a minute');
+}

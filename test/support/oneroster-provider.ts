@@ -36,6 +36,8 @@ export interface Fault {
   readonly hang?: boolean;
   /** Every token issued stops being accepted, as when a provider ends tokens early; the request answers 401. */
   readonly expireTokens?: boolean;
+  /** The answer waits for this, then is given as usual: a sync held mid-way for as long as a test wants. */
+  readonly held?: Promise<void>;
   /** How many requests it hits. */
   times: number;
 }
@@ -239,6 +241,11 @@ export class OneRosterProvider {
     if (fault) {
       fault.times -= 1;
       if (fault.hang) return;
+      if (fault.held) {
+        await fault.held;
+        this.page(collection, url, response);
+        return;
+      }
       if (fault.expireTokens) {
         this.expireTokens();
         return send(response, 401, { imsx_codeMajor: 'failure', imsx_description: 'token expired' });
