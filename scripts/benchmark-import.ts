@@ -10,60 +10,21 @@
  *
  * PostgreSQL runs as a throwaway cluster on loopback (the tests' own, with fsync off).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDatabase, startTestPostgres, type TestPostgres } from '../test/support/postgres';
-import { buildService, CLI_ENTRY, ROOT } from './benchmark/build';
-import { MemorySampler } from './benchmark/memory';
-import { type BundleSize, generateBundle, ISSUE_SIZE, writeResultsDelta } from './benchmark-import/generate-bundle';
+import { buildService } from './benchmark/build';
+import { type CliRun, runCli } from './benchmark/run-cli';
+import { generateBundle, scaledSize, writeResultsDelta } from './benchmark-import/generate-bundle';
 
 const GOALS = { sqliteSeconds: 300, postgresSeconds: 600, peakMegabytes: 500, deltaSeconds: 5 };
 const DELTA_RESULTS = 1_000;
 
-interface Run {
-  readonly seconds: number;
-  readonly peakMegabytes: number;
-  readonly output: string;
-}
-
-/** Runs the built command with the store's settings; its wall time and peak memory (Pss). */
-function runImport(args: readonly string[], store: Readonly<Record<string, string>>): Promise<Run> {
-  const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [CLI_ENTRY, 'import', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DEMO_DATA: 'off', LOG_LEVEL: 'warn', DATABASE_URL: '', ...store },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const sampler = new MemorySampler(child.pid as number, 250);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const peakMegabytes = sampler.stop();
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      if (code !== 0) reject(new Error(`the import exited with ${code}:\n${output.slice(-4000)}`));
-      else resolve({ seconds, peakMegabytes, output });
-    });
-  });
-}
-
-function scaled(scale: number): BundleSize {
-  const of = (count: number) => Math.max(1, Math.round(count * scale));
-  return {
-    users: of(ISSUE_SIZE.users),
-    classes: Math.max(3, of(ISSUE_SIZE.classes)),
-    enrollments: of(ISSUE_SIZE.enrollments),
-    results: of(ISSUE_SIZE.results),
-  };
+/** Runs the built import with the store's settings; its wall time and peak memory (Pss). */
+function runImport(args: readonly string[], store: Readonly<Record<string, string>>): Promise<CliRun> {
+  return runCli(['import', ...args], store);
 }
 
 async function main(): Promise<void> {
@@ -85,7 +46,7 @@ async function main(): Promise<void> {
 
   const work = mkdtempSync(join(tmpdir(), 'school-import-bench-'));
   const bundle = values.keep ?? join(work, 'bundle');
-  const size = scaled(scale);
+  const size = scaledSize(scale);
   let postgres: TestPostgres | undefined;
   try {
     let started = Date.now();

@@ -16,6 +16,7 @@ import { deliveryWorker } from './cli/delivery-worker';
 import { routesCommand, shadowReportCommand } from './cli/migration';
 import { type ReplayOptions, replayCommand } from './cli/replay';
 import { serve } from './cli/serve';
+import { type SyncCommandOptions, syncCommand } from './cli/sync';
 import { UsageError } from './cli/usage-error';
 import { ranWithBoundedHeap } from './cli/bounded-heap';
 import { serviceVersion } from './lib/package-info';
@@ -99,6 +100,19 @@ program
   .option('--ids <how>', "assigned, or from-identifier: a user's integer identifier becomes its id", 'assigned')
   .action(async (path: string, options: ImportCommandOptions) => {
     if (!(await ranWithBoundedHeap())) await importCommand(path, options);
+  });
+
+program
+  .command('sync')
+  .description('pull the school from its SIS over OneRoster REST (SIS_URL) and apply it as import does')
+  .option('--dry-run', 'read everything and report what would change, writing nothing', false)
+  .option('--full', 'read the whole school, not only what changed since the last sync', false)
+  .option('--skip-invalid', 'leave out bad records and the records that depend on them, and write the rest', false)
+  .option('--strict', 'count warnings as problems', false)
+  .option('--ids <how>', "assigned, or from-identifier: a user's integer identifier becomes its id", 'assigned')
+  .option('--school <sourcedId>', "the school's sourcedId when the SIS serves several (SIS_SCHOOL)")
+  .action(async (options: SyncCommandOptions) => {
+    if (!(await ranWithBoundedHeap())) await syncCommand(options);
   });
 
 program

@@ -23,6 +23,7 @@ import { type Presence, startPresence } from './server/presence';
 import { unreadyReason } from './server/readiness';
 import { ServiceFigures } from './server/service-figures';
 import { listeningAddresses } from './server/listening-addresses';
+import { type SyncSchedule, startSyncSchedule } from './sis/sync-schedule';
 import { ProcessTelemetry } from './telemetry/process-telemetry';
 import { academicYearStartOf } from './store/demo/calendar';
 import { loadDemoSchool, storeIsEmpty } from './store/demo/load-demo-school';
@@ -61,6 +62,8 @@ export interface StartOptions {
   readonly now?: () => Date;
   /** How long clients have to send headers and requests; the documented 20 s and 30 s unless a test shortens them. */
   readonly clientTimeLimits?: ClientTimeLimits;
+  /** How long after the start the first scheduled SIS sync runs; 5 s unless a test shortens it. */
+  readonly firstSyncAfterMs?: number;
 }
 
 /** A new embedded store gets a small demo school, so that a first start shows real answers. */
@@ -158,12 +161,14 @@ export async function startService(config: Config, options: StartOptions = {}): 
   let stopping = false;
   let node = `${hostname()}:${config.port}`;
   let presence: Presence | undefined;
+  let schedule: SyncSchedule | undefined;
   const figures = new ServiceFigures({
     telemetry,
     store,
     node: () => node,
     presence: () => presence,
     migration: config.migration,
+    sync: () => ({ nextRunAt: schedule?.nextRunAt(), lastAttempt: schedule?.lastAttempt() }),
   });
   const { server, tracking } = createHttpServer(
     {
@@ -193,6 +198,19 @@ export async function startService(config: Config, options: StartOptions = {}): 
   node = `${hostname()}:${address.port}`;
   presence = startPresence(store, { node, version: serviceVersion(), startedAt: telemetry.startedAt });
   const stopAnswering = answerFigureRequests(() => telemetry.snapshot());
+  if (config.sis.url && config.sis.intervalMs > 0) {
+    schedule = startSyncSchedule(store, config.sis, {
+      defaultCountryCode: config.notifications.defaultCountryCode,
+      notify: config.sis.notifyMarks
+        ? { sealer, perDevicePerMinute: config.notifications.pushPerDevicePerMinute }
+        : undefined,
+      firstAfterMs: options.firstSyncAfterMs,
+      // New marks' notifications are in the outbox: the worker looks now rather than at its next poll.
+      ended: (outcome) => {
+        if (outcome.notified > 0) services.outboxChanged();
+      },
+    });
+  }
 
   let stopped: Promise<void> | undefined;
   const stop = (idle: IdleConnections): Promise<void> => {
@@ -204,10 +222,19 @@ export async function startService(config: Config, options: StartOptions = {}): 
       tracking.closeConnectionsAfterResponses();
       // The delivery worker stops claiming at once, and ends its sends by the same deadline.
       const delivery = worker?.stop(deadline);
+      // A sync under way may end with its one transaction (or its failure) before the store closes.
+      const syncing = schedule?.stop();
       if (delayMs > 0) await sleep(delayMs);
       await closeServer(server, deadline, idle);
       stopAnswering();
       await delivery;
+      // Past the deadline it is abandoned: closing the store rolls it back whole, and its lease runs out.
+      if (syncing) {
+        const waited = new AbortController();
+        const limit = sleep(Math.max(0, deadline - Date.now()), undefined, { signal: waited.signal }).catch(() => {});
+        await Promise.race([syncing, limit]);
+        waited.abort();
+      }
       await presence?.leave();
       await closeParts();
       flushLog();

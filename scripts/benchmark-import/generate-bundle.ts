@@ -20,6 +20,17 @@ export interface BundleSize {
 
 export const ISSUE_SIZE: BundleSize = { users: 100_000, classes: 3_000, enrollments: 200_000, results: 5_000_000 };
 
+/** The issue's sizes times `scale` (a fraction), for a run on a smaller machine or a busy one. */
+export function scaledSize(scale: number): BundleSize {
+  const of = (count: number) => Math.max(1, Math.round(count * scale));
+  return {
+    users: of(ISSUE_SIZE.users),
+    classes: Math.max(3, of(ISSUE_SIZE.classes)),
+    enrollments: of(ISSUE_SIZE.enrollments),
+    results: of(ISSUE_SIZE.results),
+  };
+}
+
 const LINE_ITEMS_PER_SECTION = 32;
 
 type Row = readonly (string | number)[];

@@ -8,6 +8,7 @@ import { type MigrationSettings, readMigrationSettings } from './migration-setti
 import { type OperatorSettings, readOperatorSettings } from './operator-settings';
 import { readRequestBudgets, type RequestBudgets } from './request-budgets';
 import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './readers';
+import { readSisSettings, type SisSettings } from './sis-settings';
 
 export { ConfigError } from './readers';
 
@@ -49,6 +50,8 @@ export interface Config {
   imports: ImportSettings;
   /** The legacy service and who answers each operation while a school moves from it. */
   migration: MigrationSettings;
+  /** The OneRoster REST provider the school is pulled from, and the schedule. */
+  sis: SisSettings;
 }
 
 function readHost(env: Environment): string {
@@ -129,5 +132,6 @@ export function loadConfig(env: Environment = process.env): Config {
     operator: readOperatorSettings(env),
     imports: readImportSettings(env),
     migration: readMigrationSettings(env),
+    sis: readSisSettings(env),
   };
 }

@@ -69,3 +69,11 @@ export function clientAddress(
   // Every hop is a trusted proxy: the request started at the first of them.
   return hops[0];
 }
+
+const LOOPBACK = parseNetworks('127.0.0.0/8,::1');
+
+/** Whether a URL's host name is this machine: localhost, 127.0.0.0/8 or ::1 (brackets as URL.hostname gives them). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || LOOPBACK.contains(host);
+}

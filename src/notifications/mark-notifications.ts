@@ -28,11 +28,15 @@ export async function queueMarkNotifications(
   target: { readonly assessmentId: number; readonly classId: number },
   call: { readonly now: Date; readonly sealer: PayloadSealer },
   limits: MarkNotificationLimits,
+  /** Only these marks (a sync's new results); every mark of the assessment when undefined. */
+  onlyMarks?: ReadonlySet<number>,
 ): Promise<number | 'limited'> {
   const { assessmentId, classId } = target;
   return inTransaction(session, async (transaction) => {
     if (await countAgainstLimits(transaction, [limits.caller], call.now)) return 'limited';
-    const rows = await markRecipients(transaction, assessmentId, classId);
+    const rows = (await markRecipients(transaction, assessmentId, classId)).filter(
+      (row) => !onlyMarks || onlyMarks.has(row.markId),
+    );
     const queuedBefore = await existingIdempotencyKeys(
       transaction,
       rows.map((row) => idempotencyKeyOf(assessmentId, row)),

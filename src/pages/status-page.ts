@@ -110,6 +110,27 @@ export function statusPage(report: StatusReport): string {
         row(['Rows written, skipped', `${report.lastImport.rowsWritten}, ${report.lastImport.rowsSkipped}`]),
       ])
     : '<p class="note">No OneRoster import has been made into this store.</p>';
+  // Only where the school syncs from a SIS: a service that never did shows no empty section.
+  const sync = report.lastSync;
+  const lastSync = sync?.last
+    ? table(undefined, [
+        row(['Finished', sync.last.finishedAt]),
+        row(['Outcome', sync.last.message ? `${sync.last.outcome}: ${sync.last.message}` : sync.last.outcome]),
+        row([
+          'Mode, node, seconds',
+          `${sync.last.mode}, ${sync.last.node}, ${(sync.last.durationMs / 1000).toFixed(1)}`,
+        ]),
+        row([
+          'Added, changed, deleted',
+          `${sync.last.added}, ${sync.last.changed}, ${sync.last.deleted} (of ${sync.last.records} read)`,
+        ]),
+        row(['Warnings, problems', `${sync.last.warnings}, ${sync.last.problems}`]),
+        row(['Next run here', sync.nextRunAt ?? 'not scheduled']),
+        ...(sync.lastAttemptHere
+          ? [row(['Last try here', `${sync.lastAttemptHere.at} (${sync.lastAttemptHere.outcome})`])]
+          : []),
+      ])
+    : `<p class="note">No SIS sync has run${sync?.nextRunAt ? `; the first is due at ${sync.nextRunAt}` : ''}.</p>`;
   return `<!DOCTYPE html>
 <html lang="en">
   <head>
@@ -141,6 +162,7 @@ export function statusPage(report: StatusReport): string {
     <h2>Last import</h2>
     ${lastImport}
     ${migrationSection(report.migration)}
+    ${sync ? `<h2>Last SIS sync</h2>\n    ${lastSync}` : ''}
   </body>
 </html>
 `;

@@ -24,6 +24,8 @@ export interface StatusReport {
   /** Outbox messages by state and channel; null when the store could not be asked. */
   readonly outbox: OutboxStatus[] | null;
   readonly lastImport: ImportStatus | null;
+  /** The last OneRoster REST sync of any node, and when this process tries next; null when none ran or is planned. */
+  readonly lastSync: SyncStatus | null;
   /** Who answers each operation and how the comparisons with the legacy service came out; null without one. */
   readonly migration: MigrationStatus | null;
 }
@@ -98,4 +100,28 @@ export interface ImportStatus {
   readonly source: string;
   readonly rowsWritten: number;
   readonly rowsSkipped: number;
+}
+
+export interface SyncStatus {
+  /** Null when no sync has run yet. */
+  readonly last: {
+    readonly startedAt: string;
+    readonly finishedAt: string;
+    readonly durationMs: number;
+    readonly node: string;
+    readonly mode: string;
+    readonly outcome: string;
+    readonly records: number;
+    readonly added: number;
+    readonly changed: number;
+    readonly deleted: number;
+    readonly warnings: number;
+    readonly problems: number;
+    /** Why it failed or wrote nothing; empty when it succeeded. */
+    readonly message: string;
+  } | null;
+  /** When this process syncs next (SIS_SYNC_INTERVAL); null when the service does not sync on its own. */
+  readonly nextRunAt: string | null;
+  /** This process's last try: `busy` when another node was syncing then. */
+  readonly lastAttemptHere: { readonly at: string; readonly outcome: string } | null;
 }

@@ -11,11 +11,12 @@ import {
 import type { MetricJson } from '../telemetry/metric-json';
 import type { ProcessTelemetry } from '../telemetry/process-telemetry';
 import { REFUSALS } from '../telemetry/request-figures';
-import type { LatencyStatus, NodeStatus, StatusReport } from '../pages/status-report';
+import type { LatencyStatus, NodeStatus, StatusReport, SyncStatus } from '../pages/status-report';
 import type { MigrationSettings } from '../config/migration-settings';
 import { comparisonCounts } from '../store/queries/shadow-comparisons';
 import { migrationStatus } from './migration-figures';
 import type { Store } from '../store/open-store';
+import { lastSyncRun } from '../store/queries/sis-sync';
 import { lastRosterImport, outboxCountsByChannel, storeSizeBytes } from '../store/queries/store-facts';
 import type { ServiceProcessTable } from '../store/schema';
 import { type GatheredFigures, gatherFigures } from './cluster-figures';
@@ -34,6 +35,8 @@ export interface FigureSources {
   readonly presence: () => Presence | undefined;
   /** The legacy service and the routes, for the status page's Migration section. */
   readonly migration?: MigrationSettings;
+  /** When this process syncs from the SIS next, and how its last try went, if it syncs (SIS_SYNC_INTERVAL). */
+  readonly sync?: () => { nextRunAt: string | undefined; lastAttempt: { at: string; outcome: string } | undefined };
 }
 
 type StoreFacts = {
@@ -42,6 +45,7 @@ type StoreFacts = {
   readonly lastImport: Awaited<ReturnType<typeof lastRosterImport>>;
   readonly processes: ServiceProcessTable[];
   readonly comparisons: Awaited<ReturnType<typeof comparisonCounts>>;
+  readonly lastSync: Awaited<ReturnType<typeof lastSyncRun>>;
 };
 
 function latencyOf(figures: LatencyFigures): LatencyStatus {
@@ -103,6 +107,7 @@ export class ServiceFigures {
           value: Number(count),
         })),
       });
+      if (facts.lastSync) storeWide.push(...syncMetrics(facts.lastSync));
     }
     const registry = AggregatorRegistry.aggregate([
       ...gathered.snapshots.map((snapshot) => snapshot.metrics),
@@ -178,7 +183,33 @@ export class ServiceFigures {
             }
           : null,
       migration: migrationStatus(this.sources.migration, known ? facts.comparisons : []),
+      lastSync: this.syncStatus(known ? facts : undefined),
     };
+  }
+
+  private syncStatus(facts: StoreFacts | undefined): SyncStatus | null {
+    const here = this.sources.sync?.();
+    const nextRunAt = here?.nextRunAt ?? null;
+    const run = facts?.lastSync;
+    if (!run && nextRunAt === null) return null;
+    const last = run
+      ? {
+          startedAt: run.started_at,
+          finishedAt: run.finished_at,
+          durationMs: Date.parse(run.finished_at) - Date.parse(run.started_at),
+          node: run.node,
+          mode: run.mode,
+          outcome: run.outcome,
+          records: run.records,
+          added: run.added,
+          changed: run.changed,
+          deleted: run.deleted,
+          warnings: run.warnings,
+          problems: run.problems,
+          message: run.message,
+        }
+      : null;
+    return { last, nextRunAt, lastAttemptHere: here?.lastAttempt ?? null };
   }
 
   private gather(): Promise<GatheredFigures> {
@@ -190,14 +221,15 @@ export class ServiceFigures {
   private async storeFacts(): Promise<StoreFacts | Error> {
     const { store, presence } = this.sources;
     const read = async (): Promise<StoreFacts> => {
-      const [sizeBytes, outbox, lastImport, processes, comparisons] = await Promise.all([
+      const [sizeBytes, outbox, lastImport, processes, comparisons, lastSync] = await Promise.all([
         storeSizeBytes(store),
         outboxCountsByChannel(store),
         lastRosterImport(store),
         presence()?.serving() ?? Promise.resolve([]),
         comparisonCounts(store, {}),
+        lastSyncRun(store),
       ]);
-      return { sizeBytes, outbox, lastImport, processes, comparisons };
+      return { sizeBytes, outbox, lastImport, processes, comparisons, lastSync };
     };
     try {
       return await withinTime(read(), STORE_FIGURES_MS, 'the store');
@@ -205,4 +237,39 @@ export class ServiceFigures {
       return error instanceof Error ? error : new Error(String(error));
     }
   }
+}
+
+/** The last SIS sync of any node, from the store: every node answers the same figures. */
+function syncMetrics(run: NonNullable<StoreFacts['lastSync']>): MetricJson[] {
+  const gauge = (name: string, help: string, values: MetricJson['values']): MetricJson => ({
+    name,
+    help,
+    type: 'gauge',
+    aggregator: 'max',
+    values,
+  });
+  return [
+    gauge('school_sis_sync_duration_seconds', 'How long the last SIS sync took.', [
+      { labels: {}, value: (Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000 },
+    ]),
+    gauge(
+      'school_sis_sync_last_outcome',
+      'The outcome of the last SIS sync (1 for the outcome it had).',
+      ['done', 'rows-skipped', 'nothing-written', 'failed'].map((outcome) => ({
+        labels: { outcome },
+        value: run.outcome === outcome ? 1 : 0,
+      })),
+    ),
+    gauge('school_sis_sync_finished_timestamp_seconds', 'When the last SIS sync finished.', [
+      { labels: {}, value: Date.parse(run.finished_at) / 1000 },
+    ]),
+    gauge(
+      'school_sis_sync_records',
+      'Records of the last SIS sync: read from the provider, added, changed, deleted, with problems.',
+      (['records', 'added', 'changed', 'deleted', 'problems'] as const).map((kind) => ({
+        labels: { kind: kind === 'records' ? 'read' : kind },
+        value: run[kind],
+      })),
+    ),
+  ];
 }

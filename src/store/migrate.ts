@@ -11,6 +11,7 @@ import * as callerSecretGrace from './migrations/008-caller-secret-grace';
 import * as storeKeyFingerprint from './migrations/009-store-key-fingerprint';
 import * as examSlotsByClass from './migrations/010-exam-slots-by-class';
 import * as shadowComparisons from './migrations/011-shadow-comparisons';
+import * as sisSync from './migrations/012-sis-sync';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -28,6 +29,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['009-store-key-fingerprint', storeKeyFingerprint.up],
   ['010-exam-slots-by-class', examSlotsByClass.up],
   ['011-shadow-comparisons', shadowComparisons.up],
+  ['012-sis-sync', sisSync.up],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {

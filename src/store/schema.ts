@@ -374,6 +374,31 @@ export interface ShadowDifferenceTable {
   legacy_example: string;
 }
 
+/** The sync's lease and progress (migration 012): one row. */
+export interface SisSyncStateTable {
+  id: number;
+  lease_holder: string | null;
+  lease_until: string | null;
+  synced_until: string | null;
+}
+
+/** One OneRoster REST sync, kept for the status page. */
+export interface SisSyncRunTable {
+  started_at: string;
+  finished_at: string;
+  node: string;
+  mode: string;
+  outcome: string;
+  records: number;
+  added: number;
+  changed: number;
+  deleted: number;
+  warnings: number;
+  problems: number;
+  requests: number;
+  message: string;
+}
+
 export interface Database {
   schools: SchoolTable;
   academic_years: AcademicYearTable;
@@ -413,4 +438,6 @@ export interface Database {
   store_key: StoreKeyTable;
   shadow_comparisons: ShadowComparisonTable;
   shadow_differences: ShadowDifferenceTable;
+  sis_sync_state: SisSyncStateTable;
+  sis_sync_runs: SisSyncRunTable;
 }

@@ -35,6 +35,17 @@ export async function schoolRows(store: Store): Promise<Record<string, unknown[]
   return rows;
 }
 
+/** The school's rows in the embedded store of a data folder, read while no other process writes it. */
+export async function schoolRowsIn(dataDirectory: string): Promise<Record<string, unknown[]>> {
+  const { openStore } = await import('../../src/store/open-store');
+  const store = await openStore({ databaseUrl: undefined, dataDirectory });
+  try {
+    return await schoolRows(store);
+  } finally {
+    await store.close();
+  }
+}
+
 /** The ledger: which sourcedId each record came with. */
 export async function ledgerRows(store: Store): Promise<unknown[]> {
   return store.db

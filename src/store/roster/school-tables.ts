@@ -39,6 +39,8 @@ export type SchoolTableName = Exclude<
   | 'store_key'
   | 'shadow_comparisons'
   | 'shadow_differences'
+  | 'sis_sync_state'
+  | 'sis_sync_runs'
 >;
 
 const table = (

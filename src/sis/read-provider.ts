@@ -1,0 +1,58 @@
+import type { SisSettings } from '../config/sis-settings';
+import { collectionPages } from './collection-reader';
+import { COLLECTIONS } from './collections';
+import { type Row, roleRows, rowOf } from './json-rows';
+import type { ProviderClient } from './provider-client';
+import { schoolFilter } from './school-filter';
+import type { SpooledBundle } from './spooled-bundle';
+import { SyncFailure } from './sync-failure';
+
+/**
+ * Reads every collection the import uses from the provider into the spooled bundle, page by page,
+ * each record turned into its CSV row. Fails when the records pass SIS_MAX_RECORDS. Returns the
+ * results sent (when `keepResults`: a delta whose new marks may be notified) and their lineItems.
+ */
+export async function readProvider(
+  client: ProviderClient,
+  settings: SisSettings,
+  spool: SpooledBundle,
+  since: string | undefined,
+  stillHeld: () => Promise<void>,
+  keepResults: boolean,
+): Promise<{ records: number; markedLineItems: Set<string>; results: string[] }> {
+  const inSchool = schoolFilter(settings.school);
+  let records = 0;
+  const markedLineItems = new Set<string>();
+  const results: string[] = [];
+  for (const collection of COLLECTIONS) {
+    for await (const page of collectionPages(client, settings, collection, since)) {
+      await stillHeld();
+      records += page.length;
+      if (records > settings.maxRecords) {
+        throw new SyncFailure(`the provider sent more than ${settings.maxRecords} records (SIS_MAX_RECORDS)`);
+      }
+      const rows: Row[] = [];
+      for (const record of page) {
+        const row = rowOf(collection.name, record);
+        if (!row || (inSchool && !inSchool(collection.name, row))) continue;
+        rows.push(row);
+        if (keepResults && collection.name === 'results' && row.status !== 'tobedeleted') {
+          markedLineItems.add(row.lineItemSourcedId);
+          results.push(row.sourcedId);
+        }
+      }
+      await spool.add(collection.name, rows);
+      if (collection.name === 'users' && settings.version === '1.2') {
+        const kept = new Set(rows.map((row) => row.sourcedId));
+        const users = page.filter(
+          (record) => typeof record === 'object' && record !== null && kept.has((record as Row).sourcedId),
+        );
+        await spool.add(
+          'roles',
+          users.flatMap((record) => roleRows(record as never)),
+        );
+      }
+    }
+  }
+  return { records, markedLineItems, results };
+}

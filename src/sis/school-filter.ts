@@ -1,0 +1,43 @@
+import type { CollectionName } from './collections';
+import type { Row } from './json-rows';
+
+/**
+ * SIS_SCHOOL (or --school): a provider that serves a district holds several schools, and the store
+ * holds one. The records of the other schools are left out as they are read: their orgs, their
+ * courses and classes, the enrollments, lineItems and results of those classes, and the users
+ * (with their demographics) whose orgs name another school and not this one. District orgs,
+ * sessions and categories are shared and kept. A tobedeleted record is always kept: deleting what
+ * the store does not hold changes nothing.
+ */
+export type SchoolFilter = (collection: CollectionName, row: Row) => boolean;
+
+export function schoolFilter(school: string | undefined): SchoolFilter | undefined {
+  if (school === undefined) return undefined;
+  const otherSchools = new Set<string>();
+  const classes = new Set<string>();
+  const lineItems = new Set<string>();
+  const users = new Set<string>();
+  const ours = (org: string) => !otherSchools.has(org);
+  const keep: Record<CollectionName, (row: Row) => boolean> = {
+    orgs: (row) => {
+      if (row.type !== 'school' || row.sourcedId === school) return true;
+      otherSchools.add(row.sourcedId);
+      return false;
+    },
+    academicSessions: () => true,
+    courses: (row) => ours(row.orgSourcedId ?? ''),
+    classes: (row) => (row.schoolSourcedId === school ? classes.add(row.sourcedId) !== undefined : false),
+    users: (row) => {
+      const orgs = (row.orgSourcedIds ?? '').split(',').filter(Boolean);
+      const kept = orgs.includes(school) || !orgs.some((org) => otherSchools.has(org));
+      if (kept) users.add(row.sourcedId);
+      return kept;
+    },
+    enrollments: (row) => classes.has(row.classSourcedId ?? ''),
+    demographics: (row) => users.has(row.sourcedId),
+    categories: () => true,
+    lineItems: (row) => (classes.has(row.classSourcedId ?? '') ? lineItems.add(row.sourcedId) !== undefined : false),
+    results: (row) => lineItems.has(row.lineItemSourcedId ?? ''),
+  };
+  return (collection, row) => row.status === 'tobedeleted' || keep[collection](row);
+}

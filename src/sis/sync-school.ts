@@ -1,0 +1,271 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { SisSettings } from '../config/sis-settings';
+import type { PayloadSealer } from '../lib/payload-sealer';
+import { queueMarkNotifications } from '../notifications/mark-notifications';
+import { type ImportOutcome, importSchool } from '../roster/import-school';
+import { SILENT_PROGRESS } from '../roster/progress';
+import type { Store } from '../store/open-store';
+import {
+  assessmentsBySourcedId,
+  ledgerModifiedSince,
+  ledgerSize,
+  markIdsBySourcedId,
+  recordSyncRun,
+  releaseSyncLease,
+  schoolRecordCount,
+  syncedUntil,
+  takeSyncLease,
+} from '../store/queries/sis-sync';
+import { SCHOOL_TABLES } from '../store/roster/school-tables';
+import { COLLECTIONS } from './collections';
+import { providerAuth } from './provider-auth';
+import { problemRecords } from './problem-records';
+import { ProviderClient } from './provider-client';
+import { readProvider } from './read-provider';
+import { SpooledBundle } from './spooled-bundle';
+import { SyncFailure } from './sync-failure';
+
+/**
+ * One sync: the provider's school read whole into a spooled bundle, then imported by the import
+ * itself (its rules, inferences and problems; its one transaction), so a sync that fails at any
+ * page leaves the store as it was and the next one starts again from the last successful one. The
+ * first sync, and every sync with --full, reads everything and applies it as a bulk import; the
+ * others ask for records changed since the last successful sync and apply them as a delta
+ * (tobedeleted records leave the store). A lease in the store lets one sync run at a time across
+ * every node sharing it.
+ */
+export interface SyncOptions {
+  readonly full: boolean;
+  readonly dryRun: boolean;
+  readonly skipInvalid: boolean;
+  readonly fromIdentifier: boolean;
+  /** Warnings (records sent twice) count as problems: nothing is written. */
+  readonly strict: boolean;
+  readonly defaultCountryCode: string;
+  /** Given: mark notifications are queued for the results a delta brings. */
+  readonly notify?: { readonly sealer: PayloadSealer; readonly perDevicePerMinute: number };
+  readonly now?: () => Date;
+  /** For tests: instead of sleeping between tries. */
+  readonly wait?: (ms: number) => Promise<unknown>;
+}
+
+export type SyncOutcomeKind = 'done' | 'rows-skipped' | 'nothing-written' | 'failed' | 'busy';
+
+export interface SyncOutcome {
+  readonly outcome: SyncOutcomeKind;
+  readonly mode: 'bulk' | 'delta';
+  readonly startedAt: string;
+  readonly durationMs: number;
+  /** Of which reading the provider into the spooled bundle (the rest is the import). */
+  readonly readMs: number;
+  readonly records: number;
+  readonly added: number;
+  readonly changed: number;
+  readonly deleted: number;
+  readonly duplicates: number;
+  readonly warnings: number;
+  readonly problems: number;
+  readonly requests: number;
+  readonly notified: number;
+  /** Why it failed or wrote nothing; empty when it succeeded. */
+  readonly message: string;
+  readonly imported?: ImportOutcome;
+  /** The sourcedId of the record each kept problem is at, by "file:line". */
+  readonly problemRecords: ReadonlyMap<string, string>;
+}
+
+/** The lease runs out this long after its last renewal; a sync renews it as it reads each page. */
+export const SYNC_LEASE_MS = 5 * 60_000;
+const RENEW_EVERY_MS = 30_000;
+
+export async function syncSchool(store: Store, settings: SisSettings, options: SyncOptions): Promise<SyncOutcome> {
+  const now = options.now ?? (() => new Date());
+  const started = now();
+  const startedAt = started.toISOString();
+  const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
+  const empty = {
+    problemRecords: new Map<string, string>(),
+    readMs: 0,
+    records: 0,
+    added: 0,
+    changed: 0,
+    deleted: 0,
+    duplicates: 0,
+    warnings: 0,
+    problems: 0,
+  };
+  if (!(await takeSyncLease(store, holder, started, SYNC_LEASE_MS))) {
+    return {
+      ...empty,
+      outcome: 'busy',
+      mode: 'bulk',
+      startedAt,
+      durationMs: 0,
+      requests: 0,
+      notified: 0,
+      message: 'another sync is running',
+    };
+  }
+  const since = options.full ? undefined : await syncedUntil(store);
+  const mode = since ? 'delta' : 'bulk';
+  const client = new ProviderClient(settings, providerAuth(settings), options.wait);
+  let renewedAt = started.getTime();
+  // Renewed as pages arrive (a sync waiting on the provider is alive); a lease lost means another node syncs now.
+  const stillHeld = async () => {
+    if (now().getTime() - renewedAt < RENEW_EVERY_MS) return;
+    renewedAt = now().getTime();
+    if (!(await takeSyncLease(store, holder, now(), SYNC_LEASE_MS))) throw new SyncFailure('the sync lease was lost');
+  };
+  let spool: SpooledBundle | undefined;
+  let outcome: SyncOutcome;
+  try {
+    const bundle = await SpooledBundle.create();
+    spool = bundle;
+    const notifying = options.notify !== undefined && since !== undefined && !options.dryRun;
+    const read = await readProvider(client, settings, bundle, since, stillHeld, notifying);
+    const readMs = now().getTime() - started.getTime();
+    if (options.strict && bundle.duplicates > 0) {
+      throw new SyncFailure(
+        `the provider sent ${bundle.duplicates} records twice (a warning; --strict makes warnings problems)`,
+      );
+    }
+    const folder = await bundle.finish(mode, settings.version);
+    await stillHeld();
+    const ledgerBefore = await ledgerSize(store);
+    const recordsBefore = await schoolRecordCount(store, idTables());
+    const imported = await importSchool(store, {
+      path: folder,
+      mode,
+      dryRun: options.dryRun,
+      skipInvalid: options.skipInvalid,
+      fromIdentifier: options.fromIdentifier,
+      defaultCountryCode: options.defaultCountryCode,
+      progress: SILENT_PROGRESS,
+    });
+    const problems = imported.problems.count;
+    const records = await problemRecords(folder, imported.problems.list().problems);
+    // A record sent twice is the sync's own warning; the import's warnings join it once it reports them.
+    const warnings = bundle.duplicates;
+    const counted = {
+      ...empty,
+      problemRecords: records,
+      readMs,
+      records: read.records,
+      duplicates: warnings,
+      warnings,
+      problems,
+    };
+    if (!imported.written) {
+      const deletions = COLLECTIONS.reduce((sum, collection) => sum + bundle.count(collection.name).deletions, 0);
+      outcome = {
+        ...counted,
+        outcome: options.dryRun && (problems === 0 || options.skipInvalid) ? 'done' : 'nothing-written',
+        mode,
+        startedAt,
+        durationMs: now().getTime() - started.getTime(),
+        requests: client.requests,
+        notified: 0,
+        deleted: mode === 'delta' ? deletions : 0,
+        changed: Object.values(imported.counts).reduce((sum, count) => sum + (count ?? 0), 0),
+        message: options.dryRun ? '' : `the provider's school has ${problems} problems; nothing was written`,
+        imported,
+      };
+    } else {
+      const added = (await ledgerSize(store)) - ledgerBefore;
+      const brought = since ? await ledgerModifiedSince(store, since) : added;
+      const deleted = Math.max(0, recordsBefore + added - (await schoolRecordCount(store, idTables())));
+      const notified = options.notify && notifying ? await notifyMarks(store, read, options.notify, now()) : 0;
+      outcome = {
+        ...counted,
+        outcome: problems > 0 ? 'rows-skipped' : 'done',
+        mode,
+        startedAt,
+        durationMs: now().getTime() - started.getTime(),
+        requests: client.requests,
+        added,
+        changed: Math.max(0, brought - added),
+        deleted,
+        notified,
+        message: problems > 0 ? `${imported.problems.rowCount} rows were left out` : '',
+        imported,
+      };
+    }
+  } catch (error) {
+    const message =
+      error instanceof SyncFailure ? error.message : `unexpected: ${String((error as Error)?.message ?? error)}`;
+    outcome = {
+      ...empty,
+      outcome: 'failed',
+      mode,
+      startedAt,
+      durationMs: now().getTime() - started.getTime(),
+      requests: client.requests,
+      notified: 0,
+      message,
+    };
+  } finally {
+    await spool?.remove();
+  }
+  try {
+    if (!options.dryRun) {
+      const succeeded = outcome.outcome === 'done' || outcome.outcome === 'rows-skipped';
+      await recordSyncRun(store, runRow(outcome), succeeded ? startedAt : undefined);
+    }
+  } finally {
+    await releaseSyncLease(store, holder);
+  }
+  return outcome;
+}
+
+function idTables(): string[] {
+  return SCHOOL_TABLES.filter((table) => table.hasId).map((table) => table.name);
+}
+
+function runRow(outcome: SyncOutcome) {
+  return {
+    started_at: outcome.startedAt,
+    finished_at: new Date(Date.parse(outcome.startedAt) + outcome.durationMs).toISOString(),
+    node: hostname(),
+    mode: outcome.mode,
+    outcome: outcome.outcome,
+    records: outcome.records,
+    added: outcome.added,
+    changed: outcome.changed,
+    deleted: outcome.deleted,
+    warnings: outcome.warnings,
+    problems: outcome.problems,
+    requests: outcome.requests,
+    message: outcome.message,
+  };
+}
+
+/**
+ * Mark notifications for the results a delta brought, by the same code as SendMarkNotes: its
+ * idempotency keys (assessment, mark, device, score) make each result notified once, however many
+ * syncs see it, and a corrected score notified again.
+ */
+async function notifyMarks(
+  store: Store,
+  read: { readonly markedLineItems: ReadonlySet<string>; readonly results: readonly string[] },
+  notify: NonNullable<SyncOptions['notify']>,
+  now: Date,
+): Promise<number> {
+  let queued = 0;
+  const marks = await markIdsBySourcedId(store, read.results);
+  for (const target of await assessmentsBySourcedId(store, [...read.markedLineItems])) {
+    const result = await queueMarkNotifications(
+      store,
+      target,
+      { now, sealer: notify.sealer },
+      {
+        // The sync is no caller to hold back: its limit is one it never reaches; each device keeps its own.
+        caller: { key: 'sis-sync', limit: 1_000_000, windowMs: 3_600_000 },
+        perDevicePerMinute: notify.perDevicePerMinute,
+      },
+      marks,
+    );
+    if (typeof result === 'number') queued += result;
+  }
+  return queued;
+}

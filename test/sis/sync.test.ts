@@ -1,0 +1,467 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readSisSettings } from '../../src/config/sis-settings';
+import { loadOutboxKey, payloadSealer } from '../../src/lib/payload-sealer';
+import { formatSyncProblem } from '../../src/sis/problem-records';
+import { type SyncOptions, syncSchool } from '../../src/sis/sync-school';
+import type { Store } from '../../src/store/open-store';
+import { syncedUntil, takeSyncLease } from '../../src/store/queries/sis-sync';
+import { callJson } from '../support/json-calls';
+import { BASE_MODIFIED, OneRosterProvider, schoolOf, sisSchool } from '../support/oneroster-provider';
+import { type BundleRows, smallSchool, writeBundle } from '../support/roster-bundle';
+import { importBundle, problemsOf, schoolRows } from '../support/roster-import';
+import { startTestService } from '../support/service';
+import { openTestStore } from '../support/stores';
+
+/**
+ * The sync against the stand-in provider on loopback: the store it makes is the store the CSV
+ * import of the same school makes, on both OneRoster versions; a delta brings a changed mark to
+ * the wire; faults are waited out or fail the sync with the store as it was; one sync at a time.
+ */
+
+const folders: string[] = [];
+function freshFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'sis-sync-test-'));
+  folders.push(folder);
+  return folder;
+}
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+const options = (extra: Partial<SyncOptions> = {}): SyncOptions & { waits: number[] } => {
+  const waits: number[] = [];
+  return {
+    full: false,
+    dryRun: false,
+    skipInvalid: false,
+    fromIdentifier: false,
+    strict: false,
+    defaultCountryCode: '966',
+    wait: async (ms: number) => {
+      waits.push(ms);
+    },
+    waits,
+    ...extra,
+  };
+};
+
+function settingsOf(provider: OneRosterProvider, version: '1.1' | '1.2', extra: Record<string, string> = {}) {
+  return readSisSettings({ ...provider.settings(version), SIS_PAGE_SIZE: '3', SIS_TIMEOUT_MS: '2000', ...extra });
+}
+
+async function withProvider<T>(
+  version: '1.1' | '1.2',
+  work: (provider: OneRosterProvider) => Promise<T>,
+  paging: 'link' | 'total' | 'both' = 'both',
+): Promise<T> {
+  const provider = new OneRosterProvider(schoolOf(sisSchool(), version), { paging });
+  await provider.start();
+  try {
+    return await work(provider);
+  } finally {
+    await provider.close();
+  }
+}
+
+describe.each(['1.1', '1.2'] as const)('a sync from a OneRoster %s provider', (version) => {
+  let imported: Store;
+  let importedFolder: string;
+  beforeAll(async () => {
+    importedFolder = freshFolder();
+    imported = await openTestStore({ DATA_DIR: importedFolder });
+    expect(problemsOf(await importBundle(imported, writeBundle(sisSchool())))).toEqual([]);
+  });
+  afterAll(() => imported.close());
+
+  test('makes the store the CSV import of the same school makes, page by page', async () => {
+    const store = await openTestStore({ DATA_DIR: freshFolder() });
+    try {
+      await withProvider(
+        version,
+        async (provider) => {
+          const outcome = await syncSchool(store, settingsOf(provider, version), options());
+          expect(outcome.message).toBe('');
+          expect(outcome.outcome).toBe('done');
+          expect(outcome.mode).toBe('bulk');
+          expect(outcome.added).toBeGreaterThan(20);
+          expect(await schoolRows(store)).toEqual(await schoolRows(imported));
+          // Users come three a page: the paging followed every page, not the first alone.
+          expect(provider.requests.filter((request) => request.includes('/users?')).length).toBe(3);
+          if (version === '1.2') {
+            expect(provider.scopesAsked).toEqual(['roster-core.readonly roster.readonly gradebook.readonly']);
+          }
+        },
+        version === '1.1' ? 'link' : 'total',
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a record sent on two pages counts once', async () => {
+    const store = await openTestStore({ DATA_DIR: freshFolder() });
+    try {
+      await withProvider(version, async (provider) => {
+        provider.duplicateAcrossPages = true;
+        // A record sent twice is a warning, which --strict makes a problem: nothing is written.
+        const strict = await syncSchool(store, settingsOf(provider, version), options({ strict: true }));
+        expect(strict.outcome).toBe('failed');
+        expect(strict.message).toMatch(/sent \d+ records twice \(a warning; --strict makes warnings problems\)/);
+        expect(await schoolRows(store)).toEqual(await schoolRows(await emptyStore()));
+        const outcome = await syncSchool(store, settingsOf(provider, version), options());
+        expect(outcome.outcome).toBe('done');
+        expect(outcome.duplicates).toBeGreaterThan(5);
+        expect(outcome.warnings).toBe(outcome.duplicates);
+        expect(await schoolRows(store)).toEqual(await schoolRows(imported));
+      });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a provider serving a district of two schools', () => {
+  /** The small school, and a second school with a class, a teacher, a student and a mark of its own. */
+  function district(): BundleRows {
+    const school = sisSchool();
+    const other = (rows: Array<Record<string, string>>, sourcedId: string, changes: Record<string, string>) => {
+      const found = rows.find((row) => row.sourcedId === sourcedId) as Record<string, string>;
+      rows.push({ ...found, ...changes });
+    };
+    other(school.orgs, 'sch-1', { sourcedId: 'sch-2', name: 'Second School' });
+    other(school.classes, 'math-7b', { sourcedId: 'math-9x', schoolSourcedId: 'sch-2' });
+    other(school.users, 's3', { sourcedId: 's9', orgSourcedIds: 'sch-2', agentSourcedIds: '' });
+    other(school.enrollments, 'e6', {
+      sourcedId: 'e90',
+      classSourcedId: 'math-9x',
+      userSourcedId: 's9',
+      schoolSourcedId: 'sch-2',
+    });
+    other(school.lineItems, 'li3', { sourcedId: 'li9', classSourcedId: 'math-9x' });
+    other(school.results, 'r4', { sourcedId: 'r9', lineItemSourcedId: 'li9', studentSourcedId: 's9' });
+    return school;
+  }
+
+  test('is refused whole without SIS_SCHOOL, and with it gives the store of that school alone', async () => {
+    const expected = await openTestStore({ DATA_DIR: freshFolder() });
+    const store = await openTestStore({ DATA_DIR: freshFolder() });
+    const provider = new OneRosterProvider(schoolOf(district(), '1.1'));
+    await provider.start();
+    try {
+      expect(problemsOf(await importBundle(expected, writeBundle(sisSchool())))).toEqual([]);
+      const refused = await syncSchool(store, settingsOf(provider, '1.1'), options());
+      expect(refused.outcome).toBe('nothing-written');
+      expect(JSON.stringify(problemsOf(refused.imported as never))).toContain('the store holds one school');
+      const outcome = await syncSchool(store, settingsOf(provider, '1.1', { SIS_SCHOOL: 'sch-1' }), options());
+      expect(outcome.outcome).toBe('done');
+      expect(await schoolRows(store)).toEqual(await schoolRows(expected));
+    } finally {
+      await provider.close();
+      await store.close();
+      await expected.close();
+    }
+  });
+});
+
+describe('a provider record the import refuses', () => {
+  test('writes nothing and is named by its sourcedId; with --skip-invalid the rest is written', async () => {
+    const store = await openTestStore({ DATA_DIR: freshFolder() });
+    try {
+      await withProvider('1.1', async (provider) => {
+        provider.put('users', { ...provider.record('users', 's3'), sourcedId: 'x9', role: 'wizard' });
+        const refused = await syncSchool(store, settingsOf(provider, '1.1'), options());
+        expect(refused.outcome).toBe('nothing-written');
+        expect(await schoolRows(store)).toEqual(await schoolRows(await emptyStore()));
+        const problems = problemsOf(refused.imported as never);
+        expect(problems).toHaveLength(1);
+        expect(formatSyncProblem(problems[0], refused.problemRecords)).toMatch(
+          /^users record "x9" \(users\.csv:10:\d+ of the sync's bundle\): unknown-value: /,
+        );
+        const written = await syncSchool(store, settingsOf(provider, '1.1'), options({ skipInvalid: true }));
+        expect(written).toMatchObject({ outcome: 'rows-skipped', problems: 1 });
+        expect((await schoolRows(store)).students).toHaveLength(3);
+      });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a delta sync', () => {
+  test('brings a changed mark and a deleted one to GetStudentsMarks2, asking only for what changed', async () => {
+    const folder = freshFolder();
+    const store = await openTestStore({ DATA_DIR: folder });
+    await withProvider('1.2', async (provider) => {
+      const settings = settingsOf(provider, '1.2');
+      expect((await syncSchool(store, settings, options())).outcome).toBe('done');
+      const first = await syncedUntil(store);
+      expect(first).toBeDefined();
+      const changedAt = new Date(Date.now() + 1000).toISOString();
+      provider.put('results', { ...provider.record('results', 'r1'), score: 9.5, dateLastModified: changedAt });
+      provider.put('results', {
+        ...provider.record('results', 'r2'),
+        status: 'tobedeleted',
+        dateLastModified: changedAt,
+      });
+      provider.requests.length = 0;
+      const outcome = await syncSchool(store, settings, options());
+      expect(outcome).toMatchObject({ outcome: 'done', mode: 'delta', records: 2, changed: 1, deleted: 1, added: 0 });
+      const reads = provider.requests.filter((request) => request.startsWith('GET '));
+      expect(reads.length).toBeGreaterThanOrEqual(10);
+      expect(reads.every((request) => request.includes('filter=dateLastModified'))).toBe(true);
+      expect(await syncedUntil(store)).not.toBe(first);
+    });
+    await store.close();
+    const service = await startTestService({ DATA_DIR: folder, DEMO_DATA: 'off' });
+    try {
+      const student = (await idsOf(folder, 'students', 's1')) as number;
+      const subject = await subjectOfLineItem(folder, 'li1');
+      const marks = await callJson(service.url, '/GetStudnetsMarks2.asmx', 'GetStudentsMarks2', {
+        StudnetID: String(student),
+        SubjectID: String(subject),
+      });
+      expect(JSON.stringify(marks.body.d)).toContain('9.5');
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe('mark notifications of a sync', () => {
+  test('are queued for the results a delta brings, each result once', async () => {
+    const folder = freshFolder();
+    const store = await openTestStore({ DATA_DIR: folder });
+    const notify = { sealer: payloadSealer(loadOutboxKey(undefined, folder)), perDevicePerMinute: 100 };
+    const pushes = async () =>
+      (await store.db.selectFrom('outbox_messages').select('idempotency_key').execute()).map(
+        (row) => row.idempotency_key,
+      );
+    try {
+      await withProvider('1.1', async (provider) => {
+        const settings = settingsOf(provider, '1.1');
+        // The first sync brings the whole gradebook: no parent is told of a year of marks at once.
+        expect((await syncSchool(store, settings, options({ notify }))).notified).toBe(0);
+        // The guardians' devices are the service's own file, not the SIS's.
+        const school = smallSchool();
+        const devices = writeBundle({
+          manifest: [{ propertyName: 'manifest.version', value: '1.0' }],
+          devices: school.devices.map((row) => ({ ...row, status: 'active', dateLastModified: BASE_MODIFIED })),
+        });
+        expect(problemsOf(await importBundle(store, devices, { mode: 'delta' }))).toEqual([]);
+        const changedAt = new Date(Date.now() + 1000).toISOString();
+        provider.put('results', { ...provider.record('results', 'r1'), score: 9.5, dateLastModified: changedAt });
+        const delta = await syncSchool(store, settings, options({ notify }));
+        expect(delta.notified).toBe(1);
+        expect(await pushes()).toHaveLength(1);
+        // The same result sent again (a newer time, the same score) is not notified twice.
+        const later = new Date(Date.now() + 2000).toISOString();
+        provider.put('results', { ...provider.record('results', 'r1'), dateLastModified: later });
+        expect((await syncSchool(store, settings, options({ notify }))).notified).toBe(0);
+        expect(await pushes()).toHaveLength(1);
+      });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+async function idsOf(folder: string, kind: string, sourcedId: string): Promise<number | undefined> {
+  const store = await openTestStore({ DATA_DIR: folder });
+  try {
+    const row = await store.db
+      .selectFrom('roster_ids')
+      .select('id')
+      .where('kind', '=', kind)
+      .where('sourced_id', '=', sourcedId)
+      .executeTakeFirst();
+    return row?.id;
+  } finally {
+    await store.close();
+  }
+}
+
+async function subjectOfLineItem(folder: string, sourcedId: string): Promise<number> {
+  const assessment = (await idsOf(folder, 'assessments', sourcedId)) as number;
+  const store = await openTestStore({ DATA_DIR: folder });
+  try {
+    const row = await store.db
+      .selectFrom('assessments')
+      .select('subject_id')
+      .where('id', '=', assessment)
+      .executeTakeFirstOrThrow();
+    return row.subject_id;
+  } finally {
+    await store.close();
+  }
+}
+
+describe('faults', () => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await openTestStore({ DATA_DIR: freshFolder() });
+  });
+  afterEach(() => store.close());
+
+  test.each([429, 503])('%s waits for Retry-After, then goes on', async (status) => {
+    await withProvider('1.1', async (provider) => {
+      provider.faults.push({ collection: 'users', offset: 3, status, retryAfter: '7', times: 2 });
+      const run = options();
+      const outcome = await syncSchool(store, settingsOf(provider, '1.1'), run);
+      expect(outcome.outcome).toBe('done');
+      expect(run.waits.filter((ms) => ms >= 7000)).toHaveLength(2);
+    });
+  });
+
+  test('a Retry-After past the bound fails the sync at once', async () => {
+    await withProvider('1.1', async (provider) => {
+      provider.faults.push({ collection: 'classes', status: 429, retryAfter: '86400', times: 1 });
+      const outcome = await syncSchool(store, settingsOf(provider, '1.1'), options());
+      expect(outcome.outcome).toBe('failed');
+      expect(outcome.message).toMatch(/classes: answered 429, asking to wait 86400 s/);
+    });
+  });
+
+  test('a request that times out is tried again', async () => {
+    await withProvider('1.2', async (provider) => {
+      provider.faults.push({ collection: 'lineItems', hang: true, times: 1 });
+      const outcome = await syncSchool(store, settingsOf(provider, '1.2', { SIS_TIMEOUT_MS: '300' }), options());
+      expect(outcome.outcome).toBe('done');
+    });
+  });
+
+  test('a token that expires mid-sync is fetched again, once for the pages in flight', async () => {
+    await withProvider('1.2', async (provider) => {
+      // Users come three a page, the pages at offsets 3 and 6 asked for together: both meet the ended token.
+      provider.faults.push({ collection: 'users', offset: 3, expireTokens: true, times: 1 });
+      const outcome = await syncSchool(store, settingsOf(provider, '1.2'), options());
+      expect(outcome.outcome).toBe('done');
+      expect(provider.tokensIssued).toBe(2);
+    });
+  });
+
+  test('a failure at the last page changes nothing, and the next sync starts from the last good one', async () => {
+    await withProvider('1.1', async (provider) => {
+      const settings = settingsOf(provider, '1.1', { SIS_RETRIES: '2' });
+      expect((await syncSchool(store, settings, options())).outcome).toBe('done');
+      const before = await schoolRows(store);
+      const since = await syncedUntil(store);
+      const changedAt = new Date(Date.now() + 1000).toISOString();
+      provider.put('users', { ...provider.record('users', 's2'), givenName: 'Sarah', dateLastModified: changedAt });
+      provider.faults.push({ collection: 'results', status: 500, times: 3 });
+      const failed = await syncSchool(store, settings, options());
+      expect(failed.outcome).toBe('failed');
+      expect(failed.message).toMatch(/\/results: answered 500 after 3 tries/);
+      expect(await schoolRows(store)).toEqual(before);
+      expect(await syncedUntil(store)).toBe(since);
+      const next = await syncSchool(store, settings, options());
+      expect(next).toMatchObject({ outcome: 'done', mode: 'delta', changed: 1 });
+    });
+  });
+
+  test('an answer larger than the bound is refused', async () => {
+    await withProvider('1.1', async (provider) => {
+      const settings = settingsOf(provider, '1.1', { SIS_PAGE_SIZE: '1000', SIS_MAX_RESPONSE_BYTES: '1024' });
+      const outcome = await syncSchool(store, settings, options());
+      expect(outcome.outcome).toBe('failed');
+      expect(outcome.message).toMatch(/answer refused, the response is larger than 1024 bytes/);
+      expect(await schoolRows(store)).toEqual(await schoolRows(await emptyStore()));
+    });
+  });
+
+  test('a wrong 1.1 signature is refused, and the secret is in no message', async () => {
+    await withProvider('1.1', async (provider) => {
+      const wrong = 'not-the-provider-secret';
+      const settings = settingsOf(provider, '1.1', { SIS_CLIENT_SECRET: wrong });
+      const outcome = await syncSchool(store, settings, options());
+      expect(outcome.outcome).toBe('failed');
+      expect(outcome.message).toMatch(/orgs: answered 401 \(credentials refused\)/);
+      expect(provider.refusals).toBe(1);
+      expect(JSON.stringify({ outcome, settings })).not.toContain(wrong);
+    });
+  });
+
+  test('a 1.2 client the token endpoint refuses fails without the secret in the message', async () => {
+    await withProvider('1.2', async (provider) => {
+      const wrong = 'not-the-provider-secret';
+      const outcome = await syncSchool(store, settingsOf(provider, '1.2', { SIS_CLIENT_SECRET: wrong }), options());
+      expect(outcome.outcome).toBe('failed');
+      expect(outcome.message).toMatch(/refused the client "school-sync" \(401 invalid_client\)/);
+      expect(outcome.message).not.toContain(wrong);
+    });
+  });
+});
+
+let empty: Store | undefined;
+async function emptyStore(): Promise<Store> {
+  empty ??= await openTestStore({ DATA_DIR: freshFolder() });
+  return empty;
+}
+afterAll(() => empty?.close());
+
+describe('two nodes', () => {
+  test('never sync at once: the second finds the lease taken and asks the provider nothing', async () => {
+    const folder = freshFolder();
+    const nodeA = await openTestStore({ DATA_DIR: folder });
+    const nodeB = await openTestStore({ DATA_DIR: folder });
+    try {
+      await withProvider('1.1', async (provider) => {
+        const settings = settingsOf(provider, '1.1');
+        const [a, b] = await Promise.all([
+          syncSchool(nodeA, settings, options()),
+          syncSchool(nodeB, settings, options()),
+        ]);
+        expect([a.outcome, b.outcome].sort()).toEqual(['busy', 'done']);
+        // A lease held by a node that is still syncing (here: taken by hand) keeps the other out.
+        expect(await takeSyncLease(nodeA, 'node-a', new Date(), 60_000)).toBe(true);
+        const asked = provider.requests.length;
+        expect((await syncSchool(nodeB, settings, options())).outcome).toBe('busy');
+        expect(provider.requests.length).toBe(asked);
+        // A node that died mid-sync holds the lease until it runs out, then another syncs.
+        const later = () => new Date(Date.now() + 61_000);
+        expect((await syncSchool(nodeB, settings, options({ now: later }))).outcome).toBe('done');
+      });
+    } finally {
+      await nodeA.close();
+      await nodeB.close();
+    }
+  });
+});
+
+describe('the provider URL', () => {
+  const base = { SIS_CLIENT_ID: 'id', SIS_CLIENT_SECRET: 'secret' };
+  test('is https unless on loopback or SIS_ALLOW_HTTP=on', () => {
+    expect(() => readSisSettings({ ...base, SIS_URL: 'http://sis.example.org/ims/oneroster/v1p1' })).toThrow(
+      /must be an https URL/,
+    );
+    expect(readSisSettings({ ...base, SIS_URL: 'http://[::1]:8000/ims/oneroster/v1p1' }).version).toBe('1.1');
+    const allowed = readSisSettings({ ...base, SIS_URL: 'http://sis.lan/ims/oneroster/v1p1', SIS_ALLOW_HTTP: 'on' });
+    expect(allowed.url).toBe('http://sis.lan/ims/oneroster/v1p1');
+  });
+
+  test('refuses a schedule without a provider, and a 1.2 provider without its token endpoint', () => {
+    expect(() => readSisSettings({ SIS_SYNC_INTERVAL: '15m' })).toThrow(/SIS_SYNC_INTERVAL needs SIS_URL/);
+    expect(() => readSisSettings({ ...base, SIS_URL: 'https://sis.example.org/ims/oneroster/rostering/v1p2' })).toThrow(
+      /needs SIS_TOKEN_URL/,
+    );
+    const url = { ...base, SIS_URL: 'https://sis.example.org/ims/oneroster/v1p1' };
+    expect(() => readSisSettings({ ...url, SIS_SYNC_INTERVAL: '10 minutes' })).toThrow(/a duration such as 15m/);
+    expect(() => readSisSettings({ ...url, SIS_SYNC_INTERVAL: '5s' })).toThrow(/between 1m and 7 days/);
+    expect(readSisSettings({ ...url, SIS_SYNC_INTERVAL: '15m' }).intervalMs).toBe(900_000);
+    expect(() => readSisSettings({ ...url, SIS_CLIENT_SECRET: '' })).toThrow(/needs SIS_CLIENT_SECRET/);
+  });
+
+  test('gives the version and the gradebook sibling of a 1.2 base', () => {
+    const settings = readSisSettings({
+      ...base,
+      SIS_URL: 'https://sis.example.org/ims/oneroster/rostering/v1p2/',
+      SIS_TOKEN_URL: 'https://sis.example.org/oauth/token',
+    });
+    expect(settings).toMatchObject({
+      version: '1.2',
+      gradebookUrl: 'https://sis.example.org/ims/oneroster/gradebook/v1p2',
+    });
+    expect(JSON.stringify(settings)).not.toContain('"secret"');
+  });
+});
