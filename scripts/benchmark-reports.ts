@@ -25,7 +25,7 @@ import { SCHOOL_SCOPE } from '../src/access/scope';
 import { Visibility } from '../src/access/visibility';
 import type { OperationContext } from '../src/operations/operation';
 import { generateReport } from '../src/operations/reports';
-import { loadDemoSchool } from '../src/store/demo/load-demo-school';
+import { loadDemoSchool } from '../src/demo/load-demo-school';
 import { openStore } from '../src/store/open-store';
 
 const GOAL_MILLISECONDS = 100;
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
       visibility: new Visibility(store, SCHOOL_SCOPE),
       touched: () => undefined,
       store,
-      notifications: loadConfig({ DATA_DIR: directory, LOG_LEVEL: 'silent' }).notifications,
+      notificationSettings: loadConfig({ DATA_DIR: directory, LOG_LEVEL: 'silent' }).notifications,
       now,
       today: `${startYear}-11-22`,
       outboxChanged: () => undefined,

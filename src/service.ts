@@ -25,8 +25,8 @@ import { ServiceFigures } from './server/service-figures';
 import { listeningAddresses } from './server/listening-addresses';
 import { type SyncSchedule, startSyncSchedule } from './sis/sync-schedule';
 import { ProcessTelemetry } from './telemetry/process-telemetry';
-import { academicYearStartOf } from './store/demo/calendar';
-import { loadDemoSchool, storeIsEmpty } from './store/demo/load-demo-school';
+import { academicYearStartOf } from './demo/calendar';
+import { loadDemoSchool, storeIsEmpty } from './demo/load-demo-school';
 import { openStore, type Store } from './store/open-store';
 
 /** The size of the demo school a new embedded store gets on first start. */
@@ -131,7 +131,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       : undefined;
   const services = {
     store,
-    notifications: config.notifications,
+    notificationSettings: config.notifications,
     sealer,
     // The worker looks once the answer is on its way, so that its claim is no part of the answer's time.
     outboxChanged: worker ? () => void setImmediate(() => worker.wake()) : () => undefined,

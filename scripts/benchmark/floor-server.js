@@ -17,7 +17,7 @@
 const { createServer } = require('node:http');
 const { readFileSync } = require('node:fs');
 const Database = require('better-sqlite3');
-const { floorQueries } = require('./floor-queries');
+const { floorQueries } = require('./floor-queries.js');
 
 const { database: file, entries } = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const queries = floorQueries(new Database(file, { readonly: true, fileMustExist: true }));

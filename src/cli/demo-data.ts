@@ -1,8 +1,8 @@
 import { counted } from '../lib/counted';
 import { clearSchool } from '../store/clear-school';
-import { academicYearStartOf } from '../store/demo/calendar';
-import { loadDemoSchool, storeIsEmpty } from '../store/demo/load-demo-school';
-import { progressBar } from '../store/demo/progress-bar';
+import { academicYearStartOf } from '../demo/calendar';
+import { loadDemoSchool, storeIsEmpty } from '../demo/load-demo-school';
+import { progressBar } from '../demo/progress-bar';
 import { withConfiguredStore } from './configured-store';
 import { UsageError } from './usage-error';
 

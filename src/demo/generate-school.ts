@@ -1,4 +1,4 @@
-import type { BulkWriter, Row } from '../bulk-writer';
+import type { BulkWriter, Row } from '../store/bulk-writer';
 import { schoolDays, termsOf } from './calendar';
 import {
   ABSENCE_TYPES,

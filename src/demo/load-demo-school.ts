@@ -1,5 +1,5 @@
-import { openBulkWriter } from '../bulk-writer';
-import type { Store } from '../open-store';
+import { openBulkWriter } from '../store/bulk-writer';
+import type { Store } from '../store/open-store';
 import { generateDemoSchool, type DemoOptions, type DemoSummary } from './generate-school';
 
 /** Fills an empty store with a demo school in one transaction: all of it lands, or none. */

@@ -16,7 +16,7 @@ import { defineOperation } from './operation';
 export const authCode = defineOperation('AuthCode', {
   decode: ({ code, phone }) => ({ code, phone }),
   run: async ({ code, phone }, context) => {
-    const settings = context.notifications;
+    const settings = context.notificationSettings;
     if (code === null || !/^[0-9]{4,8}$/.test(code)) throw new RuleViolation('code must be 4 to 8 digits (0-9).');
     const number = phone === null ? undefined : normalisePhone(phone, settings.defaultCountryCode);
     if (!number) {

@@ -1,9 +1,9 @@
 import { enqueueOrRehearse, newDeliveryReference } from '../delivery/outbox';
 import { RateLimitReached, RuleViolation } from '../lib/rule-violation';
-import { forwardToPartner } from '../notifications/forward-call';
+import { forwardToPartner } from '../federation/forward-call';
 import { queueMarkNotifications } from '../notifications/mark-notifications';
 import { callerKeyOf, countAgainstLimits, MINUTE_MS, pushDeviceLimit } from '../rate-limits/rate-limit';
-import { routeForSchool } from '../notifications/school-registry';
+import { routeForSchool } from '../federation/school-registry';
 import { enabledDevice } from '../store/queries/directory';
 import { absenceTypeName } from '../store/queries/school-lists';
 import { inTransaction } from '../store/session';
@@ -25,7 +25,7 @@ export const pushNotificationToGateway = defineOperation('PushNotificationToGate
     notesType: notes_type ?? '',
   }),
   run: async ({ applicationId, senderId, deviceId, notes, notesType }, context) => {
-    const settings = context.notifications;
+    const settings = context.notificationSettings;
     if (notes === null || notes.trim() === '') throw new RuleViolation('notes must not be empty.');
     if ([...notes].length > settings.pushNotesMaxLength) {
       throw new RuleViolation(`notes must be at most ${settings.pushNotesMaxLength} characters long.`);
@@ -75,7 +75,7 @@ function forwardToSchool(
   // A rehearsal sends nothing: the partner would act on it. Its count is then 0 (documented in migration.md).
   if (context.rehearsal && operationName === 'SendMarkNotes') return Promise.resolve(0);
   const target = { partnerBaseUrl, endpointPath: context.endpointPathOf(operationName), operationName };
-  return forwardToPartner(context.notifications, target, { ...parameters, baseUrlSchool: partnerBaseUrl });
+  return forwardToPartner(context.notificationSettings, target, { ...parameters, baseUrlSchool: partnerBaseUrl });
 }
 
 /**
@@ -89,7 +89,7 @@ export const sendMarkNotes = defineOperation('SendMarkNotes', {
     classId: identifier(parameters.id_class),
   }),
   run: async ({ parameters, assessmentId, classId }, context) => {
-    const route = routeForSchool(parameters.baseUrlSchool, context.notifications, context.call);
+    const route = routeForSchool(parameters.baseUrlSchool, context.notificationSettings, context.call);
     if (route.kind === 'partner') {
       const queued = await forwardToSchool(route.baseUrl, 'SendMarkNotes', parameters, context);
       if (typeof queued !== 'number') {
@@ -101,7 +101,7 @@ export const sendMarkNotes = defineOperation('SendMarkNotes', {
     // Only the school, or a teacher of the class, notifies its guardians; anyone else as of an unknown class.
     if (!(await context.visibility.mayNotifyClass(classId))) return 0;
     context.touched('class', classId);
-    const settings = context.notifications;
+    const settings = context.notificationSettings;
     const callerLimit = {
       key: `mark-notes:${callerKeyOf(context.call)}`,
       limit: settings.markNotesPerCallerPerMinute,
@@ -122,7 +122,7 @@ export const sendMarkNotes = defineOperation('SendMarkNotes', {
 export const getNameAbsenceType = defineOperation('GetNameAbsenceType', {
   decode: (parameters) => ({ parameters, absenceTypeId: identifier(parameters.id) }),
   run: async ({ parameters, absenceTypeId }, context) => {
-    const route = routeForSchool(parameters.baseUrlSchool, context.notifications, context.call);
+    const route = routeForSchool(parameters.baseUrlSchool, context.notificationSettings, context.call);
     if (route.kind === 'partner') {
       const name = await forwardToSchool(route.baseUrl, 'GetNameAbsenceType', parameters, context);
       return typeof name === 'string' ? name : undefined;

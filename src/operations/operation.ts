@@ -31,7 +31,7 @@ export interface CallFacts {
 /** What the service gives every handler: the store, the settings and services they use, the clock. */
 export interface OperationServices {
   readonly store: Session;
-  readonly notifications: NotificationConfig;
+  readonly notificationSettings: NotificationConfig;
   /** Seals outbox payloads. */
   readonly sealer: PayloadSealer;
   /** Tells the delivery worker that messages were committed to the outbox, so it need not wait for its next poll. */

@@ -1,7 +1,7 @@
 import type { Operation, ResultElement } from '../contract/catalog';
 import type { TypeRef } from '../contract/types';
 import { XSI_XSD_DECLARATIONS } from '../wire/typed-xml';
-import { SOAP11, SOAP12, type SoapVersion } from '../soap/soap-version';
+import { SOAP11, SOAP12, type SoapVersion } from '../bindings/soap/soap-version';
 import { escapeHtml } from '../wire/html-escape';
 
 /**

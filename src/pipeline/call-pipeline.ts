@@ -269,7 +269,7 @@ export class CallPipeline {
     // Written out rather than spread: one object of one shape per call, cheap on the hot path.
     return {
       store: rehearsal ? rehearsalSession(services.store) : services.store,
-      notifications: services.notifications,
+      notificationSettings: services.notificationSettings,
       sealer: services.sealer,
       outboxChanged: rehearsal ? () => {} : services.outboxChanged,
       rehearsal,

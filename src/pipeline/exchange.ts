@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Credentials, credentialsOfAuthorization, UNREADABLE } from '../access/credentials';
 import { clientAddress, type NetworkList } from '../lib/networks';
-import { FEDERATION_HEADER } from '../notifications/forward-call';
+import { FEDERATION_HEADER } from '../federation/forward-call';
 import { baseUrlFor, type PublicAddress } from '../wire/base-url';
 import { readBody } from '../wire/read-body';
 import { recordOf, type RequestRecord } from '../telemetry/request-record';

@@ -1,4 +1,4 @@
-import { GRADE_NAMES_AR } from '../store/demo/fixed-lists';
+import { GRADE_NAMES_AR } from '../demo/fixed-lists';
 
 /**
  * The grades OneRoster names (the CEDS codes in classes' `grades`): their order and the names a

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { createApp } from './express-app';
-import { SoapBinding } from '../soap/soap-binding';
+import { SoapBinding } from '../bindings/soap/soap-binding';
 import { failRequest } from './fail-request';
 import { OperationRoutes } from './operation-routes';
 import { OPERATOR_PATHS, OperatorRoutes } from './operator-routes';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalog, Endpoint } from '../contract/catalog';
-import { HttpBinding } from '../http/http-binding';
-import { JsonBinding } from '../http/json-binding';
+import { HttpBinding } from '../bindings/http/http-binding';
+import { JsonBinding } from '../bindings/json/json-binding';
 import { exceptionPage, NO_SCRIPT_SERVICE, UNRECOGNIZED_FORMAT } from '../pages/error-page';
 import { parseContentType } from '../wire/content-type';
 import { send } from '../wire/send';

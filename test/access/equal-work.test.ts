@@ -171,7 +171,7 @@ describeEachEngine('equal work for ids out of scope and unknown ids', ({ engine,
   function contextFor(scope: Scope): OperationContext {
     return {
       store,
-      notifications,
+      notificationSettings: notifications,
       sealer,
       outboxChanged: () => undefined,
       endpointPathOf: () => '/NotificationNotes.asmx',

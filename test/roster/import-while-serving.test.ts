@@ -7,7 +7,7 @@ import { stringify } from 'csv-stringify/sync';
 import { exportSchool } from '../../src/roster/export-school';
 import { SILENT_PROGRESS } from '../../src/roster/progress';
 import type { RunningService } from '../../src/service';
-import { loadDemoSchool } from '../../src/store/demo/load-demo-school';
+import { loadDemoSchool } from '../../src/demo/load-demo-school';
 import { cliArguments, ROOT } from '../support/cli';
 import { describeEachEngine } from '../support/engines';
 import { callJson } from '../support/json-calls';

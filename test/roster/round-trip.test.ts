@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportSchool } from '../../src/roster/export-school';
 import { SILENT_PROGRESS } from '../../src/roster/progress';
-import { loadDemoSchool } from '../../src/store/demo/load-demo-school';
+import { loadDemoSchool } from '../../src/demo/load-demo-school';
 import type { Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
 import { smallSchool, withValue, writeBundle, writeZipBundle } from '../support/roster-bundle';

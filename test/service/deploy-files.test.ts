@@ -2,8 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { faultEnvelope } from '../../src/soap/envelope-writer';
-import { SOAP11, SOAP12 } from '../../src/soap/soap-version';
+import { faultEnvelope } from '../../src/bindings/soap/envelope-writer';
+import { SOAP11, SOAP12 } from '../../src/bindings/soap/soap-version';
 import { HEALTH_CHECK_PATH, renderHaproxyConfig, UNAVAILABLE_ANSWERS } from '../support/balancer';
 import { describeWithTools } from '../support/tools';
 

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config/service-config';
-import { loadDemoSchool } from '../../src/store/demo/load-demo-school';
+import { loadDemoSchool } from '../../src/demo/load-demo-school';
 import { openStore, type Store } from '../../src/store/open-store';
 
 /** The demo school most tests read: small enough to load in a moment on either engine. */

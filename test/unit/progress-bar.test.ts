@@ -1,4 +1,4 @@
-import { progressBar } from '../../src/store/demo/progress-bar';
+import { progressBar } from '../../src/demo/progress-bar';
 
 function fakeStream(isTTY: boolean): { stream: NodeJS.WriteStream; written: string[] } {
   const written: string[] = [];

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import { readCommonEnvelope } from '../../src/soap/fast-request-reader';
-import { readSoapRequest } from '../../src/soap/request-reader';
-import { readWithSaxes } from '../../src/soap/saxes-request-reader';
+import { readCommonEnvelope } from '../../src/bindings/soap/fast-request-reader';
+import { readSoapRequest } from '../../src/bindings/soap/request-reader';
+import { readWithSaxes } from '../../src/bindings/soap/saxes-request-reader';
 import { envelope11, envelope12, NS, SOAP11_ENV, SOAP12_ENV } from '../support/soap';
 
 /**

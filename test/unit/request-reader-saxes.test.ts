@@ -1,4 +1,4 @@
-import { readWithSaxes } from '../../src/soap/saxes-request-reader';
+import { readWithSaxes } from '../../src/bindings/soap/saxes-request-reader';
 import { SOAP11_ENV } from '../support/soap';
 
 /** saxes's parser is kept from one read to the next when it finished its document. */

@@ -1,4 +1,4 @@
-import { lineAndColumn, readSoapRequest } from '../../src/soap/request-reader';
+import { lineAndColumn, readSoapRequest } from '../../src/bindings/soap/request-reader';
 
 describe('reading a SOAP request', () => {
   test('finds the envelope, the Body element and its children with their text', () => {

@@ -1,5 +1,5 @@
 import type { Field, TypeRef } from '../../src/contract/types';
-import { typedDocument } from '../../src/http/typed-document';
+import { typedDocument } from '../../src/bindings/http/typed-document';
 import { COMPACT, writeTypedElement, XSI_XSD_DECLARATIONS, type XmlLayout } from '../../src/wire/typed-xml';
 import { Utf8Writer } from '../../src/wire/utf8-writer';
 

@@ -1,8 +1,8 @@
 import { DEFAULT_REQUEST_BUDGETS, type RequestBudgets } from '../../src/config/request-budgets';
-import { readCommonEnvelope } from '../../src/soap/fast-request-reader';
-import { readSoapRequest } from '../../src/soap/request-reader';
-import { readWithSaxes } from '../../src/soap/saxes-request-reader';
-import { XmlBudget } from '../../src/soap/xml-budget';
+import { readCommonEnvelope } from '../../src/bindings/soap/fast-request-reader';
+import { readSoapRequest } from '../../src/bindings/soap/request-reader';
+import { readWithSaxes } from '../../src/bindings/soap/saxes-request-reader';
+import { XmlBudget } from '../../src/bindings/soap/xml-budget';
 
 /**
  * The budgets of a whole XML document, as both readers count them: each reads a document at its

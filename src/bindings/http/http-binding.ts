@@ -1,16 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Endpoint } from '../contract/catalog';
-import type { Config } from '../config/service-config';
-import type { OperationName } from '../contract/operation-types';
-import type { BindingName, Call } from '../pipeline/call';
-import { CallError, type CallErrorKind } from '../pipeline/call-error';
-import type { Binding, CallPipeline } from '../pipeline/call-pipeline';
-import type { Exchange } from '../pipeline/exchange';
-import { decodeParameters, type ParameterProblem } from '../pipeline/parameters';
-import { decodeBody, parseContentType } from '../wire/content-type';
-import { FormFields, TooManyFields } from '../wire/form-fields';
-import { escapeHtml } from '../wire/html-escape';
-import { send, sendEmpty } from '../wire/send';
+import type { Endpoint } from '../../contract/catalog';
+import type { Config } from '../../config/service-config';
+import type { OperationName } from '../../contract/operation-types';
+import type { BindingName, Call } from '../../pipeline/call';
+import { CallError, type CallErrorKind } from '../../pipeline/call-error';
+import type { Binding, CallPipeline } from '../../pipeline/call-pipeline';
+import type { Exchange } from '../../pipeline/exchange';
+import { decodeParameters, type ParameterProblem } from '../../pipeline/parameters';
+import { decodeBody, parseContentType } from '../../wire/content-type';
+import { FormFields, TooManyFields } from '../../wire/form-fields';
+import { escapeHtml } from '../../wire/html-escape';
+import { send, sendEmpty } from '../../wire/send';
 import { requestValidationFailure } from './request-validation';
 import { typedDocument } from './typed-document';
 

@@ -1,5 +1,5 @@
-import { escapeHtml } from '../wire/html-escape';
-import type { FormFields } from '../wire/form-fields';
+import { escapeHtml } from '../../wire/html-escape';
+import type { FormFields } from '../../wire/form-fields';
 
 /**
  * ASP.NET's request validation, which runs on the query (HTTP GET) or the form (HTTP POST) before

@@ -1,6 +1,6 @@
-import type { TypeRef } from '../contract/types';
-import { INDENTED, writePrimitive, writeTypedContent, XSI_XSD_DECLARATIONS } from '../wire/typed-xml';
-import { Utf8Writer } from '../wire/utf8-writer';
+import type { TypeRef } from '../../contract/types';
+import { INDENTED, writePrimitive, writeTypedContent, XSI_XSD_DECLARATIONS } from '../../wire/typed-xml';
+import { Utf8Writer } from '../../wire/utf8-writer';
 
 const DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\r\n';
 

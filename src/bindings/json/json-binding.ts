@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestBudgets } from '../config/request-budgets';
-import type { Operation } from '../contract/catalog';
-import type { OperationName } from '../contract/operation-types';
-import type { BindingName, Call } from '../pipeline/call';
-import { CallError, type CallErrorKind } from '../pipeline/call-error';
-import type { Binding, CallPipeline } from '../pipeline/call-pipeline';
-import type { Exchange } from '../pipeline/exchange';
-import { decodeParameters, type ParameterProblem } from '../pipeline/parameters';
-import { send } from '../wire/send';
-import { toJsonValue } from '../wire/typed-json';
+import type { RequestBudgets } from '../../config/request-budgets';
+import type { Operation } from '../../contract/catalog';
+import type { OperationName } from '../../contract/operation-types';
+import type { BindingName, Call } from '../../pipeline/call';
+import { CallError, type CallErrorKind } from '../../pipeline/call-error';
+import type { Binding, CallPipeline } from '../../pipeline/call-pipeline';
+import type { Exchange } from '../../pipeline/exchange';
+import { decodeParameters, type ParameterProblem } from '../../pipeline/parameters';
+import { send } from '../../wire/send';
+import { toJsonValue } from '../../wire/typed-json';
 import { jsonBoundsProblem } from './json-bounds';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

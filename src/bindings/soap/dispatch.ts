@@ -1,4 +1,4 @@
-import type { Endpoint, Operation } from '../contract/catalog';
+import type { Endpoint, Operation } from '../../contract/catalog';
 import type { BodyElement } from './request-reader';
 import { SOAP11, type SoapVersion } from './soap-version';
 

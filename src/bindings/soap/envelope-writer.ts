@@ -1,4 +1,4 @@
-import { escapeXmlAttribute, escapeXmlText } from '../wire/xml-escape';
+import { escapeXmlAttribute, escapeXmlText } from '../../wire/xml-escape';
 import { SOAP11, SOAP12, type SoapVersion } from './soap-version';
 
 /**

@@ -1,7 +1,7 @@
-import type { Operation, Parameter } from '../contract/catalog';
-import type { ParameterValues } from '../pipeline/call';
-import { CallError } from '../pipeline/call-error';
-import { decodeParameters } from '../pipeline/parameters';
+import type { Operation, Parameter } from '../../contract/catalog';
+import type { ParameterValues } from '../../pipeline/call';
+import { CallError } from '../../pipeline/call-error';
+import { decodeParameters } from '../../pipeline/parameters';
 import { type BodyElement, type ChildElement, lineAndColumn } from './request-reader';
 
 /**

@@ -1,4 +1,4 @@
-import { DEFAULT_REQUEST_BUDGETS } from '../config/request-budgets';
+import { DEFAULT_REQUEST_BUDGETS } from '../../config/request-budgets';
 import type { ReadResult } from './envelope-reading';
 import { readCommonEnvelope } from './fast-request-reader';
 import { readWithSaxes } from './saxes-request-reader';

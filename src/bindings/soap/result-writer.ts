@@ -1,7 +1,7 @@
-import type { Operation } from '../contract/catalog';
-import type { Profile } from '../contract/profile';
-import { COMPACT, writeTypedElement } from '../wire/typed-xml';
-import { Utf8Writer } from '../wire/utf8-writer';
+import type { Operation } from '../../contract/catalog';
+import type { Profile } from '../../contract/profile';
+import { COMPACT, writeTypedElement } from '../../wire/typed-xml';
+import { Utf8Writer } from '../../wire/utf8-writer';
 import { responseEnvelope, responseEnvelopeAround } from './envelope-writer';
 import type { SoapVersion } from './soap-version';
 
