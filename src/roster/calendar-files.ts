@@ -106,11 +106,13 @@ function resolveTerms(
   reader: FieldReader,
   pending: SessionRow[],
   at: (session: SessionRow) => void,
+  yearsMade = true,
 ): void {
   const { book } = context;
   const yearOf = (session: SessionRow): Entry | undefined =>
+    book.find('academic_years', `year:${session.schoolYear}`) ??
     book.all('academic_years').find((year) => String(year.row?.ends_on ?? '').startsWith(String(session.schoolYear)));
-  let left = pending;
+  let left = [...pending];
   for (let progress = true; left.length > 0 && progress; ) {
     const waiting: SessionRow[] = [];
     for (const session of left) {
@@ -125,10 +127,49 @@ function resolveTerms(
     progress = waiting.length < left.length;
     left = waiting;
   }
+  const orphans = left.filter((session) => !session.parent);
+  if (yearsMade && orphans.length > 0 && yearsFromColumn(context, reader, orphans)) {
+    // Their years exist now: the terms find them, and the sessions inside them their terms.
+    resolveTerms(context, reader, left, at, false);
+    return;
+  }
   for (const session of left) {
     at(session);
     if (session.parent) book.resolve(reader, 'parentSourcedId', ['academic_years', 'terms'], session.parent, 'session');
     else reader.fail('schoolYear', 'unknown-reference', `no schoolYear session ends in ${session.schoolYear}`);
     book.markInvalid('terms', session.sourcedId, reader);
   }
+}
+
+/**
+ * Terms with no parent and no schoolYear session of their year: the year is made from their
+ * `schoolYear` column, from the earliest start to the latest end of its terms (a warning at the
+ * first of them). Returns whether any year was made.
+ */
+function yearsFromColumn(context: ImportContext, reader: FieldReader, orphans: readonly SessionRow[]): boolean {
+  const byYear = new Map<number, SessionRow[]>();
+  for (const session of orphans) byYear.set(session.schoolYear, [...(byYear.get(session.schoolYear) ?? []), session]);
+  let made = false;
+  for (const [schoolYear, sessions] of byYear) {
+    const startsOn = sessions.map((session) => String(session.row.starts_on)).sort()[0];
+    const endsOn = sessions.map((session) => String(session.row.ends_on)).sort()[sessions.length - 1];
+    const name = startsOn.slice(0, 4) === endsOn.slice(0, 4) ? `${schoolYear}` : `${schoolYear - 1}/${schoolYear}`;
+    const lines = sessions.map((session) => session.line);
+    reader.begin({ line: Math.min(...lines), values: [] });
+    const entry = context.book.accept('academic_years', reader, {
+      sourcedId: `year:${schoolYear}`,
+      row: { name, starts_on: startsOn, ends_on: endsOn },
+      modifiedAt: undefined,
+    });
+    if (!entry) continue;
+    made = true;
+    reader.warn(
+      'schoolYear',
+      'year-from-terms',
+      `no schoolYear session for ${schoolYear}: academic year "${name}" (sourcedId "year:${schoolYear}") made ` +
+        `from ${startsOn} to ${endsOn}, the terms at academicSessions.csv lines ${lines.join(', ')}`,
+    );
+  }
+  if (made) assignIds(context, 'academic_years');
+  return made;
 }

@@ -79,6 +79,15 @@ export class FieldReader {
     this.problems.add({ file: this.file, line, column: this.column(name), rule, message });
   }
 
+  /** A warning at the current row's field: something inferred or read past, never a refusal. */
+  warn(name: string, kind: string, message: string): void {
+    this.warnAt(this.current.line, name, kind, message);
+  }
+
+  warnAt(line: number, name: string, kind: string, message: string): void {
+    this.problems.warn({ file: this.file, line, column: this.column(name), kind, message });
+  }
+
   /** The raw value, trimmed; '' when the column or the field is absent. */
   raw(name: string): string {
     const index = this.header.get(name.toLowerCase());

@@ -22,6 +22,8 @@ export interface ImportContext {
   readonly readers: Map<string, FieldReader>;
   /** Sourced ids of the bundle's orgs of any type, which classes, users and enrollments name. */
   readonly orgs: Set<string>;
+  /** A student's first grade in users.csv, by sourcedId: the last way to find a class section. */
+  readonly userGrades: Map<string, string>;
   /** The guardian links of the bundle's users. */
   readonly links: Array<{ student: Entry; guardian: Entry; relation: string }>;
   /** Changes to records not in the bundle (a delta's demographics), applied by id. */

@@ -83,6 +83,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
       declared: manifest.declared,
       readers: new Map(),
       orgs: new Set(),
+      userGrades: new Map(),
       patches: [],
       links: [],
     };
@@ -167,14 +168,22 @@ async function readBundle(
   if (context.mode === 'delta') await dropUnchangedMarks(connection);
 }
 
-/** A student's enrolment record in a class section, by their ids. */
+/**
+ * A student's enrolment record in a class section, by their ids; else, for a student enrolled
+ * with no class section, their record in that class's year.
+ */
 function recordFinder(book: RosterBook): (studentId: number, classId: number) => number | undefined {
   const idOf = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Entry).id : Number(value));
   const records = new Map<string, number>();
   for (const record of book.all('student_records')) {
-    records.set(`${idOf(record.row?.student_id)} ${idOf(record.row?.class_id)}`, record.id);
+    const section = record.row?.class_id;
+    const key =
+      section === undefined || section === null ? `year ${idOf(record.row?.academic_year_id)}` : idOf(section);
+    records.set(`${idOf(record.row?.student_id)} ${key}`, record.id);
   }
-  return (studentId, classId) => records.get(`${studentId} ${classId}`);
+  const yearOfClass = new Map(book.all('classes').map((entry) => [entry.id, idOf(entry.row?.academic_year_id)]));
+  return (studentId, classId) =>
+    records.get(`${studentId} ${classId}`) ?? records.get(`${studentId} year ${yearOfClass.get(classId)}`);
 }
 
 function countRecords(book: RosterBook): Partial<Record<SchoolTableName, number>> {

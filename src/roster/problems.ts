@@ -24,6 +24,18 @@ export interface Problem {
   readonly message: string;
 }
 
+/**
+ * What the import inferred or read past: never a reason to refuse a row (unless --strict makes
+ * warnings problems), always said, at the row it concerns, with its kind.
+ */
+export interface Warning {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly kind: string;
+  readonly message: string;
+}
+
 const MAX_KEPT = 10_000;
 const MAX_ROWS = 1_000_000;
 
@@ -35,6 +47,22 @@ export class Problems {
   /** The rows with a problem, each once (up to a bound: past it rows are counted by problem). */
   private readonly rows = new Set<string>();
   private rowsPastBound = 0;
+  private readonly keptWarnings: Warning[] = [];
+  private warningTotal = 0;
+
+  warn(warning: Warning): void {
+    this.warningTotal += 1;
+    if (this.keptWarnings.length < MAX_KEPT) this.keptWarnings.push(warning);
+  }
+
+  get warningCount(): number {
+    return this.warningTotal;
+  }
+
+  /** The kept warnings, and how many more there were. */
+  warnings(): { warnings: readonly Warning[]; notKept: number } {
+    return { warnings: this.keptWarnings, notKept: this.warningTotal - this.keptWarnings.length };
+  }
 
   add(problem: Problem): void {
     this.total += 1;
@@ -66,4 +94,8 @@ export class Problems {
 
 export function formatProblem(problem: Problem): string {
   return `${problem.file}:${problem.line}:${problem.column}: ${problem.rule}: ${problem.message}`;
+}
+
+export function formatWarning(warning: Warning): string {
+  return `${warning.file}:${warning.line}:${warning.column}: warning ${warning.kind}: ${warning.message}`;
 }

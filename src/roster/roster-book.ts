@@ -183,7 +183,8 @@ export class RosterBook {
    */
   assignIds(table: SchoolTableName, readerFor: (entry: Entry) => FieldReader): void {
     const owners = new Map<number, Entry>();
-    for (const entry of this.all(table)) if (entry.line === 0) owners.set(entry.id, entry);
+    // Called again for records inferred later (class sections): the ids given before stay theirs.
+    for (const entry of this.all(table)) if (entry.line === 0 || entry.id !== 0) owners.set(entry.id, entry);
     const clash = (entry: Entry, id: number, column: string): boolean => {
       const owner = owners.get(id);
       if (!owner || owner.sourcedId === entry.sourcedId) return false;
@@ -199,7 +200,7 @@ export class RosterBook {
       this.reject(entry);
       return true;
     };
-    const fresh = this.entries(table);
+    const fresh = this.entries(table).filter((entry) => entry.id === 0);
     const waiting: Entry[] = [];
     // Ids asked for explicitly, and ids the ledger gave before, are taken first; then identifiers.
     const take = (entry: Entry, id: number, column: string) => {

@@ -65,6 +65,8 @@ export async function readUsers(context: ImportContext): Promise<void> {
         Object.assign(row, { gender: stored?.gender ?? '', birth_date: stored?.birth_date ?? '' });
       }
       const entry = takeRow(context, reader, table, start, row, claimOf(context, reader, start.sourcedId));
+      const grade = reader.list('grades')[0];
+      if (entry && table === 'students' && grade) context.userGrades.set(start.sourcedId, grade);
       if (entry) {
         agents.set(entry, {
           line: reader.line,
