@@ -97,6 +97,7 @@ program
   .option('--dry-run', 'check everything and report, writing nothing', false)
   .option('--mode <mode>', 'bulk (replace the school) or delta (apply changes); default: as the manifest says')
   .option('--skip-invalid', 'leave out bad rows and the rows that depend on them, and write the rest', false)
+  .option('--strict', 'count warnings (what the import inferred or read past) as problems', false)
   .option('--ids <how>', "assigned, or from-identifier: a user's integer identifier becomes its id", 'assigned')
   .action(async (path: string, options: ImportCommandOptions) => {
     if (!(await ranWithBoundedHeap())) await importCommand(path, options);

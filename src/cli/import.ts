@@ -1,5 +1,5 @@
 import { importSchool } from '../roster/import-school';
-import { formatProblem } from '../roster/problems';
+import { formatProblem, formatWarning, type Problems } from '../roster/problems';
 import { progressDisplay } from '../roster/progress';
 import type { ImportMode } from '../roster/roster-book';
 import { logHeapLimit } from './bounded-heap';
@@ -10,6 +10,7 @@ export interface ImportCommandOptions {
   readonly dryRun: boolean;
   readonly mode: string | undefined;
   readonly skipInvalid: boolean;
+  readonly strict?: boolean;
   readonly ids: string;
 }
 
@@ -33,13 +34,18 @@ export async function importCommand(path: string, options: ImportCommandOptions)
         mode: options.mode as ImportMode | undefined,
         dryRun: options.dryRun,
         skipInvalid: options.skipInvalid,
+        strict: options.strict ?? false,
         fromIdentifier: options.ids === 'from-identifier',
         defaultCountryCode: config.notifications.defaultCountryCode,
         progress: progressDisplay(process.stderr),
       });
+      const { warnings, notKept: warningsNotKept } = outcome.problems.warnings();
+      for (const warning of warnings) process.stderr.write(`${formatWarning(warning)}\n`);
+      if (warningsNotKept > 0) process.stderr.write(`... and ${counted(warningsNotKept, 'more warning')}\n`);
       const { problems, notKept } = outcome.problems.list();
       for (const problem of problems) process.stderr.write(`${formatProblem(problem)}\n`);
-      if (notKept > 0) process.stderr.write(`... and ${notKept} more problems\n`);
+      if (notKept > 0) process.stderr.write(`... and ${counted(notKept, 'more problem')}\n`);
+      const tally = `${counted(outcome.rows, 'row')}, ${tallyOf(outcome.problems)}`;
       const counts = Object.entries(outcome.counts)
         .map(([table, count]) => `${count} ${table.replace(/_/g, ' ')}`)
         .join(', ');
@@ -47,15 +53,19 @@ export async function importCommand(path: string, options: ImportCommandOptions)
       const verb = options.dryRun ? 'would import' : 'imported';
       if (!outcome.written && (!options.dryRun || (skipped > 0 && !options.skipInvalid) || outcome.problems.hasFatal)) {
         process.stdout.write(
-          `Nothing was written: ${outcome.problems.count} problems in ${skipped} rows` +
-            `${options.skipInvalid || outcome.problems.hasFatal ? '' : ' (--skip-invalid leaves bad rows out)'}.\n`,
+          `Nothing was written: ${counted(outcome.problems.count, 'problem')} in ${counted(skipped, 'row')}` +
+            `${options.skipInvalid || outcome.problems.hasFatal ? '' : ' (--skip-invalid leaves bad rows out)'}; ` +
+            `${tally}.\n`,
         );
         return EXIT_NOTHING_WRITTEN;
       }
       const into = options.dryRun ? `a dry run into ${store.location}` : store.location;
-      process.stdout.write(`${outcome.mode} import ${verb} (${into}): ${counts || 'no records'}.\n`);
+      process.stdout.write(`${outcome.mode} import ${verb} (${into}): ${counts || 'no records'}; ${tally}.\n`);
       if (skipped > 0) {
-        process.stdout.write(`${skipped} rows were left out (listed above) with the rows that depend on them.\n`);
+        process.stdout.write(
+          `${counted(skipped, 'row')} ${skipped === 1 ? 'was' : 'were'} left out (listed above) ` +
+            'with the rows that depend on them.\n',
+        );
         return EXIT_ROWS_SKIPPED;
       }
       return EXIT_DONE;
@@ -66,4 +76,14 @@ export async function importCommand(path: string, options: ImportCommandOptions)
     process.stderr.write(`school-service: import failed, nothing was written: ${message}\n`);
     process.exitCode = EXIT_NOTHING_WRITTEN;
   }
+}
+
+/** "1 row", "2,500 rows". */
+function counted(count: number, noun: string): string {
+  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** The summary's count of what was said: warnings and problems (rows read come before it). */
+function tallyOf(problems: Problems): string {
+  return `${counted(problems.warningCount, 'warning')}, ${counted(problems.count, 'problem')}`;
 }

@@ -49,6 +49,10 @@ export async function readCourses(context: ImportContext): Promise<void> {
 export function checkOrg(context: ImportContext, reader: FieldReader, column: string): void {
   for (const sourcedId of reader.list(column)) {
     if (context.orgs.has(sourcedId) || context.book.find('schools', sourcedId)) continue;
+    if (context.book.isBroken('schools')) {
+      context.book.resolve(reader, column, ['schools'], sourcedId, 'org');
+      return;
+    }
     reader.fail(column, 'unknown-reference', `${column} "${sourcedId}" names no org in the bundle`);
   }
 }

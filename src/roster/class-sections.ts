@@ -1,5 +1,6 @@
 import { gradeLevelByCode, type PendingSection, type PendingSections } from './class-files';
 import type { FieldReader } from './fields';
+import type { WarningKind } from './problems';
 import type { ImportContext } from './import-context';
 import { assignIds } from './read-file';
 import type { Entry } from './roster-book';
@@ -36,7 +37,7 @@ const idOf = (value: unknown) => (typeof value === 'object' && value !== null ? 
 
 export class SectionInference {
   /** Sections made here, with the rule and rows they came from, warned about once all are known. */
-  private readonly made = new Map<Entry, { rule: string; why: string; lines: number[]; students: number }>();
+  private readonly made = new Map<Entry, { rule: WarningKind; why: string; lines: number[]; students: number }>();
 
   constructor(
     private readonly context: ImportContext,
@@ -56,7 +57,7 @@ export class SectionInference {
     name: string,
     grade: string,
     line: number,
-    reason: { rule: string; why: string },
+    reason: { rule: WarningKind; why: string },
   ): Entry | undefined {
     const { book } = this.context;
     const sourcedId = `section:${year.sourcedId}:${name}`;
@@ -231,7 +232,7 @@ export class SectionInference {
       reader.fail('termSourcedIds', 'unknown-reference', `scheduled class "${klass.sourcedId}" has no school year`);
       return undefined;
     }
-    const [name, rule, why] = info.code
+    const [name, rule, why]: [string, WarningKind, string] = info.code
       ? [info.code, 'section-from-class-code', `classCode "${info.code}" of classes.csv`]
       : info.grade
         ? [`grade-${info.grade}`, 'section-from-grade', `grade "${info.grade}" of classes.csv`]

@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse';
 import type { Bundle } from './bundle-source';
+import { locateSyntaxError } from './csv-syntax';
 
 /**
  * One CSV file of a bundle, read as a stream of rows with the line each starts on. csv-parse
@@ -28,6 +29,8 @@ const MAX_RECORD_BYTES = 1_000_000;
 export class CsvSyntaxError extends Error {
   constructor(
     readonly line: number,
+    /** The field's position in its row (1 for the first), as the parser saw it. */
+    readonly column: number,
     message: string,
   ) {
     super(message);
@@ -65,7 +68,12 @@ export async function openCsv(bundle: Bundle, name: string): Promise<CsvFile> {
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new CsvSyntaxError(nextLine, message.replace(/ at line \d+.*$/s, ''));
+      if (error instanceof CsvSyntaxError) throw error;
+      // csv-parse reads ahead and counts lines its own way: the file is scanned again for the fault's place.
+      const fault = await locateSyntaxError(await bundle.open(name)).catch(() => undefined);
+      const where = message.includes('Max Record Size') ? undefined : fault;
+      const text = where ? `not CSV: ${where.message}` : message.replace(/ at line \d+.*$/s, '');
+      throw new CsvSyntaxError(where?.line ?? nextLine, where?.column ?? 1, text);
     }
   };
   const first = await next();

@@ -1,5 +1,5 @@
 import type { CsvRow } from './csv-file';
-import type { Problems, Rule } from './problems';
+import type { Problems, Rule, WarningKind } from './problems';
 
 /**
  * Reads the fields of one row of a file by header name and checks each against its rule, recording
@@ -23,6 +23,8 @@ export interface TextOptions {
 export class FieldReader {
   private current: CsvRow = { line: 1, values: [] };
   private problemCount = 0;
+  /** The file that cannot be read that the current row depends on, when that is all that is wrong with it. */
+  private quietCause: object | undefined;
 
   constructor(
     readonly file: string,
@@ -52,10 +54,16 @@ export class FieldReader {
   begin(row: CsvRow): void {
     this.current = row;
     this.problemCount = 0;
+    this.quietCause = undefined;
   }
 
   get line(): number {
     return this.current.line;
+  }
+
+  /** The unreadable file (its record in the book) the row was left out for, when nothing else is wrong with it. */
+  get quietlyInvalid(): object | undefined {
+    return this.problemCount === 1 ? this.quietCause : undefined;
   }
 
   get ok(): boolean {
@@ -74,17 +82,24 @@ export class FieldReader {
     return undefined;
   }
 
+  /** The row is left out without a problem of its own: it names a record of a file that cannot be read. */
+  failQuietly(cause: object): undefined {
+    if (this.problemCount === 0) this.quietCause = cause;
+    this.problemCount += 1;
+    return undefined;
+  }
+
   /** A problem found later with a row already read (a reference resolved after the whole file). */
   failAt(line: number, name: string, rule: Rule, message: string): void {
     this.problems.add({ file: this.file, line, column: this.column(name), rule, message });
   }
 
   /** A warning at the current row's field: something inferred or read past, never a refusal. */
-  warn(name: string, kind: string, message: string): void {
+  warn(name: string, kind: WarningKind, message: string): void {
     this.warnAt(this.current.line, name, kind, message);
   }
 
-  warnAt(line: number, name: string, kind: string, message: string): void {
+  warnAt(line: number, name: string, kind: WarningKind, message: string): void {
     this.problems.warn({ file: this.file, line, column: this.column(name), kind, message });
   }
 

@@ -24,6 +24,10 @@ export interface ImportContext {
   readonly orgs: Set<string>;
   /** A student's first grade in users.csv, by sourcedId: the last way to find a class section. */
   readonly userGrades: Map<string, string>;
+  /** Data rows read so far, for the summary. */
+  readonly rowsRead: { count: number };
+  /** In a delta, the store's links' relations by `studentId guardianId`, kept when the guardian's row is not in it. */
+  readonly storedRelations: ReadonlyMap<string, string>;
   /** The guardian links of the bundle's users. */
   readonly links: Array<{ student: Entry; guardian: Entry; relation: string }>;
   /** Changes to records not in the bundle (a delta's demographics), applied by id. */

@@ -1,6 +1,6 @@
 import type { Store } from '../store/open-store';
 import { type ImportConnection, openImportConnection } from '../store/roster/import-connection';
-import { loadLedger, recordLedger, storedRecords } from '../store/roster/ledger';
+import { loadLedger, recordLedger, storedRecords, storedRelations } from '../store/roster/ledger';
 import { SCHOOL_TABLES, type SchoolTableName } from '../store/roster/school-tables';
 import {
   abortSchoolChange,
@@ -47,6 +47,8 @@ export interface ImportOptions {
   readonly mode: ImportMode | undefined;
   readonly dryRun: boolean;
   readonly skipInvalid: boolean;
+  /** Warnings are problems. */
+  readonly strict?: boolean;
   readonly fromIdentifier: boolean;
   readonly defaultCountryCode: string;
   readonly progress: Progress;
@@ -58,17 +60,19 @@ export interface ImportOutcome {
   readonly problems: Problems;
   /** Records of the bundle by table (marks included), written or, on a dry run, that would be. */
   readonly counts: Readonly<Partial<Record<SchoolTableName, number>>>;
+  /** Data rows read, in every file (manifest.csv's included). */
+  readonly rows: number;
 }
 
 export async function importSchool(store: Store, options: ImportOptions): Promise<ImportOutcome> {
   const startedAt = new Date().toISOString();
-  const problems = new Problems();
+  const problems = new Problems(options.strict ?? false);
   const bundle = await openBundle(options.path);
   const connection = await openImportConnection(store.connection);
   try {
     const manifest = await readManifest(bundle, problems);
     const mode = options.mode ?? manifest?.mode ?? 'bulk';
-    if (!manifest) return { written: false, mode, problems, counts: {} };
+    if (!manifest) return { written: false, mode, problems, counts: {}, rows: 0 };
     const ledger = await loadLedger(connection);
     const book = new RosterBook(mode, ledgerView(ledger));
     if (mode === 'delta') await preloadStore(connection, book);
@@ -84,17 +88,31 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
       readers: new Map(),
       orgs: new Set(),
       userGrades: new Map(),
+      storedRelations: mode === 'delta' ? await storedRelations(connection) : new Map(),
+      rowsRead: { count: manifest.rows },
       patches: [],
       links: [],
     };
     await readBundle(context, connection, ledger.highest.get('marks') ?? 0, options.skipInvalid);
+    for (const { where, skipped } of book.brokenFiles()) {
+      if (skipped === 0) continue;
+      const [file, line] = where.split(':');
+      problems.warn({
+        file,
+        line: Number(line),
+        column: 1,
+        kind: 'rows-skipped',
+        message: `${skipped} rows of other files name records of ${file}, which cannot be read: left out, not listed`,
+      });
+    }
     if (mode === 'bulk' && manifest.declared.has('orgs') && book.entries('schools').length === 0) {
       problems.add({ file: 'orgs.csv', line: 1, column: 1, rule: 'missing-value', message: 'no org of type school' });
     }
     const counts = countRecords(book);
     counts.marks = await stagedMarkCount(connection);
     const refused = problems.hasFatal || (problems.count > 0 && !options.skipInvalid);
-    if (options.dryRun || refused) return { written: false, mode, problems, counts };
+    const rows = context.rowsRead.count;
+    if (options.dryRun || refused) return { written: false, mode, problems, counts, rows };
     await writeSchool(context, connection, {
       startedAt,
       mode,
@@ -102,7 +120,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
       rowsWritten: Object.values(counts).reduce((sum, count) => sum + (count ?? 0), 0),
       rowsSkipped: problems.rowCount,
     });
-    return { written: true, mode, problems, counts };
+    return { written: true, mode, problems, counts, rows };
   } finally {
     await connection.run('DROP TABLE IF EXISTS staged_marks').catch(() => 0);
     await connection.release();

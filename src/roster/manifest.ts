@@ -24,6 +24,8 @@ export const ONEROSTER_FILES = [
 export interface Manifest {
   readonly declared: ReadonlySet<string>;
   readonly mode: ImportMode;
+  /** Its data rows, for the import's count of rows read. */
+  readonly rows: number;
 }
 
 export async function readManifest(bundle: Bundle, problems: Problems): Promise<Manifest | undefined> {
@@ -36,6 +38,7 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
   }
   const declared = new Set<string>();
   let delta = false;
+  let rows = 0;
   try {
     const file = await openCsv(bundle, name);
     const property = file.header.get('propertyname');
@@ -45,6 +48,7 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
       return undefined;
     }
     for await (const row of file.rows) {
+      rows += 1;
       const key = (row.values[property] ?? '').trim();
       const mode = (row.values[value] ?? '').trim().toLowerCase();
       if (!key.startsWith('file.')) continue;
@@ -63,8 +67,8 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
     }
   } catch (error) {
     if (!(error instanceof CsvSyntaxError)) throw error;
-    fail(error.line, 1, 'bad-file', error.message);
+    fail(error.line, error.column, 'bad-file', error.message);
     return undefined;
   }
-  return { declared, mode: delta ? 'delta' : 'bulk' };
+  return { declared, mode: delta ? 'delta' : 'bulk', rows };
 }

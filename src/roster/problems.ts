@@ -16,11 +16,26 @@ export type Rule =
   | 'id-clash'
   | 'depends-on-invalid';
 
+/** What a warning says the import did (docs/import.md lists each with an example). */
+export type WarningKind =
+  | 'section-from-class-code'
+  | 'section-from-grade'
+  | 'section-of-its-own'
+  | 'no-class-section'
+  | 'class-in-several-sections'
+  | 'year-from-terms'
+  | 'grade-unknown'
+  | 'header-case'
+  | 'columns-not-read'
+  | 'manifest'
+  | 'rows-skipped';
+
 export interface Problem {
   readonly file: string;
   readonly line: number;
   readonly column: number;
-  readonly rule: Rule;
+  /** Under --strict, a warning is a problem of its kind. */
+  readonly rule: Rule | WarningKind;
   readonly message: string;
 }
 
@@ -32,7 +47,7 @@ export interface Warning {
   readonly file: string;
   readonly line: number;
   readonly column: number;
-  readonly kind: string;
+  readonly kind: WarningKind;
   readonly message: string;
 }
 
@@ -50,7 +65,15 @@ export class Problems {
   private readonly keptWarnings: Warning[] = [];
   private warningTotal = 0;
 
+  /** --strict: warnings are problems. */
+  constructor(private readonly strict = false) {}
+
   warn(warning: Warning): void {
+    if (this.strict) {
+      const { kind, ...rest } = warning;
+      this.add({ ...rest, rule: kind });
+      return;
+    }
     this.warningTotal += 1;
     if (this.keptWarnings.length < MAX_KEPT) this.keptWarnings.push(warning);
   }

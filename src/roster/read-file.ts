@@ -34,17 +34,47 @@ export async function forEachRow(
       reader.begin(row);
       handle(reader);
       count += 1;
+      context.rowsRead.count += 1;
       if (batches && count % batches.every === 0) await batches.flush();
       if (count % 1000 === 0) context.progress.rows(count, file.bytesRead());
     }
     if (batches) await batches.flush();
   } catch (error) {
     if (!(error instanceof CsvSyntaxError)) throw error;
-    context.problems.add({ file: fileName, line: error.line, column: 1, rule: 'bad-file', message: error.message });
+    context.problems.add({
+      file: fileName,
+      line: error.line,
+      column: error.column,
+      rule: 'bad-file',
+      message: error.message,
+    });
+    // Problems found later at rows of this file need its reader, even when the header itself was unreadable.
+    if (!context.readers.has(fileName))
+      context.readers.set(fileName, new FieldReader(fileName, new Map(), context.problems));
+    context.book.breakFile(`${fileName}:${error.line}`, FILE_TABLES[fileName] ?? []);
   }
   context.progress.fileDone(count);
   return true;
 }
+
+/**
+ * The tables each file fills: when a file cannot be read, rows that name its records are left out
+ * without a problem each (the import stops anyway), and counted in one line.
+ */
+const FILE_TABLES: Readonly<Record<string, readonly SchoolTableName[]>> = {
+  'orgs.csv': ['schools'],
+  'academicSessions.csv': ['academic_years', 'terms'],
+  'gradeLevels.csv': ['grade_levels'],
+  'courses.csv': ['subjects'],
+  'classes.csv': ['classes', 'class_subjects'],
+  'users.csv': ['students', 'teachers', 'guardians'],
+  'enrollments.csv': ['student_records', 'teacher_assignments'],
+  'categories.csv': ['assessment_categories'],
+  'lineItems.csv': ['assessments'],
+  'absenceTypes.csv': ['absence_types'],
+  'noteTypes.csv': ['note_types'],
+  'exams.csv': ['exams'],
+};
 
 /** The columns every file of the bundle starts with, OneRoster's and the service's own. */
 export const COMMON_COLUMNS = ['sourcedId'] as const;

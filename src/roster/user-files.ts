@@ -126,7 +126,11 @@ function linkGuardians(context: ImportContext, agents: Agents): void {
         continue;
       }
       const [student, guardian] = user.table === 'guardians' ? [other, user] : [user, other];
-      const guardianRelation = agents.get(guardian)?.relation ?? relation;
+      // A guardian the delta does not list keeps the relation the store has (the student's role is none).
+      const guardianRelation =
+        agents.get(guardian)?.relation ??
+        context.storedRelations.get(`${student.id} ${guardian.id}`) ??
+        (user.table === 'guardians' ? relation : 'parent');
       links.set(`${student.sourcedId} ${guardian.sourcedId}`, { student, guardian, relation: guardianRelation });
     }
   }

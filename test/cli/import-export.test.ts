@@ -76,7 +76,7 @@ describe('school-service import and export', () => {
     expect(await rows()).toEqual(before);
     const skipped = run('import', bundle, '--skip-invalid');
     expect(skipped.status).toBe(1);
-    expect(skipped.stdout).toContain('1 rows were left out');
+    expect(skipped.stdout).toContain('1 row was left out');
     expect((await rows()).students).toHaveLength(3);
   });
 
