@@ -1,5 +1,5 @@
 import { importSchool } from '../roster/import-school';
-import { formatProblem, formatWarning, type Problems } from '../roster/problems';
+import { formatNote, formatProblem, formatWarning, type Problems } from '../roster/problems';
 import { progressDisplay } from '../roster/progress';
 import type { ImportMode } from '../roster/roster-book';
 import { logHeapLimit } from './bounded-heap';
@@ -39,6 +39,7 @@ export async function importCommand(path: string, options: ImportCommandOptions)
         defaultCountryCode: config.notifications.defaultCountryCode,
         progress: progressDisplay(process.stderr),
       });
+      for (const note of outcome.problems.notes()) process.stderr.write(`${formatNote(note)}\n`);
       const { warnings, notKept: warningsNotKept } = outcome.problems.warnings();
       for (const warning of warnings) process.stderr.write(`${formatWarning(warning)}\n`);
       if (warningsNotKept > 0) process.stderr.write(`... and ${counted(warningsNotKept, 'more warning')}\n`);

@@ -18,6 +18,8 @@ export interface CsvFile {
   readonly name: string;
   /** Lower-cased header name -> the field's index. */
   readonly header: ReadonlyMap<string, number>;
+  /** The header's names as the file spells them, trimmed, by index. */
+  readonly names: readonly string[];
   readonly rows: AsyncIterable<CsvRow>;
   /** Bytes of the file read so far, for progress. */
   bytesRead(): number;
@@ -47,7 +49,7 @@ export async function openCsv(bundle: Bundle, name: string): Promise<CsvFile> {
     parse({
       bom: true,
       relax_column_count: true,
-      record_delimiter: ['\r\n', '\n'],
+      record_delimiter: ['\r\n', '\n', '\r'],
       max_record_size: MAX_RECORD_BYTES,
     }),
   );
@@ -55,7 +57,7 @@ export async function openCsv(bundle: Bundle, name: string): Promise<CsvFile> {
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
   let nextLine = 1;
   const lineBreaks = (values: readonly string[]) =>
-    values.reduce((count, value) => count + (value.match(/\n/g)?.length ?? 0), 0);
+    values.reduce((count, value) => count + (value.match(/\r\n|\r|\n/g)?.length ?? 0), 0);
   const next = async (): Promise<CsvRow | undefined> => {
     try {
       for (;;) {
@@ -85,6 +87,7 @@ export async function openCsv(bundle: Bundle, name: string): Promise<CsvFile> {
   return {
     name,
     header,
+    names: first?.values.map((value) => value.trim()) ?? [],
     bytesRead: () => bytes,
     rows: {
       async *[Symbol.asyncIterator]() {

@@ -12,7 +12,20 @@ export const MAX_NAME_LENGTH = 255;
 export const MAX_TEXT_LENGTH = 4000;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+/** ISO 8601, extended or basic: a date, or a date and time with optional seconds, fraction and zone. */
+const TIMESTAMP =
+  /^(\d{4})-?(\d{2})-?(\d{2})(?:[Tt ](\d{2}):?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/** The ISO 8601 text in the one form Date.parse reads (extended, a zone of ±HH:MM), or undefined. */
+function extendedTimestamp(value: string): string | undefined {
+  const match = TIMESTAMP.exec(value);
+  if (!match) return undefined;
+  const [, year, month, day, hour, minute, second = '00', fraction = '0', zone = ''] = match;
+  if (hour === undefined) return `${year}-${month}-${day}`;
+  const minutes = zone.length > 3 ? zone.slice(-2) : '00';
+  const zoned = /^[+-]/.test(zone) ? `${zone.slice(0, 3)}:${minutes}` : zone.toUpperCase();
+  return `${year}-${month}-${day}T${hour}:${minute}:${second}.${fraction.padEnd(3, '0').slice(0, 3)}${zoned}`;
+}
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)(:[0-5]\d)?$/;
 
 export interface TextOptions {
@@ -26,11 +39,49 @@ export class FieldReader {
   /** The file that cannot be read that the current row depends on, when that is all that is wrong with it. */
   private quietCause: object | undefined;
 
+  /** Per header field: the name a reader asked for it by, at its first read ('' while never read). */
+  private readonly asked: string[];
+
   constructor(
     readonly file: string,
     private readonly header: ReadonlyMap<string, number>,
     private readonly problems: Problems,
-  ) {}
+    private readonly names: readonly string[] = [],
+  ) {
+    this.asked = names.map(() => '');
+  }
+
+  /**
+   * Once the file is read: a warning per column spelt in another letter case than the binding's
+   * (the binding's names are case-sensitive; vendors write `orgSourcedIDs`), and one note listing
+   * the columns no row was read for (unknown columns, metadata.* the store does not use).
+   */
+  finish(): void {
+    const unread: string[] = [];
+    this.names.forEach((name, index) => {
+      const asked = this.asked[index];
+      if (asked === '') {
+        if (name !== '' && this.header.get(name.toLowerCase()) === index) unread.push(name);
+      } else if (asked !== name) {
+        this.problems.warn({
+          file: this.file,
+          line: 1,
+          column: index + 1,
+          kind: 'header-case',
+          message: `header "${name}" is read as "${asked}" (the binding's names are case-sensitive)`,
+        });
+      }
+    });
+    if (unread.length > 0) {
+      this.problems.note({
+        file: this.file,
+        line: 1,
+        column: this.names.indexOf(unread[0]) + 1,
+        kind: 'columns-not-read',
+        message: `not read: ${unread.join(', ')}`,
+      });
+    }
+  }
 
   /** Reports each required column the header lacks (a problem of the whole file); true when none is missing. */
   requireColumns(names: readonly string[]): boolean {
@@ -106,7 +157,9 @@ export class FieldReader {
   /** The raw value, trimmed; '' when the column or the field is absent. */
   raw(name: string): string {
     const index = this.header.get(name.toLowerCase());
-    return index === undefined ? '' : (this.current.values[index] ?? '').trim();
+    if (index === undefined) return '';
+    if (this.asked[index] === '') this.asked[index] = name;
+    return (this.current.values[index] ?? '').trim();
   }
 
   text(name: string, options: TextOptions = {}): string {
@@ -139,8 +192,9 @@ export class FieldReader {
   timestamp(name: string, required: boolean): string | undefined {
     const value = this.raw(name);
     if (value === '') return required ? this.fail(name, 'missing-value', `${name} is required`) : undefined;
-    const time = Date.parse(value);
-    if (!TIMESTAMP.test(value) || Number.isNaN(time)) {
+    const extended = extendedTimestamp(value);
+    const time = extended === undefined ? Number.NaN : Date.parse(extended);
+    if (Number.isNaN(time)) {
       return this.fail(name, 'bad-date', `${name} "${clip(value)}" is not an ISO 8601 date and time`);
     }
     return new Date(time).toISOString();

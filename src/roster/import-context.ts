@@ -17,7 +17,7 @@ export interface ImportContext {
   /** For phone numbers, as AuthCode normalises them. */
   readonly defaultCountryCode: string;
   /** The files the manifest declares, by OneRoster name (users, classes, ...). */
-  readonly declared: ReadonlySet<string>;
+  readonly declared: ReadonlyMap<string, number>;
   /** Each file's reader once read, to report problems found later at a row of it. */
   readonly readers: Map<string, FieldReader>;
   /** Sourced ids of the bundle's orgs of any type, which classes, users and enrollments name. */

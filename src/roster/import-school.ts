@@ -94,11 +94,11 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
       links: [],
     };
     await readBundle(context, connection, ledger.highest.get('marks') ?? 0, options.skipInvalid);
-    for (const { where, skipped } of book.brokenFiles()) {
+    for (const { file, where, skipped } of book.brokenFiles()) {
       if (skipped === 0) continue;
-      const [file, line] = where.split(':');
+      const [at, line] = where.split(':');
       problems.warn({
-        file,
+        file: at,
         line: Number(line),
         column: 1,
         kind: 'rows-skipped',

@@ -21,8 +21,26 @@ export const ONEROSTER_FILES = [
   'results',
 ] as const;
 
+/** The manifest's properties in the OneRoster 1.1 and 1.2 CSV bindings; another is likely a typo. */
+const KNOWN_FILES = [
+  ...ONEROSTER_FILES,
+  'classResources',
+  'courseResources',
+  'resources',
+  'roles',
+  'scoreScales',
+  'userProfiles',
+  'userResources',
+  'lineItemLearningObjectiveIds',
+  'lineItemScoreScales',
+  'resultLearningObjectiveIds',
+  'resultScoreScales',
+];
+const KNOWN_PROPERTIES = ['manifest.version', 'oneroster.version', 'source.systemName', 'source.systemCode'];
+
 export interface Manifest {
-  readonly declared: ReadonlySet<string>;
+  /** The OneRoster files declared bulk or delta, with the manifest line of each. */
+  readonly declared: ReadonlyMap<string, number>;
   readonly mode: ImportMode;
   /** Its data rows, for the import's count of rows read. */
   readonly rows: number;
@@ -36,7 +54,7 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
     fail(1, 1, 'bad-file', 'the bundle has no manifest.csv');
     return undefined;
   }
-  const declared = new Set<string>();
+  const declared = new Map<string, number>();
   let delta = false;
   let rows = 0;
   try {
@@ -51,6 +69,14 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
       rows += 1;
       const key = (row.values[property] ?? '').trim();
       const mode = (row.values[value] ?? '').trim().toLowerCase();
+      const known = key.startsWith('file.')
+        ? KNOWN_FILES.some((candidate) => `file.${candidate}`.toLowerCase() === key.toLowerCase())
+        : KNOWN_PROPERTIES.some((candidate) => candidate.toLowerCase() === key.toLowerCase());
+      if (!known) {
+        const message = `"${key}" is no property of a OneRoster manifest; read past`;
+        problems.warn({ file: 'manifest.csv', line: row.line, column: property + 1, kind: 'manifest', message });
+        continue;
+      }
       if (!key.startsWith('file.')) continue;
       const fileName = ONEROSTER_FILES.find((candidate) => `file.${candidate}`.toLowerCase() === key.toLowerCase());
       if (!fileName) continue;
@@ -58,8 +84,19 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
         fail(row.line, value + 1, 'unknown-value', `${key} is "${mode}", not bulk, delta or absent`);
         continue;
       }
-      if (mode === 'absent') continue;
-      declared.add(fileName);
+      if (mode === 'absent') {
+        if (bundle.find(`${fileName}.csv`)) {
+          problems.warn({
+            file: 'manifest.csv',
+            line: row.line,
+            column: value + 1,
+            kind: 'manifest',
+            message: `${key} is absent, but the bundle has ${fileName}.csv: not read`,
+          });
+        }
+        continue;
+      }
+      declared.set(fileName, row.line);
       delta ||= mode === 'delta';
       if (!bundle.find(`${fileName}.csv`)) {
         fail(row.line, property + 1, 'bad-file', `the manifest declares ${fileName}.csv, which the bundle lacks`);

@@ -28,7 +28,8 @@ export type WarningKind =
   | 'header-case'
   | 'columns-not-read'
   | 'manifest'
-  | 'rows-skipped';
+  | 'rows-skipped'
+  | 'columns-not-read';
 
 export interface Problem {
   readonly file: string;
@@ -63,6 +64,7 @@ export class Problems {
   private readonly rows = new Set<string>();
   private rowsPastBound = 0;
   private readonly keptWarnings: Warning[] = [];
+  private readonly keptNotes: Warning[] = [];
   private warningTotal = 0;
 
   /** --strict: warnings are problems. */
@@ -76,6 +78,15 @@ export class Problems {
     }
     this.warningTotal += 1;
     if (this.keptWarnings.length < MAX_KEPT) this.keptWarnings.push(warning);
+  }
+
+  /** A note: said once, neither a warning nor a problem, even under --strict. */
+  note(note: Warning): void {
+    if (this.keptNotes.length < MAX_KEPT) this.keptNotes.push(note);
+  }
+
+  notes(): readonly Warning[] {
+    return this.keptNotes;
   }
 
   get warningCount(): number {
@@ -117,6 +128,10 @@ export class Problems {
 
 export function formatProblem(problem: Problem): string {
   return `${problem.file}:${problem.line}:${problem.column}: ${problem.rule}: ${problem.message}`;
+}
+
+export function formatNote(note: Warning): string {
+  return `${note.file}:${note.line}:${note.column}: note ${note.kind}: ${note.message}`;
 }
 
 export function formatWarning(warning: Warning): string {

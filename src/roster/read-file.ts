@@ -20,14 +20,19 @@ export async function forEachRow(
   const base = fileName.replace(/\.csv$/, '');
   if ((ONEROSTER_FILES as readonly string[]).includes(base) && !context.declared.has(base)) return false;
   const found = context.bundle.find(fileName);
-  if (!found) return false;
+  if (!found) {
+    // Declared but missing (a problem of the manifest's): rows naming its records are not listed one by one.
+    const line = context.declared.get(base);
+    if (line !== undefined) context.book.breakFile(fileName, `manifest.csv:${line}`, FILE_TABLES[fileName] ?? []);
+    return false;
+  }
   let file: CsvFile;
   let reader: FieldReader | undefined;
   let count = 0;
   context.progress.file(found, context.bundle.size(found));
   try {
     file = await openCsv(context.bundle, found);
-    reader = new FieldReader(fileName, file.header, context.problems);
+    reader = new FieldReader(fileName, file.header, context.problems, file.names);
     context.readers.set(fileName, reader);
     if (!reader.requireColumns(requiredColumns)) return true;
     for await (const row of file.rows) {
@@ -39,6 +44,7 @@ export async function forEachRow(
       if (count % 1000 === 0) context.progress.rows(count, file.bytesRead());
     }
     if (batches) await batches.flush();
+    reader.finish();
   } catch (error) {
     if (!(error instanceof CsvSyntaxError)) throw error;
     context.problems.add({
@@ -51,7 +57,7 @@ export async function forEachRow(
     // Problems found later at rows of this file need its reader, even when the header itself was unreadable.
     if (!context.readers.has(fileName))
       context.readers.set(fileName, new FieldReader(fileName, new Map(), context.problems));
-    context.book.breakFile(`${fileName}:${error.line}`, FILE_TABLES[fileName] ?? []);
+    context.book.breakFile(fileName, `${fileName}:${error.line}`, FILE_TABLES[fileName] ?? []);
   }
   context.progress.fileDone(count);
   return true;

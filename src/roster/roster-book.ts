@@ -38,7 +38,7 @@ export class RosterBook {
   private readonly deleted = new Map<SchoolTableName, Entry[]>();
   private readonly aliases = new Map<SchoolTableName, Map<string, Entry>>();
   /** Tables whose file cannot be read, with where it broke and the rows left out because of it. */
-  private readonly broken = new Map<SchoolTableName, { where: string; skipped: number }>();
+  private readonly broken = new Map<SchoolTableName, { file: string; where: string; skipped: number }>();
   private readonly quietlyInvalid = new Map<SchoolTableName, Map<string, { where: string; skipped: number }>>();
 
   constructor(
@@ -136,8 +136,8 @@ export class RosterBook {
   }
 
   /** A file that cannot be read (`file:line`), and the tables it fills. */
-  breakFile(where: string, tables: readonly SchoolTableName[]): void {
-    const broken = { where, skipped: 0 };
+  breakFile(file: string, where: string, tables: readonly SchoolTableName[]): void {
+    const broken = { file, where, skipped: 0 };
     for (const table of tables) this.broken.set(table, broken);
   }
 
@@ -155,7 +155,7 @@ export class RosterBook {
   }
 
   /** For each unreadable file: where it broke, and how many rows were left out for naming its records. */
-  brokenFiles(): Array<{ where: string; skipped: number }> {
+  brokenFiles(): Array<{ file: string; where: string; skipped: number }> {
     return [...new Set(this.broken.values())];
   }
 
