@@ -11,6 +11,8 @@ export async function exportCommand(path: string): Promise<void> {
     const files = Object.entries(summary.files)
       .map(([file, count]) => `${file} ${count}`)
       .join(', ');
-    process.stdout.write(`Exported ${store.location} to ${path}: ${files}.\n`);
+    const { school } = summary;
+    const named = school ? ` (${school.name}${school.sourcedId ? `, sourcedId "${school.sourcedId}"` : ''})` : '';
+    process.stdout.write(`Exported ${store.location}${named} to ${path}: ${files}.\n`);
   });
 }

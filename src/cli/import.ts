@@ -1,7 +1,8 @@
-import { importSchool } from '../roster/import-school';
+import { type Change, importSchool } from '../roster/import-school';
 import { formatNote, formatProblem, formatWarning, type Problems } from '../roster/problems';
 import { progressDisplay } from '../roster/progress';
 import type { ImportMode } from '../roster/roster-book';
+import type { SchoolTableName } from '../store/roster/school-tables';
 import { logHeapLimit } from './bounded-heap';
 import { withConfiguredStore } from './configured-store';
 import { UsageError } from './usage-error';
@@ -11,6 +12,8 @@ export interface ImportCommandOptions {
   readonly mode: string | undefined;
   readonly skipInvalid: boolean;
   readonly strict?: boolean;
+  readonly school?: string;
+  readonly replace?: boolean;
   readonly ids: string;
 }
 
@@ -35,6 +38,8 @@ export async function importCommand(path: string, options: ImportCommandOptions)
         dryRun: options.dryRun,
         skipInvalid: options.skipInvalid,
         strict: options.strict ?? false,
+        school: options.school,
+        replace: options.replace ?? false,
         fromIdentifier: options.ids === 'from-identifier',
         defaultCountryCode: config.notifications.defaultCountryCode,
         progress: progressDisplay(process.stderr),
@@ -47,9 +52,40 @@ export async function importCommand(path: string, options: ImportCommandOptions)
       for (const problem of problems) process.stderr.write(`${formatProblem(problem)}\n`);
       if (notKept > 0) process.stderr.write(`... and ${counted(notKept, 'more problem')}\n`);
       const tally = `${counted(outcome.rows, 'row')}, ${tallyOf(outcome.problems)}`;
-      const counts = Object.entries(outcome.counts)
-        .map(([table, count]) => `${count} ${table.replace(/_/g, ' ')}`)
+      if (outcome.schools) {
+        process.stdout.write(
+          `Nothing was written: the bundle holds ${outcome.schools.length} schools; choose one with ` +
+            '--school SOURCEDID (or IMPORT_SCHOOL):\n' +
+            outcome.schools
+              .map((school) => {
+                const identifier = school.identifier ? ` (identifier ${school.identifier})` : '';
+                return `  --school ${school.sourcedId}  ${school.name}${identifier}\n`;
+              })
+              .join(''),
+        );
+        return EXIT_NOTHING_WRITTEN;
+      }
+      // Tables a delta only deletes from are listed too, with 0 records of the bundle.
+      const counts = Object.entries({ ...outcome.changes, ...outcome.counts })
+        .map((entry) => [entry[0], outcome.counts[entry[0] as SchoolTableName] ?? 0] as const)
+        .map(
+          ([table, count]) =>
+            `${count} ${table.replace(/_/g, ' ')}${changeOf(outcome.changes?.[table as SchoolTableName])}`,
+        )
         .join(', ');
+      if (outcome.replaces) {
+        const { name, sourcedId, counts: held } = outcome.replaces;
+        const removed = [...held]
+          .filter(([, count]) => count > 0)
+          .map(([table, count]) => `${count.toLocaleString('en-US')} ${table.replace(/_/g, ' ')}`)
+          .join(', ');
+        process.stdout.write(
+          `Nothing was written: the store holds another school, ${name} ` +
+            `(${sourcedId === null ? 'the demo school or one no import brought' : `sourcedId "${sourcedId}"`}). ` +
+            `A bulk import replaces it, removing ${removed}. Give --replace to replace it; ${tally}.\n`,
+        );
+        return EXIT_NOTHING_WRITTEN;
+      }
       const skipped = outcome.problems.rowCount;
       const verb = options.dryRun ? 'would import' : 'imported';
       if (!outcome.written && (!options.dryRun || (skipped > 0 && !options.skipInvalid) || outcome.problems.hasFatal)) {
@@ -87,4 +123,13 @@ function counted(count: number, noun: string): string {
 /** The summary's count of what was said: warnings and problems (rows read come before it). */
 function tallyOf(problems: Problems): string {
   return `${counted(problems.warningCount, 'warning')}, ${counted(problems.count, 'problem')}`;
+}
+
+/** " (3 added, 9 changed, 1 deleted)", the parts that are not zero. */
+function changeOf(change: Change | undefined): string {
+  if (!change) return '';
+  const parts = (['added', 'changed', 'deleted'] as const)
+    .filter((part) => change[part] > 0)
+    .map((part) => `${change[part].toLocaleString('en-US')} ${part}`);
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }

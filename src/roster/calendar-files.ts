@@ -14,7 +14,12 @@ const ORG_TYPES = ['department', 'school', 'district', 'local', 'state', 'nation
 const SESSION_TYPES = ['schoolYear', 'term', 'semester', 'gradingPeriod'] as const;
 
 export async function readOrgs(context: ImportContext): Promise<void> {
-  let school: Entry | undefined;
+  const { school } = context;
+  const schools: Array<{
+    line: number;
+    start: NonNullable<ReturnType<typeof rowStart>>;
+    row: Record<string, unknown>;
+  }> = [];
   await forEachRow(context, 'orgs.csv', ['sourcedId', 'name', 'type'], (reader) => {
     const start = rowStart(context, reader, 'schools', 'metadata.contractId');
     if (!start) return;
@@ -22,19 +27,33 @@ export async function readOrgs(context: ImportContext): Promise<void> {
     const type = reader.oneOf('type', ORG_TYPES, true);
     if (reader.ok) context.orgs.add(start.sourcedId);
     if (type !== 'school') return;
-    if (school) {
-      reader.fail(
-        'type',
-        'unknown-value',
-        `the store holds one school, and ${school.file}:${school.line} is one already`,
-      );
+    school.candidates.push({ sourcedId: start.sourcedId, name, identifier: reader.text('identifier') });
+    const row = { name_ar: name, name_en: reader.text('metadata.nameEn') || name };
+    if (!reader.ok) context.book.markInvalid('schools', start.sourcedId, reader);
+    else if (school.chosen === undefined || school.chosen === start.sourcedId) {
+      schools.push({ line: reader.line, start, row });
     }
-    const entry = takeRow(context, reader, 'schools', start, {
-      name_ar: name,
-      name_en: reader.text('metadata.nameEn') || name,
-    });
-    school ??= entry;
   });
+  const reader = context.readers.get('orgs.csv');
+  if (!reader) return;
+  if (school.chosen !== undefined && !school.candidates.some((found) => found.sourcedId === school.chosen)) {
+    reader.failAt(
+      1,
+      'type',
+      'unknown-reference',
+      `--school "${school.chosen}" names no org of type school in orgs.csv` +
+        ` (its schools: ${school.candidates.map((found) => found.sourcedId).join(', ') || 'none'})`,
+    );
+  }
+  // Several schools and none chosen: nothing is taken; the import stops and lists them.
+  if (schools.length > 1) {
+    school.needed = true;
+    return;
+  }
+  for (const { line, start, row } of schools) {
+    reader.begin({ line, values: [] });
+    takeRow(context, reader, 'schools', start, row);
+  }
   assignIds(context, 'schools');
 }
 

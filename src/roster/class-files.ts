@@ -1,3 +1,4 @@
+import type { SchoolTableName } from '../store/roster/school-tables';
 import type { FieldReader } from './fields';
 import { standardGradeLevel } from './grade-levels';
 import type { ImportContext } from './import-context';
@@ -33,7 +34,7 @@ export async function readGradeLevels(context: ImportContext): Promise<void> {
 export async function readCourses(context: ImportContext): Promise<void> {
   await forEachRow(context, 'courses.csv', ['sourcedId', 'title', 'orgSourcedId'], (reader) => {
     const start = rowStart(context, reader, 'subjects', 'metadata.contractId');
-    if (!start) return;
+    if (!start || ofOtherSchool(context, reader, 'orgSourcedId', ['subjects'], start.sourcedId)) return;
     const title = reader.required('title') ?? '';
     checkOrg(context, reader, 'orgSourcedId');
     takeRow(context, reader, 'subjects', start, {
@@ -43,6 +44,29 @@ export async function readCourses(context: ImportContext): Promise<void> {
     });
   });
   assignIds(context, 'subjects');
+}
+
+/**
+ * With a school chosen among several (--school): whether the row belongs to another one (its
+ * `column` names orgs of type school, none the chosen one). Such a row is left out, unlisted, and
+ * rows naming its record with it; a row naming no school (a district's course) is kept.
+ */
+export function ofOtherSchool(
+  context: ImportContext,
+  reader: FieldReader,
+  column: string,
+  tables: readonly SchoolTableName[],
+  sourcedId: string,
+): boolean {
+  const { chosen, candidates, leftOut } = context.school;
+  if (chosen === undefined) return false;
+  const schools = reader.list(column).filter((org) => candidates.some((found) => found.sourcedId === org));
+  if (schools.length === 0 || schools.includes(chosen)) return false;
+  leftOut.skipped += 1;
+  for (const table of tables) {
+    context.book.markInvalid(table, sourcedId, { file: reader.file, line: reader.line, quietlyInvalid: leftOut });
+  }
+  return true;
 }
 
 /** An org reference must name an org of the bundle (or, in a delta, the store's school). */
@@ -80,7 +104,8 @@ export async function readClasses(context: ImportContext): Promise<PendingSectio
     ['sourcedId', 'title', 'courseSourcedId', 'classType', 'schoolSourcedId', 'termSourcedIds'],
     (reader) => {
       const start = rowStart(context, reader, ['classes', 'class_subjects'], 'metadata.contractId');
-      if (!start) return;
+      const tables = ['classes', 'class_subjects'] as const;
+      if (!start || ofOtherSchool(context, reader, 'schoolSourcedId', tables, start.sourcedId)) return;
       const type = reader.oneOf('classType', ['homeroom', 'scheduled'], true);
       const title = reader.required('title') ?? '';
       const course = reader.required('courseSourcedId');

@@ -1,4 +1,4 @@
-import { checkOrg, type PendingSections } from './class-files';
+import { checkOrg, ofOtherSchool, type PendingSections } from './class-files';
 import { type ScheduledEnrolments, SectionInference } from './class-sections';
 import type { ImportContext } from './import-context';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
@@ -25,8 +25,9 @@ export async function readEnrollments(context: ImportContext, pending: PendingSe
     'enrollments.csv',
     ['sourcedId', 'classSourcedId', 'schoolSourcedId', 'userSourcedId', 'role'],
     (reader) => {
-      const start = rowStart(context, reader, ['student_records', 'teacher_assignments'], 'metadata.contractId');
-      if (!start) return;
+      const tables = ['student_records', 'teacher_assignments'] as const;
+      const start = rowStart(context, reader, tables, 'metadata.contractId');
+      if (!start || ofOtherSchool(context, reader, 'schoolSourcedId', tables, start.sourcedId)) return;
       const role = reader.oneOf('role', ['administrator', 'proctor', 'student', 'teacher'], true);
       const table = role === 'teacher' ? 'teacher_assignments' : 'student_records';
       checkOrg(context, reader, 'schoolSourcedId');

@@ -1,6 +1,6 @@
 import type { Store } from '../store/open-store';
 import { openImportConnection } from '../store/roster/import-connection';
-import { readGuardianLinks, readSchoolTable, type StoredRow } from '../store/roster/school-reader';
+import { readGuardianLinks, readSchoolTable, type StoredRow, storedSchool } from '../store/roster/school-reader';
 import { type SchoolTableName, schoolTable } from '../store/roster/school-tables';
 import { type BundleWriter, openBundleWriter } from './bundle-writer';
 import { exportOwnFiles } from './export-own-files';
@@ -15,6 +15,8 @@ import { emit, SchoolSnapshot } from './school-snapshot';
  * each scheduled class, and each guardian's relation.
  */
 export interface ExportSummary {
+  /** The school exported, by its English name and the sourcedId an import gave it. */
+  readonly school: { name: string; sourcedId: string | null } | undefined;
   readonly files: Readonly<Record<string, number>>;
 }
 
@@ -52,7 +54,7 @@ export async function exportSchool(store: Store, path: string, progress: Progres
     await exportGradebook(writer, counts, school);
     await exportOwnFiles(writer, counts, school);
     progress.note(`Wrote ${Object.keys(counts).length} files to ${path}.`);
-    return { files: counts };
+    return { files: counts, school: await storedSchool(connection) };
   } finally {
     await writer.close();
     await connection.release();

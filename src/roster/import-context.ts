@@ -20,6 +20,17 @@ export interface ImportContext {
   readonly declared: ReadonlyMap<string, number>;
   /** Each file's reader once read, to report problems found later at a row of it. */
   readonly readers: Map<string, FieldReader>;
+  /**
+   * Which school of the bundle is imported: the one --school (IMPORT_SCHOOL) names, else the
+   * bundle's only one. `candidates` are the bundle's orgs of type school; `needed` is set when there
+   * are several and none was chosen. Rows of the others are left out, counted in `leftOut`.
+   */
+  readonly school: {
+    readonly chosen: string | undefined;
+    readonly candidates: Array<{ sourcedId: string; name: string; identifier: string }>;
+    needed: boolean;
+    readonly leftOut: { file: string; where: string; skipped: number };
+  };
   /** Sourced ids of the bundle's orgs of any type, which classes, users and enrollments name. */
   readonly orgs: Set<string>;
   /** A student's first grade in users.csv, by sourcedId: the last way to find a class section. */

@@ -29,7 +29,8 @@ export type WarningKind =
   | 'columns-not-read'
   | 'manifest'
   | 'rows-skipped'
-  | 'columns-not-read';
+  | 'columns-not-read'
+  | 'other-schools';
 
 export interface Problem {
   readonly file: string;

@@ -150,6 +150,11 @@ export class RosterBook {
     return true;
   }
 
+  /** Whether a row of this sourcedId was left out unlisted (another school's, or naming an unreadable file). */
+  isLeftOut(table: SchoolTableName, sourcedId: string): boolean {
+    return this.quietlyInvalid.get(table)?.has(sourcedId) ?? false;
+  }
+
   isBroken(table: SchoolTableName): boolean {
     return this.broken.has(table);
   }

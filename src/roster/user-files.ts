@@ -1,6 +1,6 @@
 import { normalisePhone } from '../notifications/phone-number';
 import type { SchoolTableName } from '../store/roster/school-tables';
-import { checkOrg } from './class-files';
+import { checkOrg, ofOtherSchool } from './class-files';
 import type { FieldReader } from './fields';
 import { type ImportContext, readerOf } from './import-context';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
@@ -37,7 +37,7 @@ export async function readUsers(context: ImportContext): Promise<void> {
     ['sourcedId', 'enabledUser', 'orgSourcedIds', 'role', 'username', 'givenName', 'familyName'],
     (reader) => {
       const start = rowStart(context, reader, USER_TABLES, 'metadata.contractId');
-      if (!start) return;
+      if (!start || ofOtherSchool(context, reader, 'orgSourcedIds', USER_TABLES, start.sourcedId)) return;
       const role = reader.oneOf('role', ROLES, true);
       const table = tableOfRole(role);
       reader.oneOf('enabledUser', ['true', 'false'], true);
@@ -115,7 +115,7 @@ function linkGuardians(context: ImportContext, agents: Agents): void {
     for (const agent of named) {
       const other = user.table === 'guardians' ? book.find('students', agent) : book.find('guardians', agent);
       if (!other) {
-        if (!USER_TABLES.some((table) => book.find(table, agent))) {
+        if (!USER_TABLES.some((table) => book.find(table, agent) || book.isLeftOut(table, agent))) {
           reader.failAt(
             line,
             'agentSourcedIds',
