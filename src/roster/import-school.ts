@@ -22,7 +22,8 @@ import {
   stageMarks,
   writeStagedMarks,
 } from '../store/roster/staged-marks';
-import { openBundle } from './bundle-source';
+import { type Bundle, openBundle } from './bundle-source';
+import { type RosterRecords, recordsBundle } from './record-source';
 import { readAcademicSessions, readOrgs } from './calendar-files';
 import { readClasses, readCourses, readGradeLevels } from './class-files';
 import { readEnrollments } from './enrollment-file';
@@ -43,7 +44,10 @@ import { readDemographics, readUsers } from './user-files';
  * writes nothing either way.
  */
 export interface ImportOptions {
+  /** A folder or .zip; ignored when `bundle` is given. */
   readonly path: string;
+  /** The bundle itself, for records that come from elsewhere (see importRecords). */
+  readonly bundle?: Bundle;
   /** Undefined: as the manifest declares. */
   readonly mode: ImportMode | undefined;
   readonly dryRun: boolean;
@@ -84,7 +88,7 @@ export interface Change {
 export async function importSchool(store: Store, options: ImportOptions): Promise<ImportOutcome> {
   const startedAt = new Date().toISOString();
   const problems = new Problems(options.strict ?? false);
-  const bundle = await openBundle(options.path);
+  const bundle = options.bundle ?? (await openBundle(options.path));
   const connection = await openImportConnection(store.connection);
   try {
     const manifest = await readManifest(bundle, problems);
@@ -210,6 +214,21 @@ function changesOf(
     if (added + changed + deleted > 0) changes[table.name] = { added, changed, deleted };
   }
   return changes;
+}
+
+/**
+ * The one entry for OneRoster records that do not come as a CSV bundle (a OneRoster REST sync):
+ * `records` gives, per OneRoster file name (`users`, `classes`, ...), an async iterable of rows
+ * keyed by the CSV binding's column headers (strings), and the manifest's facts
+ * (`oneroster.version`, `file.NAME` bulk/delta/absent). The rows are read by the same readers as a
+ * CSV bundle's: the same mapping, inference, warnings, problems, and the same one-transaction write.
+ */
+export function importRecords(
+  store: Store,
+  records: RosterRecords,
+  options: Omit<ImportOptions, 'path' | 'bundle'>,
+): Promise<ImportOutcome> {
+  return importSchool(store, { ...options, path: records.location, bundle: recordsBundle(records) });
 }
 
 function ledgerView(ledger: Awaited<ReturnType<typeof loadLedger>>): Ledger {
