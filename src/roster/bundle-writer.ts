@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify';
 import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -12,6 +12,8 @@ import yazl from 'yazl';
  */
 export interface BundleWriter {
   file(name: string, header: readonly string[]): CsvWriter;
+  /** A file the bundle does not have: in a folder, one of that name from an earlier export is removed. */
+  omit(name: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,7 +26,11 @@ export interface CsvWriter {
 export async function openBundleWriter(path: string): Promise<BundleWriter> {
   if (path.toLowerCase().endsWith('.zip')) return zipWriter(path);
   await mkdir(path, { recursive: true });
-  return { file: (name, header) => csvWriter(createWriteStream(join(path, name)), header), close: async () => {} };
+  return {
+    file: (name, header) => csvWriter(createWriteStream(join(path, name)), header),
+    omit: (name) => rm(join(path, name), { force: true }),
+    close: async () => {},
+  };
 }
 
 function zipWriter(path: string): BundleWriter {
@@ -37,6 +43,7 @@ function zipWriter(path: string): BundleWriter {
       zip.addReadStream(entry, name);
       return csvWriter(entry, header);
     },
+    async omit() {},
     async close() {
       zip.end();
       await finished(output);

@@ -47,12 +47,13 @@ export async function exportSchool(store: Store, path: string, progress: Progres
     ] as const) {
       await school.load(table);
     }
-    await emit(writer, counts, 'manifest.csv', ['propertyName', 'value'], manifestRows(), (row) => row);
     await exportCalendar(writer, counts, school);
     await exportClasses(writer, counts, school);
     await exportUsers(writer, counts, school, await readGuardianLinks(connection));
     await exportGradebook(writer, counts, school);
     await exportOwnFiles(writer, counts, school);
+    // Last, as it says which files have rows: the others are absent.
+    await emit(writer, counts, 'manifest.csv', ['propertyName', 'value'], manifestRows(counts), (row) => row);
     progress.note(`Wrote ${Object.keys(counts).length} files to ${path}.`);
     return { files: counts, school: await storedSchool(connection) };
   } finally {
@@ -61,10 +62,10 @@ export async function exportSchool(store: Store, path: string, progress: Progres
   }
 }
 
-function* manifestRows(): Iterable<string[]> {
+function* manifestRows(counts: Readonly<Record<string, number>>): Iterable<string[]> {
   yield ['manifest.version', '1.0'];
   yield ['oneroster.version', '1.1'];
-  for (const file of ONEROSTER_FILES) yield [`file.${file}`, 'bulk'];
+  for (const file of ONEROSTER_FILES) yield [`file.${file}`, (counts[`${file}.csv`] ?? 0) > 0 ? 'bulk' : 'absent'];
   yield ['source.systemName', 'school-information-service'];
   yield ['source.systemCode', 'school-service'];
 }
