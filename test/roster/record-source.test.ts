@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { importRecords } from '../../src/roster/import-school';
-import { SILENT_PROGRESS } from '../../src/roster/progress';
 import { smallSchool, writeBundle } from '../support/roster-bundle';
-import { importBundle, problemsOf, schoolRows } from '../support/roster-import';
+import { importBundle, problemsOf, schoolRows, TEST_IMPORT_OPTIONS } from '../support/roster-import';
 import { openTestStore } from '../support/stores';
 import { writeFileSync } from 'node:fs';
 
@@ -45,14 +44,7 @@ describe('one school, however its rows come', () => {
       const outcome = await importRecords(
         store,
         { manifest, files, location: 'https://sis.example/ims/oneroster/v1p1' },
-        {
-          mode: undefined,
-          dryRun: false,
-          skipInvalid: false,
-          fromIdentifier: false,
-          defaultCountryCode: '966',
-          progress: SILENT_PROGRESS,
-        },
+        TEST_IMPORT_OPTIONS,
       );
       expect(problemsOf(outcome)).toEqual([]);
       expect(await schoolRows(store)).toEqual(plain);
