@@ -5,9 +5,10 @@ import type { Entry } from './roster-book';
 
 /**
  * orgs.csv -> the school; academicSessions.csv -> academic years and terms. The store holds one
- * school: the bundle's one org of type school (other orgs, a district say, are only names rows may
- * refer to). A schoolYear is an academic year; a term or semester is a term of the year it sits in
- * (its parent, or the year whose schoolYear it names); a grading period inside a term is that term.
+ * school: the bundle's one org of type school, or of several the one --school names (other orgs, a
+ * district say, are only names rows may refer to). A schoolYear is an academic year; a term or
+ * semester is a term of the year it sits in (its parent, the year whose schoolYear it names, else
+ * a year made from that column); a grading period inside a term is that term.
  */
 
 const ORG_TYPES = ['department', 'school', 'district', 'local', 'state', 'national'] as const;
