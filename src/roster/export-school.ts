@@ -324,17 +324,21 @@ async function exportUsers(
   for (const section of school.rows.get('class_subjects') ?? [])
     sectionOf.set(`${section.class_id} ${section.subject_id}`, section);
   const enrollments = [
-    ...(school.rows.get('student_records') ?? []).map((row) => [
-      ...common(school, 'student_records', row),
-      school.ref('classes', row.class_id),
-      orgId,
-      school.ref('students', row.student_id),
-      'student',
-      'false',
-      row.enrolled_on,
-      '',
-      row.id,
-    ]),
+    // A record without a class section has no class to be enrolled in: it is not written (the
+    // scheduled-class enrolments it was inferred from are not kept; see docs/import.md).
+    ...(school.rows.get('student_records') ?? [])
+      .filter((row) => row.class_id !== null)
+      .map((row) => [
+        ...common(school, 'student_records', row),
+        school.ref('classes', row.class_id),
+        orgId,
+        school.ref('students', row.student_id),
+        'student',
+        'false',
+        row.enrolled_on,
+        '',
+        row.id,
+      ]),
     ...(school.rows.get('teacher_assignments') ?? []).map((row) => {
       const section = sectionOf.get(`${row.class_id} ${row.subject_id}`);
       return [
