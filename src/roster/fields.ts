@@ -102,6 +102,16 @@ export class FieldReader {
     return this.header.has(name.toLowerCase());
   }
 
+  /**
+   * Values for columns the header does not have, for the current row: a OneRoster 1.2 user's
+   * `role` and `orgSourcedIds`, which come from roles.csv.
+   */
+  give(values: ReadonlyMap<string, string>): void {
+    this.given = values;
+  }
+
+  private given: ReadonlyMap<string, string> = new Map();
+
   begin(row: CsvRow): void {
     this.current = row;
     this.problemCount = 0;
@@ -157,7 +167,7 @@ export class FieldReader {
   /** The raw value, trimmed; '' when the column or the field is absent. */
   raw(name: string): string {
     const index = this.header.get(name.toLowerCase());
-    if (index === undefined) return '';
+    if (index === undefined) return this.given.get(name) ?? '';
     if (this.asked[index] === '') this.asked[index] = name;
     return (this.current.values[index] ?? '').trim();
   }

@@ -16,6 +16,8 @@ export interface ImportContext {
   readonly fromIdentifier: boolean;
   /** For phone numbers, as AuthCode normalises them. */
   readonly defaultCountryCode: string;
+  /** The manifest's `oneroster.version`. */
+  readonly version: '1.1' | '1.2';
   /** The files the manifest declares, by OneRoster name (users, classes, ...). */
   readonly declared: ReadonlyMap<string, number>;
   /** Each file's reader once read, to report problems found later at a row of it. */

@@ -30,6 +30,7 @@ import { readEnrollments } from './enrollment-file';
 import { readCategories, readLineItems, readResults } from './gradebook-files';
 import type { ImportContext } from './import-context';
 import { readManifest } from './manifest';
+import { readRoles } from './roles-file';
 import { readOwnFiles } from './own-files';
 import { Problems } from './problems';
 import type { Progress } from './progress';
@@ -106,6 +107,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
       fromIdentifier: options.fromIdentifier,
       defaultCountryCode: options.defaultCountryCode,
       declared: manifest.declared,
+      version: manifest.version,
       readers: new Map(),
       orgs: new Set(),
       userGrades: new Map(),
@@ -260,7 +262,7 @@ async function readBundle(
   await readGradeLevels(context);
   await readCourses(context);
   const pending = await readClasses(context);
-  await readUsers(context);
+  await readUsers(context, context.version === '1.2' ? await readRoles(context) : undefined);
   await readDemographics(context);
   await readEnrollments(context, pending);
   await readCategories(context);

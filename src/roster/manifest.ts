@@ -38,7 +38,12 @@ const KNOWN_FILES = [
 ];
 const KNOWN_PROPERTIES = ['manifest.version', 'oneroster.version', 'source.systemName', 'source.systemCode'];
 
+/** Files only OneRoster 1.2 has that the import reads. */
+export const V12_FILES = ['roles'] as const;
+
 export interface Manifest {
+  /** `oneroster.version`: 1.1 unless the manifest says 1.2. */
+  readonly version: '1.1' | '1.2';
   /** The OneRoster files declared bulk or delta, with the manifest line of each. */
   readonly declared: ReadonlyMap<string, number>;
   readonly mode: ImportMode;
@@ -57,6 +62,7 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
   const declared = new Map<string, number>();
   let delta = false;
   let rows = 0;
+  let version: Manifest['version'] = '1.1';
   try {
     const file = await openCsv(bundle, name);
     const property = file.header.get('propertyname');
@@ -77,8 +83,11 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
         problems.warn({ file: 'manifest.csv', line: row.line, column: property + 1, kind: 'manifest', message });
         continue;
       }
+      if (key.toLowerCase() === 'oneroster.version' && mode.startsWith('1.2')) version = '1.2';
       if (!key.startsWith('file.')) continue;
-      const fileName = ONEROSTER_FILES.find((candidate) => `file.${candidate}`.toLowerCase() === key.toLowerCase());
+      const fileName = [...ONEROSTER_FILES, ...V12_FILES].find(
+        (candidate) => `file.${candidate}`.toLowerCase() === key.toLowerCase(),
+      );
       if (!fileName) continue;
       if (!['bulk', 'delta', 'absent'].includes(mode)) {
         fail(row.line, value + 1, 'unknown-value', `${key} is "${mode}", not bulk, delta or absent`);
@@ -107,5 +116,5 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
     fail(error.line, error.column, 'bad-file', error.message);
     return undefined;
   }
-  return { declared, mode: delta ? 'delta' : 'bulk', rows };
+  return { declared, mode: delta ? 'delta' : 'bulk', rows, version };
 }

@@ -2,7 +2,7 @@ import type { SchoolTableName } from '../store/roster/school-tables';
 import { type CsvFile, CsvSyntaxError, openCsv } from './csv-file';
 import { FieldReader } from './fields';
 import { type ImportContext, readerOf } from './import-context';
-import { ONEROSTER_FILES } from './manifest';
+import { ONEROSTER_FILES, V12_FILES } from './manifest';
 import type { Entry } from './roster-book';
 
 /**
@@ -18,7 +18,8 @@ export async function forEachRow(
   batches?: { every: number; flush: () => Promise<void> },
 ): Promise<boolean> {
   const base = fileName.replace(/\.csv$/, '');
-  if ((ONEROSTER_FILES as readonly string[]).includes(base) && !context.declared.has(base)) return false;
+  const oneRoster = [...ONEROSTER_FILES, ...V12_FILES] as readonly string[];
+  if (oneRoster.includes(base) && !context.declared.has(base)) return false;
   const found = context.bundle.find(fileName);
   if (!found) {
     // Declared but missing (a problem of the manifest's): rows naming its records are not listed one by one.
