@@ -7,7 +7,7 @@ import * as access from './migrations/004-access';
 import * as roster from './migrations/005-roster';
 import * as serviceProcesses from './migrations/006-service-processes';
 import * as referenceVersions from './migrations/007-reference-versions';
-import * as enrolmentsWithoutSection from './migrations/008-enrolments-without-class-section';
+import * as enrolmentsWithoutSection from './migrations/012-enrolments-without-class-section';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -21,7 +21,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['005-roster', roster.up],
   ['006-service-processes', serviceProcesses.up],
   ['007-reference-versions', referenceVersions.up],
-  ['008-enrolments-without-class-section', enrolmentsWithoutSection.up],
+  ['012-enrolments-without-class-section', enrolmentsWithoutSection.up],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {
