@@ -7,32 +7,30 @@ import { currentAcademicYearId } from './calendar';
 
 /** Queries about one student: enrolment, subjects, marks and notes. */
 
+/** A record without a class section (an imported bundle gave none) is served with ClassId and GradeLevel nil. */
 function studentInfoQuery(db: Kysely<Database>) {
-  return (
-    db
-      .selectFrom('student_records as record')
-      .innerJoin('students as student', 'student.id', 'record.student_id')
-      // A record without a class section (an imported bundle gave none) is served with ClassId nil.
-      .leftJoin('classes as class', 'class.id', 'record.class_id')
-      .leftJoin('grade_levels as grade', 'grade.id', 'class.grade_level_id')
-      .innerJoin('academic_years as year', 'year.id', 'record.academic_year_id')
-      .select([
-        'record.id as studentRecId',
-        'student.id as studentId',
-        'student.name_ar as nameAr',
-        'student.name_en as nameEn',
-        'student.gender as gender',
-        'student.birth_date as birthDate',
-        'student.phone as phone',
-        'class.id as classId',
-        'class.name_ar as classNameAr',
-        'class.name_en as classNameEn',
-        'grade.ordinal as gradeLevel',
-        'year.name as academicYear',
-        'record.enrolled_on as enrolledOn',
-        'record.status as status',
-      ])
-  );
+  return db
+    .selectFrom('student_records as record')
+    .innerJoin('students as student', 'student.id', 'record.student_id')
+    .leftJoin('classes as class', 'class.id', 'record.class_id')
+    .leftJoin('grade_levels as grade', 'grade.id', 'class.grade_level_id')
+    .innerJoin('academic_years as year', 'year.id', 'record.academic_year_id')
+    .select([
+      'record.id as studentRecId',
+      'student.id as studentId',
+      'student.name_ar as nameAr',
+      'student.name_en as nameEn',
+      'student.gender as gender',
+      'student.birth_date as birthDate',
+      'student.phone as phone',
+      'class.id as classId',
+      'class.name_ar as classNameAr',
+      'class.name_en as classNameEn',
+      'grade.ordinal as gradeLevel',
+      'year.name as academicYear',
+      'record.enrolled_on as enrolledOn',
+      'record.status as status',
+    ]);
 }
 
 const infoByRecordQuery = compiledQuery((db, p: { recordId: number }) =>
