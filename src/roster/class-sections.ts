@@ -250,7 +250,9 @@ export class SectionInference {
       const classLines = made.lines.filter((line) => line < 0).map((line) => -line);
       const from = [
         made.students > 0 ? `${made.students} students (${rowsOf('enrollments.csv', enrolments)})` : '',
-        classLines.length > 0 ? `scheduled classes without students (${rowsOf('classes.csv', classLines)})` : '',
+        classLines.length > 0
+          ? `scheduled classes none of whose students has a section (${rowsOf('classes.csv', classLines)})`
+          : '',
       ]
         .filter(Boolean)
         .join(' and ');

@@ -37,10 +37,18 @@ export async function readEnrollments(context: ImportContext, pending: PendingSe
       reader.date('endDate', false);
       const klass = classId && book.resolve(reader, 'classSourcedId', ['classes', 'class_subjects'], classId, 'class');
       const userTables = role === 'teacher' ? (['teachers'] as const) : (['students'] as const);
+      // A user of the other role is wrong data, said as such (a student enrolled as a teacher).
+      const other = role === 'teacher' ? 'students' : role === 'student' ? 'teachers' : undefined;
       const user =
-        userId && (role === 'teacher' || role === 'student')
-          ? book.resolve(reader, 'userSourcedId', userTables, userId, role)
-          : undefined;
+        userId && other && book.find(other, userId) && !book.find(userTables[0], userId)
+          ? reader.fail(
+              'role',
+              'unknown-value',
+              `user "${userId}" is a ${role === 'teacher' ? 'student' : 'teacher'} in users.csv, enrolled as ${role}`,
+            )
+          : userId && (role === 'teacher' || role === 'student')
+            ? book.resolve(reader, 'userSourcedId', userTables, userId, role)
+            : undefined;
       if (!reader.ok || !klass || !user) {
         if (reader.ok) return;
         book.markInvalid(table, start.sourcedId, reader);

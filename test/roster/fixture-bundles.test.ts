@@ -95,8 +95,8 @@ describeEachEngine('SIS bundles, imported and served', (engine) => {
 
   test('the university sample refuses only the students enrolled as teachers, and says what it inferred', () => {
     expect(universityProblems).toEqual([
-      { file: 'enrollments.csv', line: 10, rule: 'unknown-reference' },
-      { file: 'enrollments.csv', line: 11, rule: 'unknown-reference' },
+      { file: 'enrollments.csv', line: 10, rule: 'unknown-value' },
+      { file: 'enrollments.csv', line: 11, rule: 'unknown-value' },
     ]);
     expect(universityKinds).toEqual(expect.arrayContaining(['year-from-terms', 'no-class-section']));
   });
