@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { applyEnvironmentFile } from './config/env-file';
 import { ConfigError } from './config/readers';
 import { isSettingToFix } from './store/store-errors';
@@ -97,6 +97,9 @@ program
   .option('--dry-run', 'check everything and report, writing nothing', false)
   .option('--mode <mode>', 'bulk (replace the school) or delta (apply changes); default: as the manifest says')
   .option('--skip-invalid', 'leave out bad rows and the rows that depend on them, and write the rest', false)
+  .option('--strict', 'count warnings (what the import inferred or read past) as problems', false)
+  .addOption(new Option('--school <sourcedId>', 'the school to import from a bundle of several').env('IMPORT_SCHOOL'))
+  .option('--replace', "let a bulk import replace a school of the store that is not the bundle's", false)
   .option('--ids <how>', "assigned, or from-identifier: a user's integer identifier becomes its id", 'assigned')
   .action(async (path: string, options: ImportCommandOptions) => {
     if (!(await ranWithBoundedHeap())) await importCommand(path, options);

@@ -26,7 +26,9 @@ export async function exportCommand(path: string, options: ExportCommandOptions)
       const files = Object.entries(summary.files)
         .map(([file, count]) => `${file} ${counted(count, 'row')}`)
         .join(', ');
-      process.stdout.write(`Exported ${store.location} to ${path}: ${files}.\n`);
+      const { school } = summary;
+      const named = school ? ` (${school.name}${school.sourcedId ? `, sourcedId "${school.sourcedId}"` : ''})` : '';
+      process.stdout.write(`Exported ${store.location}${named} to ${path}: ${files}.\n`);
     },
     { mustExist: true },
   );

@@ -121,10 +121,10 @@ export interface StudentInfo {
   gender: string | null;
   birthDate: string | null;
   phone: string | null;
-  classId: number;
+  classId: number | null;
   classNameAr: string | null;
   classNameEn: string | null;
-  gradeLevel: number;
+  gradeLevel: number | null;
   academicYear: string | null;
   enrolledOn: string;
   status: string | null;

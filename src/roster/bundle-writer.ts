@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify';
 import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../lib/private-files';
 import { join } from 'node:path';
 import { PassThrough, type Writable } from 'node:stream';
@@ -14,6 +14,8 @@ import type { SpreadsheetCells } from './spreadsheet-cells';
  */
 export interface BundleWriter {
   file(name: string, header: readonly string[]): CsvWriter;
+  /** A file the bundle does not have: in a folder, one of that name from an earlier export is removed. */
+  omit(name: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export async function openBundleWriter(path: string, cells?: SpreadsheetCells): 
   return {
     file: (name, header) =>
       csvWriter(createWriteStream(join(path, name), { mode: PRIVATE_FILE_MODE }), header, cellsOf(name, cells)),
+    omit: (name) => rm(join(path, name), { force: true }),
     close: async () => {},
   };
 }
@@ -50,6 +53,7 @@ function zipWriter(path: string, cells: SpreadsheetCells | undefined): BundleWri
       zip.addReadStream(entry, name);
       return csvWriter(entry, header, cellsOf(name, cells));
     },
+    async omit() {},
     async close() {
       zip.end();
       await finished(output);

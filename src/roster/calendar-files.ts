@@ -5,16 +5,22 @@ import type { Entry } from './roster-book';
 
 /**
  * orgs.csv -> the school; academicSessions.csv -> academic years and terms. The store holds one
- * school: the bundle's one org of type school (other orgs, a district say, are only names rows may
- * refer to). A schoolYear is an academic year; a term or semester is a term of the year it sits in
- * (its parent, or the year whose schoolYear it names); a grading period inside a term is that term.
+ * school: the bundle's one org of type school, or of several the one --school names (other orgs, a
+ * district say, are only names rows may refer to). A schoolYear is an academic year; a term or
+ * semester is a term of the year it sits in (its parent, the year whose schoolYear it names, else
+ * a year made from that column); a grading period inside a term is that term.
  */
 
 const ORG_TYPES = ['department', 'school', 'district', 'local', 'state', 'national'] as const;
 const SESSION_TYPES = ['schoolYear', 'term', 'semester', 'gradingPeriod'] as const;
 
 export async function readOrgs(context: ImportContext): Promise<void> {
-  let school: Entry | undefined;
+  const { school } = context;
+  const schools: Array<{
+    line: number;
+    start: NonNullable<ReturnType<typeof rowStart>>;
+    row: Record<string, unknown>;
+  }> = [];
   await forEachRow(context, 'orgs.csv', ['sourcedId', 'name', 'type'], (reader) => {
     const start = rowStart(context, reader, 'schools', 'metadata.contractId');
     if (!start) return;
@@ -22,19 +28,33 @@ export async function readOrgs(context: ImportContext): Promise<void> {
     const type = reader.oneOf('type', ORG_TYPES, true);
     if (reader.ok) context.orgs.add(start.sourcedId);
     if (type !== 'school') return;
-    if (school) {
-      reader.fail(
-        'type',
-        'unknown-value',
-        `the store holds one school, and ${school.file}:${school.line} is one already`,
-      );
+    school.candidates.push({ sourcedId: start.sourcedId, name, identifier: reader.text('identifier') });
+    const row = { name_ar: name, name_en: reader.text('metadata.nameEn') || name };
+    if (!reader.ok) context.book.markInvalid('schools', start.sourcedId, reader);
+    else if (school.chosen === undefined || school.chosen === start.sourcedId) {
+      schools.push({ line: reader.line, start, row });
     }
-    const entry = takeRow(context, reader, 'schools', start, {
-      name_ar: name,
-      name_en: reader.text('metadata.nameEn') || name,
-    });
-    school ??= entry;
   });
+  const reader = context.readers.get('orgs.csv');
+  if (!reader) return;
+  if (school.chosen !== undefined && !school.candidates.some((found) => found.sourcedId === school.chosen)) {
+    reader.failAt(
+      1,
+      'type',
+      'unknown-reference',
+      `--school "${school.chosen}" names no org of type school in orgs.csv` +
+        ` (its schools: ${school.candidates.map((found) => found.sourcedId).join(', ') || 'none'})`,
+    );
+  }
+  // Several schools and none chosen: nothing is taken; the import stops and lists them.
+  if (schools.length > 1) {
+    school.needed = true;
+    return;
+  }
+  for (const { line, start, row } of schools) {
+    reader.begin({ line, values: [] });
+    takeRow(context, reader, 'schools', start, row);
+  }
   assignIds(context, 'schools');
 }
 
@@ -106,11 +126,13 @@ function resolveTerms(
   reader: FieldReader,
   pending: SessionRow[],
   at: (session: SessionRow) => void,
+  yearsMade = true,
 ): void {
   const { book } = context;
   const yearOf = (session: SessionRow): Entry | undefined =>
+    book.find('academic_years', `year:${session.schoolYear}`) ??
     book.all('academic_years').find((year) => String(year.row?.ends_on ?? '').startsWith(String(session.schoolYear)));
-  let left = pending;
+  let left = [...pending];
   for (let progress = true; left.length > 0 && progress; ) {
     const waiting: SessionRow[] = [];
     for (const session of left) {
@@ -125,10 +147,49 @@ function resolveTerms(
     progress = waiting.length < left.length;
     left = waiting;
   }
+  const orphans = left.filter((session) => !session.parent);
+  if (yearsMade && orphans.length > 0 && yearsFromColumn(context, reader, orphans)) {
+    // Their years exist now: the terms find them, and the sessions inside them their terms.
+    resolveTerms(context, reader, left, at, false);
+    return;
+  }
   for (const session of left) {
     at(session);
     if (session.parent) book.resolve(reader, 'parentSourcedId', ['academic_years', 'terms'], session.parent, 'session');
     else reader.fail('schoolYear', 'unknown-reference', `no schoolYear session ends in ${session.schoolYear}`);
     book.markInvalid('terms', session.sourcedId, reader);
   }
+}
+
+/**
+ * Terms with no parent and no schoolYear session of their year: the year is made from their
+ * `schoolYear` column, from the earliest start to the latest end of its terms (a warning at the
+ * first of them). Returns whether any year was made.
+ */
+function yearsFromColumn(context: ImportContext, reader: FieldReader, orphans: readonly SessionRow[]): boolean {
+  const byYear = new Map<number, SessionRow[]>();
+  for (const session of orphans) byYear.set(session.schoolYear, [...(byYear.get(session.schoolYear) ?? []), session]);
+  let made = false;
+  for (const [schoolYear, sessions] of byYear) {
+    const startsOn = sessions.map((session) => String(session.row.starts_on)).sort()[0];
+    const endsOn = sessions.map((session) => String(session.row.ends_on)).sort()[sessions.length - 1];
+    const name = startsOn.slice(0, 4) === endsOn.slice(0, 4) ? `${schoolYear}` : `${schoolYear - 1}/${schoolYear}`;
+    const lines = sessions.map((session) => session.line);
+    reader.begin({ line: Math.min(...lines), values: [] });
+    const entry = context.book.accept('academic_years', reader, {
+      sourcedId: `year:${schoolYear}`,
+      row: { name, starts_on: startsOn, ends_on: endsOn },
+      modifiedAt: undefined,
+    });
+    if (!entry) continue;
+    made = true;
+    reader.warn(
+      'schoolYear',
+      'year-from-terms',
+      `no schoolYear session for ${schoolYear}: academic year "${name}" (sourcedId "year:${schoolYear}") made ` +
+        `from ${startsOn} to ${endsOn}, the terms at academicSessions.csv lines ${lines.join(', ')}`,
+    );
+  }
+  if (made) assignIds(context, 'academic_years');
+  return made;
 }

@@ -1,3 +1,4 @@
+import type { SchoolTableName } from '../store/roster/school-tables';
 import type { FieldReader } from './fields';
 import { standardGradeLevel } from './grade-levels';
 import type { ImportContext } from './import-context';
@@ -33,7 +34,7 @@ export async function readGradeLevels(context: ImportContext): Promise<void> {
 export async function readCourses(context: ImportContext): Promise<void> {
   await forEachRow(context, 'courses.csv', ['sourcedId', 'title', 'orgSourcedId'], (reader) => {
     const start = rowStart(context, reader, 'subjects', 'metadata.contractId');
-    if (!start) return;
+    if (!start || ofOtherSchool(context, reader, 'orgSourcedId', ['subjects'], start.sourcedId)) return;
     const title = reader.required('title') ?? '';
     checkOrg(context, reader, 'orgSourcedId');
     takeRow(context, reader, 'subjects', start, {
@@ -45,16 +46,54 @@ export async function readCourses(context: ImportContext): Promise<void> {
   assignIds(context, 'subjects');
 }
 
+/**
+ * With a school chosen among several (--school): whether the row belongs to another one (its
+ * `column` names orgs of type school, none the chosen one). Such a row is left out, unlisted, and
+ * rows naming its record with it; a row naming no school (a district's course) is kept.
+ */
+export function ofOtherSchool(
+  context: ImportContext,
+  reader: FieldReader,
+  column: string,
+  tables: readonly SchoolTableName[],
+  sourcedId: string,
+): boolean {
+  const { chosen, candidates, leftOut } = context.school;
+  if (chosen === undefined) return false;
+  const schools = reader.list(column).filter((org) => candidates.some((found) => found.sourcedId === org));
+  if (schools.length === 0 || schools.includes(chosen)) return false;
+  leftOut.skipped += 1;
+  for (const table of tables) {
+    context.book.markInvalid(table, sourcedId, { file: reader.file, line: reader.line, quietlyInvalid: leftOut });
+  }
+  return true;
+}
+
 /** An org reference must name an org of the bundle (or, in a delta, the store's school). */
 export function checkOrg(context: ImportContext, reader: FieldReader, column: string): void {
   for (const sourcedId of reader.list(column)) {
     if (context.orgs.has(sourcedId) || context.book.find('schools', sourcedId)) continue;
+    if (context.book.isBroken('schools')) {
+      context.book.resolve(reader, column, ['schools'], sourcedId, 'org');
+      return;
+    }
     reader.fail(column, 'unknown-reference', `${column} "${sourcedId}" names no org in the bundle`);
   }
 }
 
-/** The scheduled classes waiting for their homeroom, with the row each came from. */
-export type PendingSections = Map<Entry, { line: number; homeroom: string }>;
+/**
+ * The scheduled classes waiting for their class section, with the row each came from and what of
+ * it may tell the section: the homeroom it names, its classCode, its first grade and its year.
+ */
+export interface PendingSection {
+  readonly line: number;
+  readonly homeroom: string;
+  readonly code: string;
+  readonly grade: string;
+  readonly title: string;
+  readonly year: Entry | undefined;
+}
+export type PendingSections = Map<Entry, PendingSection>;
 
 export async function readClasses(context: ImportContext): Promise<PendingSections> {
   const pending: PendingSections = new Map();
@@ -65,7 +104,8 @@ export async function readClasses(context: ImportContext): Promise<PendingSectio
     ['sourcedId', 'title', 'courseSourcedId', 'classType', 'schoolSourcedId', 'termSourcedIds'],
     (reader) => {
       const start = rowStart(context, reader, ['classes', 'class_subjects'], 'metadata.contractId');
-      if (!start) return;
+      const tables = ['classes', 'class_subjects'] as const;
+      if (!start || ofOtherSchool(context, reader, 'schoolSourcedId', tables, start.sourcedId)) return;
       const type = reader.oneOf('classType', ['homeroom', 'scheduled'], true);
       const title = reader.required('title') ?? '';
       const course = reader.required('courseSourcedId');
@@ -78,7 +118,16 @@ export async function readClasses(context: ImportContext): Promise<PendingSectio
       const year = session && (session.table === 'terms' ? (session.row?.academic_year_id as Entry) : session);
       if (type === 'scheduled') {
         const entry = takeRow(context, reader, 'class_subjects', start, { class_id: undefined, subject_id: subject });
-        if (entry) pending.set(entry, { line: reader.line, homeroom: reader.raw('metadata.homeroomSourcedId') });
+        if (entry) {
+          pending.set(entry, {
+            line: reader.line,
+            homeroom: reader.raw('metadata.homeroomSourcedId'),
+            code: reader.raw('classCode'),
+            grade: reader.list('grades')[0] ?? '',
+            title,
+            year: year || undefined,
+          });
+        }
         return;
       }
       const grade = gradeLevelOf(context, reader);
@@ -96,10 +145,21 @@ export async function readClasses(context: ImportContext): Promise<PendingSectio
   return pending;
 }
 
-/** The grade level a homeroom's first grade names: from gradeLevels.csv, else a standard grade's own names. */
+/**
+ * The grade level a homeroom's first grade names: from gradeLevels.csv, else a standard grade's own
+ * names. A class without grades is of an unknown grade level: CEDS's Ungraded (a warning).
+ */
 function gradeLevelOf(context: ImportContext, reader: FieldReader): Entry | undefined {
   const code = reader.list('grades')[0];
-  if (code === undefined) return reader.fail('grades', 'missing-value', 'a homeroom class needs its grade in grades');
+  if (code === undefined) {
+    reader.warn('grades', 'grade-unknown', 'the class has no grades: its grade level is UG (Ungraded)');
+    return gradeLevelByCode(context, reader, 'UG');
+  }
+  return gradeLevelByCode(context, reader, code);
+}
+
+/** The grade level of a grade code (gradeLevels.csv's, else the standard one), taken into the book at its first use. */
+export function gradeLevelByCode(context: ImportContext, reader: FieldReader, code: string): Entry | undefined {
   const known = context.book.find('grade_levels', code);
   if (known) return known;
   const standard = standardGradeLevel(code);
@@ -113,62 +173,4 @@ function gradeLevelOf(context: ImportContext, reader: FieldReader): Entry | unde
     row: { ordinal: standard.ordinal, name_ar: standard.nameAr, name_en: standard.nameEn },
     modifiedAt: undefined,
   });
-}
-
-/**
- * Gives each scheduled class its homeroom: the one it names, else the one homeroom its students
- * are enrolled in. A second scheduled class of the same subject in the same homeroom is the first.
- * `homeroomsOf` gives the homerooms a scheduled class's students are enrolled in.
- */
-export function resolveScheduledClasses(
-  context: ImportContext,
-  pending: PendingSections,
-  homeroomsOf: (section: Entry) => Set<Entry>,
-): void {
-  const reader = context.readers.get('classes.csv');
-  if (!reader) return;
-  const { book } = context;
-  const taken = new Map<string, Entry>();
-  for (const section of book.all('class_subjects')) {
-    const row = section.row;
-    if (row?.class_id && !pending.has(section)) taken.set(pairKey(row.class_id, row.subject_id), section);
-  }
-  for (const [section, { line, homeroom }] of pending) {
-    reader.begin({ line, values: [] });
-    let found: Entry | undefined;
-    if (homeroom) {
-      found = book.find('classes', homeroom);
-      if (!found)
-        reader.failAt(line, 'metadata.homeroomSourcedId', 'unknown-reference', `"${homeroom}" names no homeroom class`);
-    } else {
-      const homerooms = [...homeroomsOf(section)];
-      if (homerooms.length === 1) found = homerooms[0];
-      else {
-        reader.failAt(
-          line,
-          'classType',
-          'unknown-reference',
-          `scheduled class "${section.sourcedId}" has students in ${homerooms.length} homerooms; ` +
-            'name its homeroom in metadata.homeroomSourcedId',
-        );
-      }
-    }
-    if (!found || !section.row) {
-      book.reject(section);
-      continue;
-    }
-    section.row.class_id = found;
-    const key = pairKey(found, section.row.subject_id);
-    const first = taken.get(key);
-    if (first) {
-      book.reject(section);
-      book.alias(section.sourcedId, first);
-    } else taken.set(key, section);
-  }
-  assignIds(context, 'class_subjects');
-}
-
-function pairKey(homeroom: unknown, subject: unknown): string {
-  const idOf = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Entry).id : Number(value));
-  return `${idOf(homeroom)} ${idOf(subject)}`;
 }

@@ -2,6 +2,7 @@ import { parse } from 'csv-parse';
 import { BundleLimitError } from './bundle-limits';
 import type { Bundle } from './bundle-source';
 import { restoreCell } from './spreadsheet-cells';
+import { locateSyntaxError } from './csv-syntax';
 
 /**
  * One CSV file of a bundle, read as a stream of rows with the line each starts on. csv-parse
@@ -19,6 +20,8 @@ export interface CsvFile {
   readonly name: string;
   /** Lower-cased header name -> the field's index. */
   readonly header: ReadonlyMap<string, number>;
+  /** The header's names as the file spells them, trimmed, by index. */
+  readonly names: readonly string[];
   readonly rows: AsyncIterable<CsvRow>;
   /** Bytes of the file read so far, for progress. */
   bytesRead(): number;
@@ -30,6 +33,8 @@ const MAX_RECORD_BYTES = 1_000_000;
 export class CsvSyntaxError extends Error {
   constructor(
     readonly line: number,
+    /** The field's position in its row (1 for the first), as the parser saw it. */
+    readonly column: number,
     message: string,
   ) {
     super(message);
@@ -46,7 +51,7 @@ export async function openCsv(bundle: Bundle, name: string): Promise<CsvFile> {
     parse({
       bom: true,
       relax_column_count: true,
-      record_delimiter: ['\r\n', '\n'],
+      record_delimiter: ['\r\n', '\n', '\r'],
       max_record_size: MAX_RECORD_BYTES,
     }),
   );
@@ -54,7 +59,7 @@ export async function openCsv(bundle: Bundle, name: string): Promise<CsvFile> {
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
   let nextLine = 1;
   const lineBreaks = (values: readonly string[]) =>
-    values.reduce((count, value) => count + (value.match(/\n/g)?.length ?? 0), 0);
+    values.reduce((count, value) => count + (value.match(/\r\n|\r|\n/g)?.length ?? 0), 0);
   const next = async (): Promise<CsvRow | undefined> => {
     try {
       for (;;) {
@@ -70,7 +75,12 @@ export async function openCsv(bundle: Bundle, name: string): Promise<CsvFile> {
       // A bound of the whole bundle stops the import, not just this file.
       if (error instanceof BundleLimitError) throw error;
       const message = error instanceof Error ? error.message : String(error);
-      throw new CsvSyntaxError(nextLine, message.replace(/ at line \d+.*$/s, ''));
+      if (error instanceof CsvSyntaxError) throw error;
+      // csv-parse reads ahead and counts lines its own way: the file is scanned again for the fault's place.
+      const fault = await locateSyntaxError(await bundle.open(name)).catch(() => undefined);
+      const where = message.includes('Max Record Size') ? undefined : fault;
+      const text = where ? `not CSV: ${where.message}` : message.replace(/ at line \d+.*$/s, '');
+      throw new CsvSyntaxError(where?.line ?? nextLine, where?.column ?? 1, text);
     }
   };
   const first = await next();
@@ -82,6 +92,7 @@ export async function openCsv(bundle: Bundle, name: string): Promise<CsvFile> {
   return {
     name,
     header,
+    names: first?.values.map((value) => value.trim()) ?? [],
     bytesRead: () => bytes,
     rows: {
       async *[Symbol.asyncIterator]() {

@@ -1,4 +1,5 @@
-import { checkOrg, type PendingSections, resolveScheduledClasses } from './class-files';
+import { checkOrg, ofOtherSchool, type PendingSections } from './class-files';
+import { type ScheduledEnrolments, SectionInference } from './class-sections';
 import type { ImportContext } from './import-context';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
 import type { Entry } from './roster-book';
@@ -12,6 +13,7 @@ import type { Entry } from './roster-book';
 export async function readEnrollments(context: ImportContext, pending: PendingSections): Promise<void> {
   const { book } = context;
   const studentsInSections = new Map<Entry, Entry[]>();
+  const scheduledOf = new Map<Entry, ScheduledEnrolments>();
   const teaching: Array<{
     start: NonNullable<ReturnType<typeof rowStart>>;
     line: number;
@@ -23,8 +25,9 @@ export async function readEnrollments(context: ImportContext, pending: PendingSe
     'enrollments.csv',
     ['sourcedId', 'classSourcedId', 'schoolSourcedId', 'userSourcedId', 'role'],
     (reader) => {
-      const start = rowStart(context, reader, ['student_records', 'teacher_assignments'], 'metadata.contractId');
-      if (!start) return;
+      const tables = ['student_records', 'teacher_assignments'] as const;
+      const start = rowStart(context, reader, tables, 'metadata.contractId');
+      if (!start || ofOtherSchool(context, reader, 'schoolSourcedId', tables, start.sourcedId)) return;
       const role = reader.oneOf('role', ['administrator', 'proctor', 'student', 'teacher'], true);
       const table = role === 'teacher' ? 'teacher_assignments' : 'student_records';
       checkOrg(context, reader, 'schoolSourcedId');
@@ -34,10 +37,18 @@ export async function readEnrollments(context: ImportContext, pending: PendingSe
       reader.date('endDate', false);
       const klass = classId && book.resolve(reader, 'classSourcedId', ['classes', 'class_subjects'], classId, 'class');
       const userTables = role === 'teacher' ? (['teachers'] as const) : (['students'] as const);
+      // A user of the other role is wrong data, said as such (a student enrolled as a teacher).
+      const other = role === 'teacher' ? 'students' : role === 'student' ? 'teachers' : undefined;
       const user =
-        userId && (role === 'teacher' || role === 'student')
-          ? book.resolve(reader, 'userSourcedId', userTables, userId, role)
-          : undefined;
+        userId && other && book.find(other, userId) && !book.find(userTables[0], userId)
+          ? reader.fail(
+              'role',
+              'unknown-value',
+              `user "${userId}" is a ${role === 'teacher' ? 'student' : 'teacher'} in users.csv, enrolled as ${role}`,
+            )
+          : userId && (role === 'teacher' || role === 'student')
+            ? book.resolve(reader, 'userSourcedId', userTables, userId, role)
+            : undefined;
       if (!reader.ok || !klass || !user) {
         if (reader.ok) return;
         book.markInvalid(table, start.sourcedId, reader);
@@ -56,13 +67,24 @@ export async function readEnrollments(context: ImportContext, pending: PendingSe
         const students = studentsInSections.get(klass) ?? [];
         students.push(user);
         studentsInSections.set(klass, students);
+        const enrolments = scheduledOf.get(user) ?? { classes: [], lines: [], beginDate: undefined };
+        enrolments.classes.push(klass);
+        enrolments.lines.push(reader.line);
+        if (beginDate && (!enrolments.beginDate || beginDate < enrolments.beginDate)) enrolments.beginDate = beginDate;
+        scheduledOf.set(user, enrolments);
       } else if (klass.table === 'class_subjects') {
         teaching.push({ start, line: reader.line, teacher: user, section: klass });
       }
     },
   );
+  const reader = context.readers.get('enrollments.csv');
+  const inferFrom = reader ?? context.readers.get('classes.csv');
+  const inference = inferFrom && new SectionInference(context, pending, inferFrom);
+  inference?.placeStudents(scheduledOf);
+  assignIds(context, 'grade_levels');
+  assignIds(context, 'classes');
   assignIds(context, 'student_records');
-  const homeroomsOfStudent = new Map<unknown, Set<Entry>>();
+  const sectionsOfStudent = new Map<unknown, Set<Entry>>();
   const classesById = new Map(book.all('classes').map((entry) => [entry.id, entry]));
   for (const record of book.all('student_records')) {
     const student = record.row?.student_id;
@@ -70,18 +92,19 @@ export async function readEnrollments(context: ImportContext, pending: PendingSe
     const homeroom = record.row?.class_id;
     const found = typeof homeroom === 'object' ? (homeroom as Entry) : classesById.get(Number(homeroom));
     if (!found) continue;
-    const homerooms = homeroomsOfStudent.get(key) ?? new Set();
-    homerooms.add(found);
-    homeroomsOfStudent.set(key, homerooms);
+    const sections = sectionsOfStudent.get(key) ?? new Set();
+    sections.add(found);
+    sectionsOfStudent.set(key, sections);
   }
-  resolveScheduledClasses(context, pending, (section) => {
-    const homerooms = new Set<Entry>();
-    for (const student of studentsInSections.get(section) ?? []) {
-      for (const homeroom of homeroomsOfStudent.get(student.id) ?? []) homerooms.add(homeroom);
+  inference?.placeClasses((klass) => {
+    const sections = new Map<Entry, number>();
+    for (const student of studentsInSections.get(klass) ?? []) {
+      for (const section of sectionsOfStudent.get(student.id) ?? [])
+        sections.set(section, (sections.get(section) ?? 0) + 1);
     }
-    return homerooms;
+    return sections;
   });
-  const reader = context.readers.get('enrollments.csv');
+  inference?.warnMade();
   for (const { start, line, teacher, section } of teaching) {
     if (!reader) break;
     reader.begin({ line, values: [] });

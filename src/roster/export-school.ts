@@ -1,7 +1,7 @@
 import type { Store } from '../store/open-store';
 import { counted } from '../lib/counted';
 import { openImportConnection } from '../store/roster/import-connection';
-import { readGuardianLinks, readSchoolTable, type StoredRow } from '../store/roster/school-reader';
+import { readGuardianLinks, readSchoolTable, type StoredRow, storedSchool } from '../store/roster/school-reader';
 import { type SchoolTableName, schoolTable } from '../store/roster/school-tables';
 import { type BundleWriter, openBundleWriter } from './bundle-writer';
 import { exportOwnFiles } from './export-own-files';
@@ -17,6 +17,8 @@ import type { SpreadsheetCells } from './spreadsheet-cells';
  * each scheduled class, and each guardian's relation.
  */
 export interface ExportSummary {
+  /** The school exported, by its English name and the sourcedId an import gave it. */
+  readonly school: { name: string; sourcedId: string | null } | undefined;
   readonly files: Readonly<Record<string, number>>;
 }
 
@@ -52,24 +54,25 @@ export async function exportSchool(
     ] as const) {
       await school.load(table);
     }
-    await emit(writer, counts, 'manifest.csv', ['propertyName', 'value'], manifestRows(), (row) => row);
     await exportCalendar(writer, counts, school);
     await exportClasses(writer, counts, school);
     await exportUsers(writer, counts, school, await readGuardianLinks(connection));
     await exportGradebook(writer, counts, school);
     await exportOwnFiles(writer, counts, school);
+    // Last, as it says which files have rows: the others are absent.
+    await emit(writer, counts, 'manifest.csv', ['propertyName', 'value'], manifestRows(counts), (row) => row);
     progress.note(`Wrote ${counted(Object.keys(counts).length, 'file')} to ${path}.`);
-    return { files: counts };
+    return { files: counts, school: await storedSchool(connection) };
   } finally {
     await writer.close();
     await connection.release();
   }
 }
 
-function* manifestRows(): Iterable<string[]> {
+function* manifestRows(counts: Readonly<Record<string, number>>): Iterable<string[]> {
   yield ['manifest.version', '1.0'];
   yield ['oneroster.version', '1.1'];
-  for (const file of ONEROSTER_FILES) yield [`file.${file}`, 'bulk'];
+  for (const file of ONEROSTER_FILES) yield [`file.${file}`, (counts[`${file}.csv`] ?? 0) > 0 ? 'bulk' : 'absent'];
   yield ['source.systemName', 'school-information-service'];
   yield ['source.systemCode', 'school-service'];
 }
@@ -328,17 +331,21 @@ async function exportUsers(
   for (const section of school.rows.get('class_subjects') ?? [])
     sectionOf.set(`${section.class_id} ${section.subject_id}`, section);
   const enrollments = [
-    ...(school.rows.get('student_records') ?? []).map((row) => [
-      ...common(school, 'student_records', row),
-      school.ref('classes', row.class_id),
-      orgId,
-      school.ref('students', row.student_id),
-      'student',
-      'false',
-      row.enrolled_on,
-      '',
-      row.id,
-    ]),
+    // A record without a class section has no class to be enrolled in: it is not written (the
+    // scheduled-class enrolments it was inferred from are not kept; see docs/import.md).
+    ...(school.rows.get('student_records') ?? [])
+      .filter((row) => row.class_id !== null)
+      .map((row) => [
+        ...common(school, 'student_records', row),
+        school.ref('classes', row.class_id),
+        orgId,
+        school.ref('students', row.student_id),
+        'student',
+        'false',
+        row.enrolled_on,
+        '',
+        row.id,
+      ]),
     ...(school.rows.get('teacher_assignments') ?? []).map((row) => {
       const section = sectionOf.get(`${row.class_id} ${row.subject_id}`);
       return [

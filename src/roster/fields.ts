@@ -1,6 +1,6 @@
 import type { CsvRow } from './csv-file';
 import { readCalendarDate } from '../lib/calendar-date';
-import type { Problems, Rule } from './problems';
+import type { Problems, Rule, WarningKind } from './problems';
 
 /**
  * Reads the fields of one row of a file by header name and checks each against its rule, recording
@@ -13,7 +13,20 @@ export const MAX_NAME_LENGTH = 255;
 export const MAX_TEXT_LENGTH = 4000;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+/** ISO 8601, extended or basic: a date, or a date and time with optional seconds, fraction and zone. */
+const TIMESTAMP =
+  /^(\d{4})-?(\d{2})-?(\d{2})(?:[Tt ](\d{2}):?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/** The ISO 8601 text in the one form Date.parse reads (extended, a zone of ±HH:MM), or undefined. */
+function extendedTimestamp(value: string): string | undefined {
+  const match = TIMESTAMP.exec(value);
+  if (!match) return undefined;
+  const [, year, month, day, hour, minute, second = '00', fraction = '0', zone = ''] = match;
+  if (hour === undefined) return `${year}-${month}-${day}`;
+  const minutes = zone.length > 3 ? zone.slice(-2) : '00';
+  const zoned = /^[+-]/.test(zone) ? `${zone.slice(0, 3)}:${minutes}` : zone.toUpperCase();
+  return `${year}-${month}-${day}T${hour}:${minute}:${second}.${fraction.padEnd(3, '0').slice(0, 3)}${zoned}`;
+}
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)(:[0-5]\d)?$/;
 
 export interface TextOptions {
@@ -24,12 +37,52 @@ export interface TextOptions {
 export class FieldReader {
   private current: CsvRow = { line: 1, values: [] };
   private problemCount = 0;
+  /** The file that cannot be read that the current row depends on, when that is all that is wrong with it. */
+  private quietCause: object | undefined;
+
+  /** Per header field: the name a reader asked for it by, at its first read ('' while never read). */
+  private readonly asked: string[];
 
   constructor(
     readonly file: string,
     private readonly header: ReadonlyMap<string, number>,
     private readonly problems: Problems,
-  ) {}
+    private readonly names: readonly string[] = [],
+  ) {
+    this.asked = names.map(() => '');
+  }
+
+  /**
+   * Once the file is read: a warning per column spelt in another letter case than the binding's
+   * (the binding's names are case-sensitive; vendors write `orgSourcedIDs`), and one note listing
+   * the columns no row was read for (unknown columns, metadata.* the store does not use).
+   */
+  finish(): void {
+    const unread: string[] = [];
+    this.names.forEach((name, index) => {
+      const asked = this.asked[index];
+      if (asked === '') {
+        if (name !== '' && this.header.get(name.toLowerCase()) === index) unread.push(name);
+      } else if (asked !== name) {
+        this.problems.warn({
+          file: this.file,
+          line: 1,
+          column: index + 1,
+          kind: 'header-case',
+          message: `header "${name}" is read as "${asked}" (the binding's names are case-sensitive)`,
+        });
+      }
+    });
+    if (unread.length > 0) {
+      this.problems.note({
+        file: this.file,
+        line: 1,
+        column: this.names.indexOf(unread[0]) + 1,
+        kind: 'columns-not-read',
+        message: `not read: ${unread.join(', ')}`,
+      });
+    }
+  }
 
   /** Reports each required column the header lacks (a problem of the whole file); true when none is missing. */
   requireColumns(names: readonly string[]): boolean {
@@ -50,13 +103,29 @@ export class FieldReader {
     return this.header.has(name.toLowerCase());
   }
 
+  /**
+   * Values for columns the header does not have, for the current row: a OneRoster 1.2 user's
+   * `role` and `orgSourcedIds`, which come from roles.csv.
+   */
+  give(values: ReadonlyMap<string, string>): void {
+    this.given = values;
+  }
+
+  private given: ReadonlyMap<string, string> = new Map();
+
   begin(row: CsvRow): void {
     this.current = row;
     this.problemCount = 0;
+    this.quietCause = undefined;
   }
 
   get line(): number {
     return this.current.line;
+  }
+
+  /** The unreadable file (its record in the book) the row was left out for, when nothing else is wrong with it. */
+  get quietlyInvalid(): object | undefined {
+    return this.problemCount === 1 ? this.quietCause : undefined;
   }
 
   get ok(): boolean {
@@ -75,15 +144,33 @@ export class FieldReader {
     return undefined;
   }
 
+  /** The row is left out without a problem of its own: it names a record of a file that cannot be read. */
+  failQuietly(cause: object): undefined {
+    if (this.problemCount === 0) this.quietCause = cause;
+    this.problemCount += 1;
+    return undefined;
+  }
+
   /** A problem found later with a row already read (a reference resolved after the whole file). */
   failAt(line: number, name: string, rule: Rule, message: string): void {
     this.problems.add({ file: this.file, line, column: this.column(name), rule, message });
   }
 
+  /** A warning at the current row's field: something inferred or read past, never a refusal. */
+  warn(name: string, kind: WarningKind, message: string): void {
+    this.warnAt(this.current.line, name, kind, message);
+  }
+
+  warnAt(line: number, name: string, kind: WarningKind, message: string): void {
+    this.problems.warn({ file: this.file, line, column: this.column(name), kind, message });
+  }
+
   /** The raw value, trimmed; '' when the column or the field is absent. */
   raw(name: string): string {
     const index = this.header.get(name.toLowerCase());
-    return index === undefined ? '' : (this.current.values[index] ?? '').trim();
+    if (index === undefined) return this.given.get(name) ?? '';
+    if (this.asked[index] === '') this.asked[index] = name;
+    return (this.current.values[index] ?? '').trim();
   }
 
   text(name: string, options: TextOptions = {}): string {
@@ -112,11 +199,12 @@ export class FieldReader {
   timestamp(name: string, required: boolean): string | undefined {
     const value = this.raw(name);
     if (value === '') return required ? this.fail(name, 'missing-value', `${name} is required`) : undefined;
-    const time = Date.parse(value);
-    if (TIMESTAMP.test(value) && readCalendarDate(value) === 'no-such-day') {
+    const extended = extendedTimestamp(value);
+    if (extended !== undefined && readCalendarDate(extended) === 'no-such-day') {
       return this.fail(name, 'bad-date', `${name} "${clip(value)}": no such day`);
     }
-    if (!TIMESTAMP.test(value) || Number.isNaN(time)) {
+    const time = extended === undefined ? Number.NaN : Date.parse(extended);
+    if (Number.isNaN(time)) {
       return this.fail(name, 'bad-date', `${name} "${clip(value)}" is not an ISO 8601 date and time`);
     }
     return new Date(time).toISOString();

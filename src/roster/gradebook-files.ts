@@ -146,7 +146,7 @@ export async function readResults(
       const assessment = lineItem && book.resolve(reader, 'lineItemSourcedId', ['assessments'], lineItem, 'lineItem');
       const student = studentId && book.resolve(reader, 'studentSourcedId', ['students'], studentId, 'student');
       const record = assessment && student ? recordOf(student.id, idOf(assessment.row?.class_id)) : undefined;
-      if (assessment && student && record === undefined) {
+      if (assessment && student && record === undefined && !book.leftOutFor(reader, 'student_records')) {
         reader.fail(
           'studentSourcedId',
           'unknown-reference',

@@ -16,12 +16,31 @@ export interface ImportContext {
   readonly fromIdentifier: boolean;
   /** For phone numbers, as AuthCode normalises them. */
   readonly defaultCountryCode: string;
+  /** The manifest's `oneroster.version`. */
+  readonly version: '1.1' | '1.2';
   /** The files the manifest declares, by OneRoster name (users, classes, ...). */
-  readonly declared: ReadonlySet<string>;
+  readonly declared: ReadonlyMap<string, number>;
   /** Each file's reader once read, to report problems found later at a row of it. */
   readonly readers: Map<string, FieldReader>;
+  /**
+   * Which school of the bundle is imported: the one --school (IMPORT_SCHOOL) names, else the
+   * bundle's only one. `candidates` are the bundle's orgs of type school; `needed` is set when there
+   * are several and none was chosen. Rows of the others are left out, counted in `leftOut`.
+   */
+  readonly school: {
+    readonly chosen: string | undefined;
+    readonly candidates: Array<{ sourcedId: string; name: string; identifier: string }>;
+    needed: boolean;
+    readonly leftOut: { file: string; where: string; skipped: number };
+  };
   /** Sourced ids of the bundle's orgs of any type, which classes, users and enrollments name. */
   readonly orgs: Set<string>;
+  /** A student's first grade in users.csv, by sourcedId: the last way to find a class section. */
+  readonly userGrades: Map<string, string>;
+  /** Data rows read so far, for the summary. */
+  readonly rowsRead: { count: number };
+  /** In a delta, the store's links' relations by `studentId guardianId`, kept when the guardian's row is not in it. */
+  readonly storedRelations: ReadonlyMap<string, string>;
   /** The guardian links of the bundle's users. */
   readonly links: Array<{ student: Entry; guardian: Entry; relation: string }>;
   /** Changes to records not in the bundle (a delta's demographics), applied by id. */

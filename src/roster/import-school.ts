@@ -1,6 +1,7 @@
 import type { Store } from '../store/open-store';
 import { type ImportConnection, openImportConnection } from '../store/roster/import-connection';
-import { loadLedger, recordLedger, storedRecords } from '../store/roster/ledger';
+import { loadLedger, recordLedger, storedRecords, storedRelations } from '../store/roster/ledger';
+import { countSchoolRows, storedSchool } from '../store/roster/school-reader';
 import { SCHOOL_TABLES, type SchoolTableName } from '../store/roster/school-tables';
 import {
   abortSchoolChange,
@@ -22,13 +23,15 @@ import {
   writeStagedMarks,
 } from '../store/roster/staged-marks';
 import type { BundleLimits } from './bundle-limits';
-import { openBundle } from './bundle-source';
+import { type Bundle, openBundle } from './bundle-source';
+import { type RosterRecords, recordsBundle } from './record-source';
 import { readAcademicSessions, readOrgs } from './calendar-files';
 import { readClasses, readCourses, readGradeLevels } from './class-files';
 import { readEnrollments } from './enrollment-file';
 import { readCategories, readLineItems, readResults } from './gradebook-files';
 import type { ImportContext } from './import-context';
 import { readManifest } from './manifest';
+import { readRoles } from './roles-file';
 import { readOwnFiles } from './own-files';
 import { Problems } from './problems';
 import type { Progress } from './progress';
@@ -43,12 +46,21 @@ import { readDemographics, readUsers } from './user-files';
  * writes nothing either way.
  */
 export interface ImportOptions {
+  /** A folder or .zip; ignored when `bundle` is given. */
   readonly path: string;
+  /** The bundle itself, for records that come from elsewhere (see importRecords). */
+  readonly bundle?: Bundle;
   /** Undefined: as the manifest declares. */
   readonly mode: ImportMode | undefined;
   readonly dryRun: boolean;
   readonly skipInvalid: boolean;
+  /** Warnings are problems. */
+  readonly strict?: boolean;
   readonly fromIdentifier: boolean;
+  /** --school (IMPORT_SCHOOL): the sourcedId of the school to import from a bundle of several. */
+  readonly school?: string;
+  /** --replace: a bulk import may replace a school of the store that is not the bundle's. */
+  readonly replace?: boolean;
   readonly defaultCountryCode: string;
   readonly progress: Progress;
   /** How much the bundle may inflate to, and by when it must be read; none when undefined. */
@@ -61,17 +73,31 @@ export interface ImportOutcome {
   readonly problems: Problems;
   /** Records of the bundle by table (marks included), written or, on a dry run, that would be. */
   readonly counts: Readonly<Partial<Record<SchoolTableName, number>>>;
+  /** Data rows read, in every file (manifest.csv's included). */
+  readonly rows: number;
+  /** Per table: records added, changed (the store had them) and deleted; marks only counted. */
+  readonly changes?: Readonly<Partial<Record<SchoolTableName, Change>>>;
+  /** A bundle of several schools and no --school: its schools, nothing read further or written. */
+  readonly schools?: ReadonlyArray<{ sourcedId: string; name: string; identifier: string }>;
+  /** A bulk import refused for replacing another school without --replace: that school and its rows. */
+  readonly replaces?: { name: string; sourcedId: string | null; counts: ReadonlyMap<string, number> };
+}
+
+export interface Change {
+  readonly added: number;
+  readonly changed: number;
+  readonly deleted: number;
 }
 
 export async function importSchool(store: Store, options: ImportOptions): Promise<ImportOutcome> {
   const startedAt = new Date().toISOString();
-  const problems = new Problems();
-  const bundle = await openBundle(options.path, options.limits);
+  const problems = new Problems(options.strict ?? false);
+  const bundle = options.bundle ?? (await openBundle(options.path, options.limits));
   const connection = await openImportConnection(store.connection);
   try {
     const manifest = await readManifest(bundle, problems);
     const mode = options.mode ?? manifest?.mode ?? 'bulk';
-    if (!manifest) return { written: false, mode, problems, counts: {} };
+    if (!manifest) return { written: false, mode, problems, counts: {}, rows: 0 };
     const ledger = await loadLedger(connection);
     const book = new RosterBook(mode, ledgerView(ledger));
     if (mode === 'delta') await preloadStore(connection, book);
@@ -84,32 +110,130 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
       fromIdentifier: options.fromIdentifier,
       defaultCountryCode: options.defaultCountryCode,
       declared: manifest.declared,
+      version: manifest.version,
       readers: new Map(),
       orgs: new Set(),
+      userGrades: new Map(),
+      school: {
+        chosen: options.school || undefined,
+        candidates: [],
+        needed: false,
+        leftOut: { file: 'orgs.csv', where: 'orgs.csv:1', skipped: 0 },
+      },
+      storedRelations: mode === 'delta' ? await storedRelations(connection) : new Map(),
+      rowsRead: { count: manifest.rows },
       patches: [],
       links: [],
     };
     await readBundle(context, connection, ledger.highest.get('marks') ?? 0, options.skipInvalid);
+    if (context.school.needed) {
+      return {
+        written: false,
+        mode,
+        problems,
+        counts: {},
+        rows: context.rowsRead.count,
+        schools: context.school.candidates,
+      };
+    }
+    if (context.school.leftOut.skipped > 0) {
+      problems.note({
+        file: 'orgs.csv',
+        line: 1,
+        column: 1,
+        kind: 'other-schools',
+        message:
+          `${context.school.leftOut.skipped} rows of other schools than "${context.school.chosen}" ` +
+          '(and the rows naming them) are not imported',
+      });
+    }
+    for (const { file, where, skipped } of book.brokenFiles()) {
+      if (skipped === 0) continue;
+      const [at, line] = where.split(':');
+      problems.warn({
+        file: at,
+        line: Number(line),
+        column: 1,
+        kind: 'rows-skipped',
+        message: `${skipped} rows of other files name records of ${file}, which cannot be read: left out, not listed`,
+      });
+    }
     if (mode === 'bulk' && manifest.declared.has('orgs') && book.entries('schools').length === 0) {
       problems.add({ file: 'orgs.csv', line: 1, column: 1, rule: 'missing-value', message: 'no org of type school' });
     }
     const counts = countRecords(book);
     counts.marks = await stagedMarkCount(connection);
     const refused = problems.hasFatal || (problems.count > 0 && !options.skipInvalid);
-    if (options.dryRun || refused) return { written: false, mode, problems, counts };
-    await writeSchool(context, connection, {
+    const rows = context.rowsRead.count;
+    const stored = await countSchoolRows(connection, SCHOOL_TABLES);
+    const changes = changesOf(book, ledger, stored);
+    const replaces = mode === 'bulk' && !options.replace ? await otherSchool(connection, book, stored) : undefined;
+    if (options.dryRun || refused || replaces) {
+      return { written: false, mode, problems, counts, rows, changes, replaces };
+    }
+    await writeSchool(context, connection, counts.marks ?? 0, {
       startedAt,
       mode,
       source: bundle.location,
       rowsWritten: Object.values(counts).reduce((sum, count) => sum + (count ?? 0), 0),
       rowsSkipped: problems.rowCount,
     });
-    return { written: true, mode, problems, counts };
+    return { written: true, mode, problems, counts, rows, changes };
   } finally {
     await connection.run('DROP TABLE IF EXISTS staged_marks').catch(() => 0);
     await connection.release();
     await bundle.close();
   }
+}
+
+/** The school the store holds, when a bulk import would replace it with another (or the demo school). */
+async function otherSchool(
+  connection: ImportConnection,
+  book: RosterBook,
+  counts: ReadonlyMap<string, number>,
+): Promise<OutcomeReplaces | undefined> {
+  const stored = await storedSchool(connection);
+  if (!stored) return undefined;
+  const bundled = book.entries('schools')[0]?.sourcedId;
+  if (stored.sourcedId !== null && (bundled === undefined || bundled === stored.sourcedId)) return undefined;
+  return { ...stored, counts };
+}
+
+type OutcomeReplaces = NonNullable<ImportOutcome['replaces']>;
+
+/** Added: a sourcedId the ledger did not know; changed: one it knew; deleted: a delta's, or what a bulk leaves out. */
+function changesOf(
+  book: RosterBook,
+  ledger: Awaited<ReturnType<typeof loadLedger>>,
+  stored: ReadonlyMap<string, number>,
+): Partial<Record<SchoolTableName, Change>> {
+  const changes: Partial<Record<SchoolTableName, Change>> = {};
+  for (const table of SCHOOL_TABLES) {
+    if (table.name === 'marks' || table.name === 'student_guardians') continue;
+    const entries = book.entries(table.name);
+    const known = ledger.entries.get(table.name);
+    const changed = entries.filter((entry) => known?.has(entry.sourcedId)).length;
+    const added = entries.length - changed;
+    const deleted =
+      book.mode === 'delta' ? book.deletions(table.name).length : Math.max((stored.get(table.name) ?? 0) - changed, 0);
+    if (added + changed + deleted > 0) changes[table.name] = { added, changed, deleted };
+  }
+  return changes;
+}
+
+/**
+ * The one entry for OneRoster records that do not come as a CSV bundle (a OneRoster REST sync):
+ * `records` gives, per OneRoster file name (`users`, `classes`, ...), an async iterable of rows
+ * keyed by the CSV binding's column headers (strings), and the manifest's facts
+ * (`oneroster.version`, `file.NAME` bulk/delta/absent). The rows are read by the same readers as a
+ * CSV bundle's: the same mapping, inference, warnings, problems, and the same one-transaction write.
+ */
+export function importRecords(
+  store: Store,
+  records: RosterRecords,
+  options: Omit<ImportOptions, 'path' | 'bundle'>,
+): Promise<ImportOutcome> {
+  return importSchool(store, { ...options, path: records.location, bundle: recordsBundle(records) });
 }
 
 function ledgerView(ledger: Awaited<ReturnType<typeof loadLedger>>): Ledger {
@@ -136,11 +260,12 @@ async function readBundle(
   skipInvalid: boolean,
 ): Promise<void> {
   await readOrgs(context);
+  if (context.school.needed) return;
   await readAcademicSessions(context);
   await readGradeLevels(context);
   await readCourses(context);
   const pending = await readClasses(context);
-  await readUsers(context);
+  await readUsers(context, context.version === '1.2' ? await readRoles(context) : undefined);
   await readDemographics(context);
   await readEnrollments(context, pending);
   await readCategories(context);
@@ -170,14 +295,22 @@ async function readBundle(
   if (context.mode === 'delta') await dropUnchangedMarks(connection);
 }
 
-/** A student's enrolment record in a class section, by their ids. */
+/**
+ * A student's enrolment record in a class section, by their ids; else, for a student enrolled
+ * with no class section, their record in that class's year.
+ */
 function recordFinder(book: RosterBook): (studentId: number, classId: number) => number | undefined {
   const idOf = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Entry).id : Number(value));
   const records = new Map<string, number>();
   for (const record of book.all('student_records')) {
-    records.set(`${idOf(record.row?.student_id)} ${idOf(record.row?.class_id)}`, record.id);
+    const section = record.row?.class_id;
+    const key =
+      section === undefined || section === null ? `year ${idOf(record.row?.academic_year_id)}` : idOf(section);
+    records.set(`${idOf(record.row?.student_id)} ${key}`, record.id);
   }
-  return (studentId, classId) => records.get(`${studentId} ${classId}`);
+  const yearOfClass = new Map(book.all('classes').map((entry) => [entry.id, idOf(entry.row?.academic_year_id)]));
+  return (studentId, classId) =>
+    records.get(`${studentId} ${classId}`) ?? records.get(`${studentId} year ${yearOfClass.get(classId)}`);
 }
 
 function countRecords(book: RosterBook): Partial<Record<SchoolTableName, number>> {
@@ -204,6 +337,7 @@ function valuesOf(entry: Entry, columns: readonly string[]): unknown[] {
 async function writeSchool(
   context: ImportContext,
   connection: ImportConnection,
+  markCount: number,
   log: Parameters<typeof commitSchoolChange>[1],
 ): Promise<void> {
   const { book } = context;
@@ -211,12 +345,18 @@ async function writeSchool(
   await beginSchoolChange(connection);
   try {
     if (!delta) await clearSchoolTables(connection);
+    // The write shows its progress as the read does: a line per table written.
+    const { progress } = context;
     for (const table of SCHOOL_TABLES) {
-      if (table.name === 'marks') await writeStagedMarks(connection, delta);
-      else if (table.name === 'student_guardians') await writeLinks(context, connection);
+      progress.file(`writing ${table.name.replace(/_/g, ' ')}`, 0);
+      if (table.name === 'marks') {
+        await writeStagedMarks(connection, delta);
+        progress.fileDone(markCount);
+      } else if (table.name === 'student_guardians') progress.fileDone(await writeLinks(context, connection));
       else {
         const rows = book.entries(table.name).map((entry) => valuesOf(entry, table.columns));
         await writeRows(connection, table, rows, delta);
+        progress.fileDone(rows.length);
       }
     }
     for (const patch of context.patches) await patchRow(connection, patch.table, patch.id, patch.columns);
@@ -237,10 +377,10 @@ async function writeSchool(
   }
 }
 
-/** The guardian links; a delta restates the links of each user it lists. */
-async function writeLinks(context: ImportContext, connection: ImportConnection): Promise<void> {
+/** The guardian links; a delta restates the links of each user it lists. Returns how many are written. */
+async function writeLinks(context: ImportContext, connection: ImportConnection): Promise<number> {
   const table = SCHOOL_TABLES.find((candidate) => candidate.name === 'student_guardians');
-  if (!table) return;
+  if (!table) return 0;
   if (context.mode === 'delta') {
     await deleteLinks(
       connection,
@@ -258,4 +398,5 @@ async function writeLinks(context: ImportContext, connection: ImportConnection):
     .filter((link) => live(link.student) && live(link.guardian))
     .map((link) => [link.student.id, link.guardian.id, link.relation]);
   await writeRows(connection, table, rows, context.mode === 'delta');
+  return rows.length;
 }

@@ -21,9 +21,34 @@ export const ONEROSTER_FILES = [
   'results',
 ] as const;
 
+/** The manifest's properties in the OneRoster 1.1 and 1.2 CSV bindings; another is likely a typo. */
+const KNOWN_FILES = [
+  ...ONEROSTER_FILES,
+  'classResources',
+  'courseResources',
+  'resources',
+  'roles',
+  'scoreScales',
+  'userProfiles',
+  'userResources',
+  'lineItemLearningObjectiveIds',
+  'lineItemScoreScales',
+  'resultLearningObjectiveIds',
+  'resultScoreScales',
+];
+const KNOWN_PROPERTIES = ['manifest.version', 'oneroster.version', 'source.systemName', 'source.systemCode'];
+
+/** Files only OneRoster 1.2 has that the import reads. */
+export const V12_FILES = ['roles'] as const;
+
 export interface Manifest {
-  readonly declared: ReadonlySet<string>;
+  /** `oneroster.version`: 1.1 unless the manifest says 1.2. */
+  readonly version: '1.1' | '1.2';
+  /** The OneRoster files declared bulk or delta, with the manifest line of each. */
+  readonly declared: ReadonlyMap<string, number>;
   readonly mode: ImportMode;
+  /** Its data rows, for the import's count of rows read. */
+  readonly rows: number;
 }
 
 export async function readManifest(bundle: Bundle, problems: Problems): Promise<Manifest | undefined> {
@@ -34,8 +59,10 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
     fail(1, 1, 'bad-file', 'the bundle has no manifest.csv');
     return undefined;
   }
-  const declared = new Set<string>();
+  const declared = new Map<string, number>();
   let delta = false;
+  let rows = 0;
+  let version: Manifest['version'] = '1.1';
   try {
     const file = await openCsv(bundle, name);
     const property = file.header.get('propertyname');
@@ -45,17 +72,40 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
       return undefined;
     }
     for await (const row of file.rows) {
+      rows += 1;
       const key = (row.values[property] ?? '').trim();
       const mode = (row.values[value] ?? '').trim().toLowerCase();
+      const known = key.startsWith('file.')
+        ? KNOWN_FILES.some((candidate) => `file.${candidate}`.toLowerCase() === key.toLowerCase())
+        : KNOWN_PROPERTIES.some((candidate) => candidate.toLowerCase() === key.toLowerCase());
+      if (!known) {
+        const message = `"${key}" is no property of a OneRoster manifest; read past`;
+        problems.warn({ file: 'manifest.csv', line: row.line, column: property + 1, kind: 'manifest', message });
+        continue;
+      }
+      if (key.toLowerCase() === 'oneroster.version' && mode.startsWith('1.2')) version = '1.2';
       if (!key.startsWith('file.')) continue;
-      const fileName = ONEROSTER_FILES.find((candidate) => `file.${candidate}`.toLowerCase() === key.toLowerCase());
+      const fileName = [...ONEROSTER_FILES, ...V12_FILES].find(
+        (candidate) => `file.${candidate}`.toLowerCase() === key.toLowerCase(),
+      );
       if (!fileName) continue;
       if (!['bulk', 'delta', 'absent'].includes(mode)) {
         fail(row.line, value + 1, 'unknown-value', `${key} is "${mode}", not bulk, delta or absent`);
         continue;
       }
-      if (mode === 'absent') continue;
-      declared.add(fileName);
+      if (mode === 'absent') {
+        if (bundle.find(`${fileName}.csv`)) {
+          problems.warn({
+            file: 'manifest.csv',
+            line: row.line,
+            column: value + 1,
+            kind: 'manifest',
+            message: `${key} is absent, but the bundle has ${fileName}.csv: not read`,
+          });
+        }
+        continue;
+      }
+      declared.set(fileName, row.line);
       delta ||= mode === 'delta';
       if (!bundle.find(`${fileName}.csv`)) {
         fail(row.line, property + 1, 'bad-file', `the manifest declares ${fileName}.csv, which the bundle lacks`);
@@ -63,8 +113,8 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
     }
   } catch (error) {
     if (!(error instanceof CsvSyntaxError)) throw error;
-    fail(error.line, 1, 'bad-file', error.message);
+    fail(error.line, error.column, 'bad-file', error.message);
     return undefined;
   }
-  return { declared, mode: delta ? 'delta' : 'bulk' };
+  return { declared, mode: delta ? 'delta' : 'bulk', rows, version };
 }

@@ -66,7 +66,7 @@ export async function readOwnFiles(
       if (kind === 'absence' && !typeId)
         reader.fail('absenceTypeSourcedId', 'missing-value', 'an absence needs its absenceTypeSourcedId');
       const record = student && klass ? recordOf(student.id, klass.id) : undefined;
-      if (student && klass && record === undefined) {
+      if (student && klass && record === undefined && !context.book.leftOutFor(reader, 'student_records')) {
         reader.fail(
           'classSourcedId',
           'unknown-reference',

@@ -18,11 +18,40 @@ export type Rule =
   | 'id-clash'
   | 'depends-on-invalid';
 
+/** What a warning says the import did (docs/import.md lists each with an example). */
+export type WarningKind =
+  | 'section-from-class-code'
+  | 'section-from-grade'
+  | 'section-of-its-own'
+  | 'no-class-section'
+  | 'class-in-several-sections'
+  | 'year-from-terms'
+  | 'grade-unknown'
+  | 'header-case'
+  | 'columns-not-read'
+  | 'manifest'
+  | 'rows-skipped'
+  | 'columns-not-read'
+  | 'other-schools';
+
 export interface Problem {
   readonly file: string;
   readonly line: number;
   readonly column: number;
-  readonly rule: Rule;
+  /** Under --strict, a warning is a problem of its kind. */
+  readonly rule: Rule | WarningKind;
+  readonly message: string;
+}
+
+/**
+ * What the import inferred or read past: never a reason to refuse a row (unless --strict makes
+ * warnings problems), always said, at the row it concerns, with its kind.
+ */
+export interface Warning {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly kind: WarningKind;
   readonly message: string;
 }
 
@@ -37,6 +66,40 @@ export class Problems {
   /** The rows with a problem, each once (up to a bound: past it rows are counted by problem). */
   private readonly rows = new Set<string>();
   private rowsPastBound = 0;
+  private readonly keptWarnings: Warning[] = [];
+  private readonly keptNotes: Warning[] = [];
+  private warningTotal = 0;
+
+  /** --strict: warnings are problems. */
+  constructor(private readonly strict = false) {}
+
+  warn(warning: Warning): void {
+    if (this.strict) {
+      const { kind, ...rest } = warning;
+      this.add({ ...rest, rule: kind });
+      return;
+    }
+    this.warningTotal += 1;
+    if (this.keptWarnings.length < MAX_KEPT) this.keptWarnings.push(warning);
+  }
+
+  /** A note: said once, neither a warning nor a problem, even under --strict. */
+  note(note: Warning): void {
+    if (this.keptNotes.length < MAX_KEPT) this.keptNotes.push(note);
+  }
+
+  notes(): readonly Warning[] {
+    return this.keptNotes;
+  }
+
+  get warningCount(): number {
+    return this.warningTotal;
+  }
+
+  /** The kept warnings, and how many more there were. */
+  warnings(): { warnings: readonly Warning[]; notKept: number } {
+    return { warnings: this.keptWarnings, notKept: this.warningTotal - this.keptWarnings.length };
+  }
 
   add(problem: Problem): void {
     this.total += 1;
@@ -70,4 +133,12 @@ export class Problems {
 export function formatProblem(problem: Problem): string {
   const { file, line, column, rule, message } = problem;
   return escapeControlCharacters(`${file}:${line}:${column}: ${rule}: ${message}`);
+}
+
+export function formatNote(note: Warning): string {
+  return `${note.file}:${note.line}:${note.column}: note ${note.kind}: ${note.message}`;
+}
+
+export function formatWarning(warning: Warning): string {
+  return `${warning.file}:${warning.line}:${warning.column}: warning ${warning.kind}: ${warning.message}`;
 }

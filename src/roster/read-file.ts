@@ -2,7 +2,7 @@ import type { SchoolTableName } from '../store/roster/school-tables';
 import { type CsvFile, CsvSyntaxError, openCsv } from './csv-file';
 import { FieldReader } from './fields';
 import { type ImportContext, readerOf } from './import-context';
-import { ONEROSTER_FILES } from './manifest';
+import { ONEROSTER_FILES, V12_FILES } from './manifest';
 import type { Entry } from './roster-book';
 
 /**
@@ -18,33 +18,70 @@ export async function forEachRow(
   batches?: { every: number; flush: () => Promise<void> },
 ): Promise<boolean> {
   const base = fileName.replace(/\.csv$/, '');
-  if ((ONEROSTER_FILES as readonly string[]).includes(base) && !context.declared.has(base)) return false;
+  const oneRoster = [...ONEROSTER_FILES, ...V12_FILES] as readonly string[];
+  if (oneRoster.includes(base) && !context.declared.has(base)) return false;
   const found = context.bundle.find(fileName);
-  if (!found) return false;
+  if (!found) {
+    // Declared but missing (a problem of the manifest's): rows naming its records are not listed one by one.
+    const line = context.declared.get(base);
+    if (line !== undefined) context.book.breakFile(fileName, `manifest.csv:${line}`, FILE_TABLES[fileName] ?? []);
+    return false;
+  }
   let file: CsvFile;
   let reader: FieldReader | undefined;
   let count = 0;
   context.progress.file(found, context.bundle.size(found));
   try {
     file = await openCsv(context.bundle, found);
-    reader = new FieldReader(fileName, file.header, context.problems);
+    reader = new FieldReader(fileName, file.header, context.problems, file.names);
     context.readers.set(fileName, reader);
     if (!reader.requireColumns(requiredColumns)) return true;
     for await (const row of file.rows) {
       reader.begin(row);
       handle(reader);
       count += 1;
+      context.rowsRead.count += 1;
       if (batches && count % batches.every === 0) await batches.flush();
       if (count % 1000 === 0) context.progress.rows(count, file.bytesRead());
     }
     if (batches) await batches.flush();
+    reader.finish();
   } catch (error) {
     if (!(error instanceof CsvSyntaxError)) throw error;
-    context.problems.add({ file: fileName, line: error.line, column: 1, rule: 'bad-file', message: error.message });
+    context.problems.add({
+      file: fileName,
+      line: error.line,
+      column: error.column,
+      rule: 'bad-file',
+      message: error.message,
+    });
+    // Problems found later at rows of this file need its reader, even when the header itself was unreadable.
+    if (!context.readers.has(fileName))
+      context.readers.set(fileName, new FieldReader(fileName, new Map(), context.problems));
+    context.book.breakFile(fileName, `${fileName}:${error.line}`, FILE_TABLES[fileName] ?? []);
   }
   context.progress.fileDone(count);
   return true;
 }
+
+/**
+ * The tables each file fills: when a file cannot be read, rows that name its records are left out
+ * without a problem each (the import stops anyway), and counted in one line.
+ */
+const FILE_TABLES: Readonly<Record<string, readonly SchoolTableName[]>> = {
+  'orgs.csv': ['schools'],
+  'academicSessions.csv': ['academic_years', 'terms'],
+  'gradeLevels.csv': ['grade_levels'],
+  'courses.csv': ['subjects'],
+  'classes.csv': ['classes', 'class_subjects'],
+  'users.csv': ['students', 'teachers', 'guardians'],
+  'enrollments.csv': ['student_records', 'teacher_assignments'],
+  'categories.csv': ['assessment_categories'],
+  'lineItems.csv': ['assessments'],
+  'absenceTypes.csv': ['absence_types'],
+  'noteTypes.csv': ['note_types'],
+  'exams.csv': ['exams'],
+};
 
 /** The columns every file of the bundle starts with, OneRoster's and the service's own. */
 export const COMMON_COLUMNS = ['sourcedId'] as const;

@@ -37,6 +37,9 @@ export class RosterBook {
   private readonly invalid = new Map<SchoolTableName, Map<string, string>>();
   private readonly deleted = new Map<SchoolTableName, Entry[]>();
   private readonly aliases = new Map<SchoolTableName, Map<string, Entry>>();
+  /** Tables whose file cannot be read, with where it broke and the rows left out because of it. */
+  private readonly broken = new Map<SchoolTableName, { file: string; where: string; skipped: number }>();
+  private readonly quietlyInvalid = new Map<SchoolTableName, Map<string, { where: string; skipped: number }>>();
 
   constructor(
     readonly mode: ImportMode,
@@ -107,14 +110,58 @@ export class RosterBook {
     }
   }
 
-  markInvalid(table: SchoolTableName, sourcedId: string, where: { file: string; line: number }): void {
+  markInvalid(
+    table: SchoolTableName,
+    sourcedId: string,
+    where: { file: string; line: number; quietlyInvalid?: object | undefined },
+  ): void {
     if (sourcedId === '') return;
+    // A row left out only for naming a record of an unreadable file passes that on, unlisted, to rows naming it.
+    const cause = where.quietlyInvalid as { where: string; skipped: number } | undefined;
+    if (cause) {
+      let quiet = this.quietlyInvalid.get(table);
+      if (!quiet) {
+        quiet = new Map();
+        this.quietlyInvalid.set(table, quiet);
+      }
+      quiet.set(sourcedId, cause);
+      return;
+    }
     let entries = this.invalid.get(table);
     if (!entries) {
       entries = new Map();
       this.invalid.set(table, entries);
     }
     if (!entries.has(sourcedId)) entries.set(sourcedId, `${where.file}:${where.line}`);
+  }
+
+  /** A file that cannot be read (`file:line`), and the tables it fills. */
+  breakFile(file: string, where: string, tables: readonly SchoolTableName[]): void {
+    const broken = { file, where, skipped: 0 };
+    for (const table of tables) this.broken.set(table, broken);
+  }
+
+  /** Leaves the row out unlisted, and true, when the table's file cannot be read (so what it lacks is no news). */
+  leftOutFor(reader: FieldReader, table: SchoolTableName): boolean {
+    const broken = this.broken.get(table);
+    if (!broken) return false;
+    broken.skipped += 1;
+    reader.failQuietly(broken);
+    return true;
+  }
+
+  /** Whether a row of this sourcedId was left out unlisted (another school's, or naming an unreadable file). */
+  isLeftOut(table: SchoolTableName, sourcedId: string): boolean {
+    return this.quietlyInvalid.get(table)?.has(sourcedId) ?? false;
+  }
+
+  isBroken(table: SchoolTableName): boolean {
+    return this.broken.has(table);
+  }
+
+  /** For each unreadable file: where it broke, and how many rows were left out for naming its records. */
+  brokenFiles(): Array<{ file: string; where: string; skipped: number }> {
+    return [...new Set(this.broken.values())];
   }
 
   /** The record `sourcedId` names among `tables`, or undefined with the problem recorded at `column`. */
@@ -128,6 +175,13 @@ export class RosterBook {
     for (const table of tables) {
       const found = this.find(table, sourcedId);
       if (found) return found;
+    }
+    const broken =
+      tables.map((table) => this.broken.get(table)).find((found) => found !== undefined) ??
+      tables.map((table) => this.quietlyInvalid.get(table)?.get(sourcedId)).find((found) => found !== undefined);
+    if (broken) {
+      broken.skipped += 1;
+      return reader.failQuietly(broken);
     }
     for (const table of tables) {
       const where = this.invalid.get(table)?.get(sourcedId);
@@ -183,7 +237,8 @@ export class RosterBook {
    */
   assignIds(table: SchoolTableName, readerFor: (entry: Entry) => FieldReader): void {
     const owners = new Map<number, Entry>();
-    for (const entry of this.all(table)) if (entry.line === 0) owners.set(entry.id, entry);
+    // Called again for records inferred later (class sections): the ids given before stay theirs.
+    for (const entry of this.all(table)) if (entry.line === 0 || entry.id !== 0) owners.set(entry.id, entry);
     const clash = (entry: Entry, id: number, column: string): boolean => {
       const owner = owners.get(id);
       if (!owner || owner.sourcedId === entry.sourcedId) return false;
@@ -199,7 +254,7 @@ export class RosterBook {
       this.reject(entry);
       return true;
     };
-    const fresh = this.entries(table);
+    const fresh = this.entries(table).filter((entry) => entry.id === 0);
     const waiting: Entry[] = [];
     // Ids asked for explicitly, and ids the ledger gave before, are taken first; then identifiers.
     const take = (entry: Entry, id: number, column: string) => {

@@ -50,12 +50,16 @@ export async function emit<Row>(
   rows: Iterable<Row> | AsyncIterable<Row>,
   values: (row: Row) => readonly unknown[],
 ): Promise<void> {
-  const file = writer.file(name, header);
+  // The binding permits no file of a header alone: a file without rows is not written (and the
+  // manifest says absent), so the file is opened at its first row.
+  let file: ReturnType<BundleWriter['file']> | undefined;
   let count = 0;
   for await (const row of rows) {
+    file ??= writer.file(name, header);
     await file.row(values(row));
     count += 1;
   }
-  await file.end();
+  if (file) await file.end();
+  else await writer.omit(name);
   counts[name] = count;
 }

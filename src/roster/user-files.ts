@@ -1,6 +1,7 @@
 import { normalisePhone } from '../lib/phone-number';
 import type { SchoolTableName } from '../store/roster/school-tables';
-import { checkOrg } from './class-files';
+import { checkOrg, ofOtherSchool } from './class-files';
+import type { UserRoles } from './roles-file';
 import type { FieldReader } from './fields';
 import { type ImportContext, readerOf } from './import-context';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
@@ -17,6 +18,14 @@ import type { Entry } from './roster-book';
  */
 
 const ROLES = ['administrator', 'aide', 'guardian', 'parent', 'proctor', 'relative', 'student', 'teacher'] as const;
+/** The roles OneRoster 1.2 adds; none has a place in the store. */
+const V12_ROLES = [
+  'districtAdministrator',
+  'siteAdministrator',
+  'systemAdministrator',
+  'principal',
+  'counselor',
+] as const;
 const GUARDIAN_ROLES: readonly string[] = ['guardian', 'parent', 'relative'];
 export const USER_TABLES: readonly SchoolTableName[] = ['students', 'teachers', 'guardians'];
 
@@ -29,51 +38,61 @@ function tableOfRole(role: string | undefined): SchoolTableName | undefined {
 /** The agents each user named, to link once every user is read. */
 type Agents = Map<Entry, { line: number; agents: string[]; relation: string }>;
 
-export async function readUsers(context: ImportContext): Promise<void> {
+/** `roles`: for a OneRoster 1.2 bundle, each user's role and orgs from roles.csv. */
+export async function readUsers(context: ImportContext, roles?: ReadonlyMap<string, UserRoles>): Promise<void> {
   const agents: Agents = new Map();
-  const present = await forEachRow(
-    context,
-    'users.csv',
-    ['sourcedId', 'enabledUser', 'orgSourcedIds', 'role', 'username', 'givenName', 'familyName'],
-    (reader) => {
-      const start = rowStart(context, reader, USER_TABLES, 'metadata.contractId');
-      if (!start) return;
-      const role = reader.oneOf('role', ROLES, true);
-      const table = tableOfRole(role);
-      reader.oneOf('enabledUser', ['true', 'false'], true);
-      reader.required('username');
-      checkOrg(context, reader, 'orgSourcedIds');
-      const names = ['givenName', 'middleName', 'familyName'].map((column) =>
-        reader.text(column, { required: column !== 'middleName' }),
+  const required = roles
+    ? ['sourcedId', 'enabledUser', 'username', 'givenName', 'familyName']
+    : ['sourcedId', 'enabledUser', 'orgSourcedIds', 'role', 'username', 'givenName', 'familyName'];
+  const present = await forEachRow(context, 'users.csv', required, (reader) => {
+    if (roles) {
+      const found = roles.get(reader.raw('sourcedId'));
+      const orgs = new Set([reader.raw('primaryOrgSourcedId'), ...(found?.orgs ?? [])].filter(Boolean));
+      reader.give(
+        new Map([
+          ['role', found?.role ?? ''],
+          ['orgSourcedIds', [...orgs].join(',')],
+        ]),
       );
-      const nameAr = reader.text('metadata.nameAr') || names.filter((name) => name !== '').join(' ');
-      const phone = phoneOf(context, reader);
-      if (!table) {
-        // A role the store has no place for is passed over; a row that is wrong may be any user a later row names.
-        if (!reader.ok)
-          for (const userTable of USER_TABLES) context.book.markInvalid(userTable, start.sourcedId, reader);
-        return;
-      }
-      const row: Record<string, unknown> = {
-        name_ar: nameAr,
-        name_en: reader.text('metadata.nameEn') || nameAr,
-        phone: phone ?? (table === 'students' ? null : ''),
-      };
-      if (table === 'students') {
-        // demographics.csv gives these; a delta that changes the user alone keeps what the store has.
-        const stored = context.book.find('students', start.sourcedId)?.row;
-        Object.assign(row, { gender: stored?.gender ?? '', birth_date: stored?.birth_date ?? '' });
-      }
-      const entry = takeRow(context, reader, table, start, row, claimOf(context, reader, start.sourcedId));
-      if (entry) {
-        agents.set(entry, {
-          line: reader.line,
-          agents: reader.list('agentSourcedIds'),
-          relation: reader.text('metadata.relation') || role || '',
-        });
-      }
-    },
-  );
+    }
+    const start = rowStart(context, reader, USER_TABLES, 'metadata.contractId');
+    if (!start || ofOtherSchool(context, reader, 'orgSourcedIds', USER_TABLES, start.sourcedId)) return;
+    const role = reader.oneOf('role', roles ? [...ROLES, ...V12_ROLES] : ROLES, true);
+    const table = tableOfRole(role);
+    reader.oneOf('enabledUser', ['true', 'false'], true);
+    reader.required('username');
+    checkOrg(context, reader, 'orgSourcedIds');
+    const names = ['givenName', 'middleName', 'familyName'].map((column) =>
+      reader.text(column, { required: column !== 'middleName' }),
+    );
+    const nameAr = reader.text('metadata.nameAr') || names.filter((name) => name !== '').join(' ');
+    const phone = phoneOf(context, reader);
+    if (!table) {
+      // A role the store has no place for is passed over; a row that is wrong may be any user a later row names.
+      if (!reader.ok) for (const userTable of USER_TABLES) context.book.markInvalid(userTable, start.sourcedId, reader);
+      return;
+    }
+    const row: Record<string, unknown> = {
+      name_ar: nameAr,
+      name_en: reader.text('metadata.nameEn') || nameAr,
+      phone: phone ?? (table === 'students' ? null : ''),
+    };
+    if (table === 'students') {
+      // demographics.csv gives these; a delta that changes the user alone keeps what the store has.
+      const stored = context.book.find('students', start.sourcedId)?.row;
+      Object.assign(row, { gender: stored?.gender ?? '', birth_date: stored?.birth_date ?? '' });
+    }
+    const entry = takeRow(context, reader, table, start, row, claimOf(context, reader, start.sourcedId));
+    const grade = reader.list('grades')[0];
+    if (entry && table === 'students' && grade) context.userGrades.set(start.sourcedId, grade);
+    if (entry) {
+      agents.set(entry, {
+        line: reader.line,
+        agents: reader.list('agentSourcedIds'),
+        relation: reader.text('metadata.relation') || role || '',
+      });
+    }
+  });
   // A delta bundle may leave users.csv out: then no user is new and no link changes.
   if (!present) return;
   for (const table of USER_TABLES) assignIds(context, table);
@@ -113,7 +132,7 @@ function linkGuardians(context: ImportContext, agents: Agents): void {
     for (const agent of named) {
       const other = user.table === 'guardians' ? book.find('students', agent) : book.find('guardians', agent);
       if (!other) {
-        if (!USER_TABLES.some((table) => book.find(table, agent))) {
+        if (!USER_TABLES.some((table) => book.find(table, agent) || book.isLeftOut(table, agent))) {
           reader.failAt(
             line,
             'agentSourcedIds',
@@ -124,7 +143,11 @@ function linkGuardians(context: ImportContext, agents: Agents): void {
         continue;
       }
       const [student, guardian] = user.table === 'guardians' ? [other, user] : [user, other];
-      const guardianRelation = agents.get(guardian)?.relation ?? relation;
+      // A guardian the delta does not list keeps the relation the store has (the student's role is none).
+      const guardianRelation =
+        agents.get(guardian)?.relation ??
+        context.storedRelations.get(`${student.id} ${guardian.id}`) ??
+        (user.table === 'guardians' ? relation : 'parent');
       links.set(`${student.sourcedId} ${guardian.sourcedId}`, { student, guardian, relation: guardianRelation });
     }
   }

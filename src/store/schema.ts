@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * The school's relational schema, as kysely types. Identifiers are integers counting from 1, the
@@ -78,7 +78,12 @@ export interface StudentTable {
 export interface StudentRecordTable {
   id: Generated<number>;
   student_id: number;
-  class_id: number;
+  /**
+   * Null only for a student an imported bundle gives no class section (enrolled in the year alone).
+   * Read as a number: every query that needs the class joins classes, which leaves such records out;
+   * the student's own information joins it optionally (ClassId nil).
+   */
+  class_id: ColumnType<number, number | null, number | null>;
   academic_year_id: number;
   enrolled_on: string;
   status: 'active' | 'withdrawn';

@@ -60,7 +60,7 @@ describeEachEngine('importing into the store of a running service', (engine) => 
       const oldSchool = join(mkdtempSync(join(tmpdir(), 'roster-old-')), 'school');
       await exportSchool(store, oldSchool, SILENT_PROGRESS);
       newSchool = renamed(oldSchool);
-      expect(problemsOf(await importBundle(store, oldSchool))).toEqual([]);
+      expect(problemsOf(await importBundle(store, oldSchool, { replace: true }))).toEqual([]);
     } finally {
       await store.close();
     }

@@ -288,7 +288,7 @@ function result(sourcedId: string, item: string, student: string, score: string)
 
 export interface WriteOptions {
   readonly bom?: boolean;
-  readonly eol?: '\r\n' | '\n';
+  readonly eol?: '\r\n' | '\n' | '\r';
   /** Columns written last to first, as exports in another order would. */
   readonly reversed?: boolean;
 }
@@ -298,7 +298,7 @@ export function csvText(rows: Array<Record<string, string>>, options: WriteOptio
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   if (options.reversed) columns.reverse();
   const text = stringify([columns, ...rows.map((row) => columns.map((column) => row[column] ?? ''))], {
-    record_delimiter: options.eol === '\r\n' ? 'windows' : 'unix',
+    record_delimiter: options.eol === '\r\n' ? 'windows' : options.eol === '\r' ? 'mac' : 'unix',
   });
   return (options.bom ? '\uFEFF' : '') + text;
 }

@@ -4,18 +4,19 @@ import { SILENT_PROGRESS } from '../../src/roster/progress';
 import type { Store } from '../../src/store/open-store';
 import { SCHOOL_TABLES } from '../../src/store/roster/school-tables';
 
+/** The options a test imports with unless it says otherwise. */
+export const TEST_IMPORT_OPTIONS = {
+  mode: undefined,
+  dryRun: false,
+  skipInvalid: false,
+  fromIdentifier: false,
+  defaultCountryCode: '966',
+  progress: SILENT_PROGRESS,
+} as const;
+
 /** Imports a bundle in-process, as the command does, with the defaults a test wants unless it says otherwise. */
 export function importBundle(store: Store, path: string, options: Partial<ImportOptions> = {}): Promise<ImportOutcome> {
-  return importSchool(store, {
-    path,
-    mode: undefined,
-    dryRun: false,
-    skipInvalid: false,
-    fromIdentifier: false,
-    defaultCountryCode: '966',
-    progress: SILENT_PROGRESS,
-    ...options,
-  });
+  return importSchool(store, { path, ...TEST_IMPORT_OPTIONS, ...options });
 }
 
 export function problemsOf(outcome: ImportOutcome): readonly Problem[] {

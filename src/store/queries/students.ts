@@ -7,12 +7,13 @@ import { currentAcademicYearId } from './calendar';
 
 /** Queries about one student: enrolment, subjects, marks and notes. */
 
+/** A record without a class section (an imported bundle gave none) is served with ClassId and GradeLevel nil. */
 function studentInfoQuery(db: Kysely<Database>) {
   return db
     .selectFrom('student_records as record')
     .innerJoin('students as student', 'student.id', 'record.student_id')
-    .innerJoin('classes as class', 'class.id', 'record.class_id')
-    .innerJoin('grade_levels as grade', 'grade.id', 'class.grade_level_id')
+    .leftJoin('classes as class', 'class.id', 'record.class_id')
+    .leftJoin('grade_levels as grade', 'grade.id', 'class.grade_level_id')
     .innerJoin('academic_years as year', 'year.id', 'record.academic_year_id')
     .select([
       'record.id as studentRecId',

@@ -72,6 +72,14 @@ export async function storedRecords(
   });
 }
 
+/** The store's guardian links' relations, by `studentId guardianId`: a delta that lists one side keeps them. */
+export async function storedRelations(connection: ImportConnection): Promise<Map<string, string>> {
+  const rows = await connection.all<{ student_id: number; guardian_id: number; relation: string }>(
+    'SELECT student_id, guardian_id, relation FROM student_guardians',
+  );
+  return new Map(rows.map((row) => [`${row.student_id} ${row.guardian_id}`, row.relation]));
+}
+
 /** Records the ids the import gave; a sourcedId seen before keeps its row, updated. */
 export async function recordLedger(
   connection: ImportConnection,

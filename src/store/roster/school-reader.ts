@@ -34,3 +34,27 @@ export async function readGuardianLinks(
   );
   return rows.map((row) => ({ ...row, student_id: Number(row.student_id), guardian_id: Number(row.guardian_id) }));
 }
+
+/** The school the store holds, with the sourcedId an import gave it (null: the demo school's, or none). */
+export async function storedSchool(
+  connection: ImportConnection,
+): Promise<{ name: string; sourcedId: string | null } | undefined> {
+  const [row] = await connection.all<{ name_en: string; sourced_id: string | null }>(
+    "SELECT s.name_en, r.sourced_id FROM schools s LEFT JOIN roster_ids r ON r.kind = 'schools' AND r.id = s.id " +
+      'ORDER BY s.id LIMIT 1',
+  );
+  return row && { name: row.name_en, sourcedId: row.sourced_id };
+}
+
+/** How many rows each of the school's tables holds. */
+export async function countSchoolRows(
+  connection: ImportConnection,
+  tables: readonly SchoolTable[],
+): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const table of tables) {
+    const [row] = await connection.all<{ total: number | string }>(`SELECT COUNT(*) AS total FROM ${table.name}`);
+    counts.set(table.name, Number(row?.total ?? 0));
+  }
+  return counts;
+}
