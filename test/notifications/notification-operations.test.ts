@@ -22,6 +22,13 @@ const PUSH = '/PushNotificationMobile.asmx';
 const NOTES = '/NotificationNotes.asmx';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** Every file below a folder (the store, its WAL, the audit journal's segments...). */
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
 describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) => {
   let settings: Record<string, string>;
   let school: Store;
@@ -104,9 +111,8 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
         // SQLite keeps a statement rolled back in memory only: no file holds the number or the code.
         await service?.close();
         service = undefined;
-        const folder = settings.DATA_DIR;
-        for (const file of readdirSync(folder)) {
-          const bytes = readFileSync(join(folder, file));
+        for (const file of filesUnder(settings.DATA_DIR)) {
+          const bytes = readFileSync(file);
           expect([file, bytes.includes('15550100777'), bytes.includes('61527384')]).toEqual([file, false, false]);
         }
       } else {
@@ -196,9 +202,7 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
         expect(queued.state).toBe('queued');
         expect(JSON.stringify(queued)).not.toContain('90817263');
         if (engine === 'sqlite') {
-          const folder = settings.DATA_DIR;
-          for (const file of readdirSync(folder))
-            expect(readFileSync(join(folder, file)).includes('90817263')).toBe(false);
+          for (const file of filesUnder(settings.DATA_DIR)) expect(readFileSync(file).includes('90817263')).toBe(false);
         }
       } finally {
         // The log gathers lines and writes them together: out with them before the spy goes.

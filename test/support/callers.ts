@@ -10,6 +10,7 @@ import type { Session } from '../../src/store/session';
 import { envelope11, envelope12, NS } from './soap';
 import { basic, type RemoteResponse, remoteFetch } from './remote-client';
 import { startTestService } from './service';
+import { TEST_OUTBOX_KEY } from './test-key';
 import { openTestSchool } from './stores';
 
 /**
@@ -18,7 +19,7 @@ import { openTestSchool } from './stores';
  */
 
 /** The service key the tests' services run with, so that the tests can seal digest secrets as the command does. */
-export const TEST_OUTBOX_KEY = '5a'.repeat(32);
+export { TEST_OUTBOX_KEY };
 
 /** A service whose only local network is 127.0.0.1, which sees changed callers within 200 ms. */
 export const REMOTE_TEST_SETTINGS: Readonly<Record<string, string>> = {
