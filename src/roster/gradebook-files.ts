@@ -76,7 +76,11 @@ export async function readLineItems(
       const category = categoryId
         ? book.resolve(reader, 'categorySourcedId', ['assessment_categories'], categoryId, 'category')
         : null;
-      const termColumn = (v12 && TERM_COLUMNS.find((column) => reader.raw(column) !== '')) || TERM_COLUMNS[0];
+      const termColumn =
+        (v12 &&
+          (TERM_COLUMNS.find((column) => reader.raw(column) !== '') ??
+            TERM_COLUMNS.find((column) => reader.hasColumn(column)))) ||
+        TERM_COLUMNS[0];
       const termId = reader.list(termColumn)[0];
       const term = termId
         ? book.resolve(reader, termColumn, ['terms', 'academic_years'], termId, 'grading period')
@@ -88,7 +92,11 @@ export async function readLineItems(
       const scaleId = v12 ? reader.raw('scoreScaleSourcedId') : '';
       const scale = scaleId ? scales.get(scaleId) : undefined;
       if (scaleId && !scale) {
-        reader.fail('scoreScaleSourcedId', 'unknown-reference', `scoreScaleSourcedId "${scaleId}" names no scoreScale`);
+        reader.fail(
+          'scoreScaleSourcedId',
+          'unknown-reference',
+          `scoreScaleSourcedId "${clip(scaleId)}" names no scoreScale`,
+        );
       }
       const min = reader.number('resultValueMin', true);
       const max = reader.number('resultValueMax', true, { min: 0 });
@@ -186,6 +194,14 @@ export async function readResults(
       const numeric = reader.number('score', !v12);
       // Read whether used or not, so that a 1.2 file's columns are not listed as unread.
       const text = v12 ? reader.raw('textScore') : '';
+      const ownScale = v12 ? reader.raw('scoreScaleSourcedId') : '';
+      if (ownScale && !scales.has(ownScale)) {
+        reader.fail(
+          'scoreScaleSourcedId',
+          'unknown-reference',
+          `scoreScaleSourcedId "${clip(ownScale)}" names no scoreScale`,
+        );
+      }
       const textScore = numeric === undefined && reader.ok ? text : '';
       if (v12) for (const flag of ['inProgress', 'incomplete', 'late', 'missing']) reader.boolean(flag, false);
       reader.date('scoreDate', true);
@@ -200,7 +216,8 @@ export async function readResults(
         );
       }
       const score =
-        numeric ?? (textScore ? scoreOfText(reader, textScore, scaleOf.get(lineItem ?? ''), scales) : undefined);
+        numeric ??
+        (textScore ? scoreOfText(reader, textScore, scales.get(ownScale) ?? scaleOf.get(lineItem ?? '')) : undefined);
       if (v12 && numeric === undefined && !textScore && reader.ok && !UNSCORED.has(scoreStatus ?? '')) {
         reader.fail('score', 'missing-value', `a result "${scoreStatus}" needs a score or a textScore`);
       }
@@ -237,11 +254,8 @@ export async function readResults(
 function scoreOfText(
   reader: FieldReader,
   textScore: string,
-  lineItemScale: ReadonlyMap<string, number> | undefined,
-  scales: ScoreScales,
+  scale: ReadonlyMap<string, number> | undefined,
 ): number | undefined {
-  const own = reader.raw('scoreScaleSourcedId');
-  const scale = scales.get(own) ?? lineItemScale;
   const value = scale?.get(textScore);
   if (value === undefined) {
     const where = scale ? 'its score scale does not map it' : 'its lineItem has no score scale';
