@@ -9,7 +9,8 @@ import type { ScoreScales } from './score-scales';
  * section of their scheduled class, in the term of their grading period, held on their dueDate,
  * scored out of resultValueMax); results.csv -> marks, the student's score in the class section's
  * record. Results are the bulk of a bundle (millions of rows): they are checked here and handed on
- * in batches, never held whole.
+ * in batches, never held whole. A 1.2 bundle's lineItems may name their session in a list and a
+ * score scale (score-scales.ts), and its results may carry a text score instead of a number.
  */
 
 export async function readCategories(context: ImportContext): Promise<void> {
