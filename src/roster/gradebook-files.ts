@@ -1,13 +1,16 @@
 import type { ImportContext } from './import-context';
+import { clip, type FieldReader } from './fields';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
 import type { Entry } from './roster-book';
+import type { ScoreScales } from './score-scales';
 
 /**
  * categories.csv -> assessment categories; lineItems.csv -> assessments (of the subject and class
  * section of their scheduled class, in the term of their grading period, held on their dueDate,
  * scored out of resultValueMax); results.csv -> marks, the student's score in the class section's
  * record. Results are the bulk of a bundle (millions of rows): they are checked here and handed on
- * in batches, never held whole.
+ * in batches, never held whole. A 1.2 bundle's lineItems may name their session in a list and a
+ * score scale (score-scales.ts), and its results may carry a text score instead of a number.
  */
 
 export async function readCategories(context: ImportContext): Promise<void> {
@@ -15,6 +18,8 @@ export async function readCategories(context: ImportContext): Promise<void> {
     const start = rowStart(context, reader, 'assessment_categories', 'metadata.contractId');
     if (!start) return;
     const title = reader.required('title') ?? '';
+    // 1.2's weight (a share of the final grade): checked, not kept, as the service computes no final grade.
+    reader.number('weight', false, { min: 0 });
     takeRow(context, reader, 'assessment_categories', start, {
       name_ar: title,
       name_en: reader.text('metadata.nameEn') || title,
@@ -23,8 +28,26 @@ export async function readCategories(context: ImportContext): Promise<void> {
   assignIds(context, 'assessment_categories');
 }
 
-export async function readLineItems(context: ImportContext): Promise<void> {
+/**
+ * Where a lineItem's term comes from. 1.1 has `gradingPeriodSourcedId`; 1.2 lists sessions in
+ * `gradingPeriodSourcedIds` or `academicSessionSourcedIds` (vendors write either, singular or
+ * plural): the first of the first column present is the term.
+ */
+const TERM_COLUMNS = [
+  'gradingPeriodSourcedId',
+  'gradingPeriodSourcedIds',
+  'academicSessionSourcedId',
+  'academicSessionSourcedIds',
+] as const;
+
+/** Reads lineItems.csv; returns, per lineItem of a 1.2 bundle with `scoreScaleSourcedId`, its scale. */
+export async function readLineItems(
+  context: ImportContext,
+  scales: ScoreScales = new Map(),
+): Promise<Map<string, ReadonlyMap<string, number>>> {
   const { book } = context;
+  const scaleOf = new Map<string, ReadonlyMap<string, number>>();
+  const v12 = context.version === '1.2';
   await forEachRow(
     context,
     'lineItems.csv',
@@ -34,7 +57,7 @@ export async function readLineItems(context: ImportContext): Promise<void> {
       'assignDate',
       'dueDate',
       'classSourcedId',
-      'gradingPeriodSourcedId',
+      ...(v12 ? [] : ['gradingPeriodSourcedId']),
       'resultValueMin',
       'resultValueMax',
     ],
@@ -54,7 +77,28 @@ export async function readLineItems(context: ImportContext): Promise<void> {
       const category = categoryId
         ? book.resolve(reader, 'categorySourcedId', ['assessment_categories'], categoryId, 'category')
         : null;
-      const term = reference('gradingPeriodSourcedId', ['terms', 'academic_years'], 'grading period');
+      const termColumn =
+        (v12 &&
+          (TERM_COLUMNS.find((column) => reader.raw(column) !== '') ??
+            TERM_COLUMNS.find((column) => reader.hasColumn(column)))) ||
+        TERM_COLUMNS[0];
+      const termId = reader.list(termColumn)[0];
+      const term = termId
+        ? book.resolve(reader, termColumn, ['terms', 'academic_years'], termId, 'grading period')
+        : reader.fail(
+            termColumn,
+            'missing-value',
+            `${v12 ? 'a grading period or academic session' : termColumn} is required`,
+          );
+      const scaleId = v12 ? reader.raw('scoreScaleSourcedId') : '';
+      const scale = scaleId ? scales.get(scaleId) : undefined;
+      if (scaleId && !scale) {
+        reader.fail(
+          'scoreScaleSourcedId',
+          'unknown-reference',
+          `scoreScaleSourcedId "${clip(scaleId)}" names no scoreScale`,
+        );
+      }
       const min = reader.number('resultValueMin', true);
       const max = reader.number('resultValueMax', true, { min: 0 });
       if (section?.table === 'classes') {
@@ -66,7 +110,7 @@ export async function readLineItems(context: ImportContext): Promise<void> {
       }
       if (term?.table === 'academic_years') {
         reader.fail(
-          'gradingPeriodSourcedId',
+          termColumn,
           'unknown-reference',
           'a lineItem belongs to a term or grading period, not a school year',
         );
@@ -74,6 +118,7 @@ export async function readLineItems(context: ImportContext): Promise<void> {
       if (min !== undefined && max !== undefined && max <= min) {
         reader.fail('resultValueMax', 'bad-number', 'resultValueMax is not above resultValueMin');
       }
+      if (scale && reader.ok) scaleOf.set(start.sourcedId, scale);
       takeRow(context, reader, 'assessments', start, {
         class_id: section?.row?.class_id,
         subject_id: section?.row?.subject_id,
@@ -87,6 +132,7 @@ export async function readLineItems(context: ImportContext): Promise<void> {
     },
   );
   assignIds(context, 'assessments');
+  return scaleOf;
 }
 
 /** A result as it is staged for the store: checked, its references turned into ids. */
@@ -103,6 +149,8 @@ export interface StagedMark {
 }
 
 const SCORE_STATUSES = ['exempt', 'fully graded', 'not submitted', 'partially graded', 'submitted'] as const;
+/** 1.2 results whose score may be empty: nothing was graded, so no mark is stored and nothing is wrong. */
+const UNSCORED = new Set<string>(['exempt', 'not submitted', 'submitted']);
 const BATCH = 2000;
 
 /** Reads results.csv, handing checked rows to `stage` in batches. Returns how many rows were taken. */
@@ -110,7 +158,10 @@ export async function readResults(
   context: ImportContext,
   recordOf: (studentId: number, classId: number) => number | undefined,
   stage: (marks: StagedMark[]) => Promise<void>,
+  scaleOf: ReadonlyMap<string, ReadonlyMap<string, number>> = new Map(),
+  scales: ScoreScales = new Map(),
 ): Promise<number> {
+  const v12 = context.version === '1.2';
   const { book } = context;
   let batch: StagedMark[] = [];
   let taken = 0;
@@ -118,7 +169,7 @@ export async function readResults(
   await forEachRow(
     context,
     'results.csv',
-    ['sourcedId', 'lineItemSourcedId', 'studentSourcedId', 'scoreStatus', 'score', 'scoreDate'],
+    ['sourcedId', 'lineItemSourcedId', 'studentSourcedId', 'scoreStatus', ...(v12 ? [] : ['score']), 'scoreDate'],
     (reader) => {
       const status = reader.raw('status').toLowerCase();
       const start = rowStart(context, reader, 'marks', 'metadata.contractId');
@@ -140,8 +191,20 @@ export async function readResults(
       }
       const lineItem = reader.required('lineItemSourcedId');
       const studentId = reader.required('studentSourcedId');
-      reader.oneOf('scoreStatus', SCORE_STATUSES, true);
-      const score = reader.number('score', true);
+      const scoreStatus = reader.oneOf('scoreStatus', SCORE_STATUSES, true);
+      const numeric = reader.number('score', !v12);
+      // Read whether used or not, so that a 1.2 file's columns are not listed as unread.
+      const text = v12 ? reader.raw('textScore') : '';
+      const ownScale = v12 ? reader.raw('scoreScaleSourcedId') : '';
+      if (ownScale && !scales.has(ownScale)) {
+        reader.fail(
+          'scoreScaleSourcedId',
+          'unknown-reference',
+          `scoreScaleSourcedId "${clip(ownScale)}" names no scoreScale`,
+        );
+      }
+      const textScore = numeric === undefined && reader.ok ? text : '';
+      if (v12) for (const flag of ['inProgress', 'incomplete', 'late', 'missing']) reader.boolean(flag, false);
       reader.date('scoreDate', true);
       const assessment = lineItem && book.resolve(reader, 'lineItemSourcedId', ['assessments'], lineItem, 'lineItem');
       const student = studentId && book.resolve(reader, 'studentSourcedId', ['students'], studentId, 'student');
@@ -152,6 +215,12 @@ export async function readResults(
           'unknown-reference',
           `student "${studentId}" is not enrolled in the class of lineItem "${lineItem}"`,
         );
+      }
+      const score =
+        numeric ??
+        (textScore ? scoreOfText(reader, textScore, scales.get(ownScale) ?? scaleOf.get(lineItem ?? '')) : undefined);
+      if (v12 && numeric === undefined && !textScore && reader.ok && !UNSCORED.has(scoreStatus ?? '')) {
+        reader.fail('score', 'missing-value', `a result "${scoreStatus}" needs a score or a textScore`);
       }
       if (!reader.ok || !assessment || record === undefined || score === undefined) return;
       batch.push({
@@ -176,4 +245,22 @@ export async function readResults(
     },
   );
   return taken;
+}
+
+/**
+ * The number a 1.2 result's text score stands for: on the scale its own `scoreScaleSourcedId`
+ * names, else its lineItem's. A text the scale does not map (or no scale) is a warning at the
+ * textScore field, and the result gives no mark: the store keeps numbers only.
+ */
+function scoreOfText(
+  reader: FieldReader,
+  textScore: string,
+  scale: ReadonlyMap<string, number> | undefined,
+): number | undefined {
+  const value = scale?.get(textScore);
+  if (value === undefined) {
+    const where = scale ? 'its score scale does not map it' : 'its lineItem has no score scale';
+    reader.warn('textScore', 'text-score-unmapped', `textScore "${clip(textScore)}": ${where}; no mark is stored`);
+  }
+  return value;
 }

@@ -32,6 +32,7 @@ import { readCategories, readLineItems, readResults } from './gradebook-files';
 import type { ImportContext } from './import-context';
 import { readManifest } from './manifest';
 import { readRoles } from './roles-file';
+import { readScoreScales } from './score-scales';
 import { readOwnFiles } from './own-files';
 import { Problems } from './problems';
 import type { Progress } from './progress';
@@ -269,11 +270,12 @@ async function readBundle(
   await readDemographics(context);
   await readEnrollments(context, pending);
   await readCategories(context);
-  await readLineItems(context);
+  const scales = await readScoreScales(context);
+  const scaleOf = await readLineItems(context, scales);
   const recordOf = recordFinder(context.book);
   await readOwnFiles(context, recordOf);
   await createMarkStaging(connection);
-  await readResults(context, recordOf, (marks) => stageMarks(connection, marks));
+  await readResults(context, recordOf, (marks) => stageMarks(connection, marks), scaleOf, scales);
   const reader = context.readers.get('results.csv');
   if (!reader) return;
   for (const duplicate of await duplicateMarks(connection, skipInvalid)) {

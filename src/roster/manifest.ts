@@ -39,7 +39,7 @@ const KNOWN_FILES = [
 const KNOWN_PROPERTIES = ['manifest.version', 'oneroster.version', 'source.systemName', 'source.systemCode'];
 
 /** Files only OneRoster 1.2 has that the import reads. */
-export const V12_FILES = ['roles'] as const;
+export const V12_FILES = ['roles', 'scoreScales'] as const;
 
 export interface Manifest {
   /** `oneroster.version`: 1.1 unless the manifest says 1.2. */

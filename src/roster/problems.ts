@@ -32,7 +32,8 @@ export type WarningKind =
   | 'manifest'
   | 'rows-skipped'
   | 'columns-not-read'
-  | 'other-schools';
+  | 'other-schools'
+  | 'text-score-unmapped';
 
 export interface Problem {
   readonly file: string;

@@ -52,4 +52,11 @@ describe('school-service import: warnings', () => {
     expect(strict.stdout).toContain('Nothing was written: 1 problem in 1 row');
     expect(strict.stdout).toContain('0 warnings, 1 problem.');
   });
+
+  test('the 1.2 fixture: its unmapped text score is a warning at its field, the import written', () => {
+    const done = run('import', join(ROOT, 'test', 'roster', 'fixtures', 'oneroster-1-2'));
+    expect(done.status).toBe(0);
+    expect(done.stderr).toMatch(/^results\.csv:5:10: warning text-score-unmapped: textScore "Excellent"/m);
+    expect(done.stdout).toMatch(/^bulk import imported .* 2 marks.*; \d+ rows, 1 warning, 0 problems\.$/m);
+  });
 });
