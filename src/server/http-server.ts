@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createApp } from './express-app';
 import { HttpBinding } from '../bindings/http/http-binding';
 import { JsonBinding } from '../bindings/json/json-binding';
@@ -36,6 +36,15 @@ export function checkingIntervalFor(limits: ClientTimeLimits): number {
 export interface HttpServer {
   readonly server: Server;
   readonly tracking: RequestTracking;
+}
+
+/** Writes the reply once the call is served; a failure on the way is the last resort's. No closure per call. */
+async function writeWhenServed(request: IncomingMessage, response: ServerResponse, serving: Promise<Served>) {
+  try {
+    writeReply(response, await serving);
+  } catch (error) {
+    failRequest(response, error, request);
+  }
 }
 
 /**
@@ -81,10 +90,7 @@ export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits =
           app(request, response);
           return;
       }
-      serving.then(
-        (served) => writeReply(response, served),
-        (error: unknown) => failRequest(response, error, request),
-      );
+      writeWhenServed(request, response, serving);
     },
     {
       router: new RequestRouter(parts.catalog),

@@ -1,3 +1,4 @@
+import type { HttpRequest } from '../bindings/http/http-binding';
 import type { Catalog, Endpoint, Operation } from '../contract/catalog';
 import { parseContentType } from '../wire/content-type';
 import { OPERATOR_PATHS } from './operator-routes';
@@ -24,15 +25,10 @@ export type RequestTarget =
   /** Everything else, for Express: the endpoint's pages (GET /X.asmx?…), the index, the 404 page. */
   | { readonly kind: 'page'; readonly endpointPath: string };
 
-export interface HttpTarget {
+/** An operation call for the HTTP binding: what it needs of the request, resolved here. */
+export interface HttpTarget extends HttpRequest {
   readonly kind: 'http';
   readonly endpointPath: string;
-  readonly endpoint: Endpoint;
-  /** The name in the path, decoded. */
-  readonly operationName: string;
-  /** The endpoint's operation of that name; undefined when it has none. */
-  readonly operation: Operation | undefined;
-  readonly query: string;
 }
 
 const ASMX_PATH = /^(\/[^/]+\.asmx)(?:\/(.*))?$/;
