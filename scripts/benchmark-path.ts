@@ -66,7 +66,7 @@ const STAGES: ReadonlyArray<readonly [string, RegExp]> = [
     ),
   ],
   ['request record and id', /\/(telemetry\/(request-record|request-id)|server\/request-tracking)\.js$/],
-  ['metrics', /\/(telemetry\/(request-figures|latency-counts|process-telemetry)|server\/service-figures)\.js$/],
+  ['metrics', /\/(telemetry\/(request-figures|latency-counts|process-telemetry)|status\/service-figures)\.js$/],
   ['access log', /\/(telemetry\/access-log|lib\/log)\.js$/],
   ['caller and scope', /\/access\/\w[\w-]*\.js$/],
   ['audit trail', /\/audit\/\w[\w-]*\.js$/],

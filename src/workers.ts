@@ -3,7 +3,7 @@ import type { OperatorSettings } from './config/operator-settings';
 import { EXIT_SETTING_TO_FIX } from './config/readers';
 import { log } from './lib/log';
 import { type WarningMessage, warnOnce } from './lib/node-warnings';
-import { relayFigures } from './server/cluster-figures';
+import { relayFigures } from './status/cluster-figures';
 
 /**
  * WORKERS=n: n processes serve the one port, node:cluster handing each new connection to the next

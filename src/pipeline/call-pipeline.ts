@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { CallerRegistry, Identity, Recognition } from '../access/caller-registry';
 import { mayCall } from '../access/caller-registry';
 import { NO_SCOPE } from '../access/scope';
@@ -19,9 +19,10 @@ import { Exchange } from './exchange';
 import { collectTouched, noneTouched, type TouchedRecords } from './touched-records';
 import { rehearsalSession } from '../store/session';
 import { type MigrationParts, type RoutedCall, routeOf, serveRouted } from './routed-call';
+import type { Route } from '../config/migration-settings';
 import type { LegacyRequest } from '../migration/legacy-client';
-import { CapturedResponse } from './captured-response';
-import { sendWithHeaders } from '../wire/send';
+import type { Answer } from '../migration/answer';
+import { HANG_UP, type Reply, reply, type Served } from './reply';
 
 /**
  * A way of calling the service (SOAP 1.1/1.2, HTTP GET/POST, JSON): it decodes a request into a
@@ -38,8 +39,10 @@ export interface Binding<State> {
   operationBeforeBody?(state: State): OperationName | undefined;
   /** The call in the request; throws a CallError when there is none to make. */
   decode(exchange: Exchange, state: State): Call | Promise<Call>;
-  writeResult(exchange: Exchange, state: State, call: Call, result: unknown): void;
-  writeError(exchange: Exchange, state: State, error: CallError): void;
+  /** The reply carrying a call's result; it writes nothing (the server does). */
+  writeResult(state: State, call: Call, result: unknown): Reply;
+  /** The reply carrying an error, in the binding's shape: the one place each kind gets its shape. */
+  writeError(state: State, error: CallError): Reply;
 }
 
 export type Invocation =
@@ -67,8 +70,6 @@ export interface PipelineParts {
   readonly migration?: MigrationParts;
 }
 
-/** The challenge of a 401: .NET's clients send their credentials only once they are asked. */
-export const BASIC_CHALLENGE = 'Basic realm="school-service", charset="UTF-8"';
 /** What a caller is told when the legacy service, which answers its operation, did not answer. */
 const LEGACY_UNAVAILABLE = 'The legacy service that answers this operation did not answer; try again later.';
 const HOW_TO_LET_IN = 'The operator lets callers in with the command school-service callers add.';
@@ -95,13 +96,17 @@ function passable(exchange: Exchange, call: Call): LegacyRequest {
 export class CallPipeline {
   constructor(private readonly parts: PipelineParts) {}
 
-  exchange(request: IncomingMessage, response: ServerResponse): Exchange {
+  /** The exchange of one request; `record` is what the access log and the figures will learn of it. */
+  exchange(request: IncomingMessage, record: RequestRecord | undefined): Exchange {
     const { settings } = this.parts;
-    return new Exchange(request, response, settings.maxBodyBytes, settings, settings.trustedProxies);
+    return new Exchange(request, record, settings.maxBodyBytes, settings, settings.trustedProxies);
   }
 
-  /** Serves one request; what it was (binding, operation, caller, outcome) goes into the exchange's record. */
-  async serve<State>(exchange: Exchange, binding: Binding<State>, state: State): Promise<void> {
+  /**
+   * Serves one request: the reply for the server to write, or HANG_UP when the client went away.
+   * What the request was (binding, operation, caller, outcome) goes into the exchange's record.
+   */
+  async serve<State>(exchange: Exchange, binding: Binding<State>, state: State): Promise<Served> {
     const { record } = exchange;
     if (record) record.binding = binding.nameOf(exchange, state);
     let call: Call;
@@ -109,40 +114,70 @@ export class CallPipeline {
       await this.decideBeforeBody(exchange, binding, state);
       call = await binding.decode(exchange, state);
     } catch (error) {
-      this.fail(exchange, binding, state, error);
-      return;
+      return this.fail(exchange, binding, state, error);
     }
     if (record) record.operation = call.operation.name;
     const admitting = this.admit(call, record);
     const admission = admitting instanceof Promise ? await admitting : admitting;
-    if (!admission.ok) {
-      this.fail(exchange, binding, state, admission.error);
-      return;
-    }
+    if (!admission.ok) return this.fail(exchange, binding, state, admission.error);
     const { migration } = this.parts;
     migration?.recorder?.record(call.operation.name, call.caller.binding, passable(exchange, call), this.clock());
     const route = routeOf(migration, call.operation.name as OperationName);
     if (route !== 'local' && migration) {
-      const routed = this.routedCall(exchange, binding, state, call, admission.identity);
-      await serveRouted(route, migration, routed);
-      return;
+      return this.serveOnRoute(route, migration, exchange, binding, state, call, admission.identity);
     }
     const invocation = await this.run(call, admission.identity, record);
-    this.answer(exchange, binding, state, call, invocation);
+    return this.answer(exchange, binding, state, call, invocation);
   }
 
-  /** Answers the caller with what came of the handler, in the binding's shape. */
-  private answer<State>(exchange: Exchange, binding: Binding<State>, state: State, call: Call, invocation: Invocation) {
+  /**
+   * Serves a call on a route other than local. The route answers the caller before it compares
+   * the answers, so the reply is handed on as soon as there is one; what the route does after
+   * it is its own (a failure then is logged: the caller has its answer).
+   */
+  private serveOnRoute<State>(
+    route: Exclude<Route, 'local'>,
+    migration: MigrationParts,
+    exchange: Exchange,
+    binding: Binding<State>,
+    state: State,
+    call: Call,
+    identity: Identity | undefined,
+  ): Promise<Served> {
+    return new Promise((resolve, reject) => {
+      let answered = false;
+      const answer = (served: Served) => {
+        answered = true;
+        resolve(served);
+      };
+      serveRouted(route, migration, this.routedCall(exchange, binding, state, call, identity, answer)).then(
+        () => {
+          if (!answered) resolve(HANG_UP);
+        },
+        (error: unknown) => {
+          if (!answered) reject(error);
+          else log.error('routed call failed', { error: error instanceof Error ? error.stack : String(error) });
+        },
+      );
+    });
+  }
+
+  /** The reply to the caller with what came of the handler, in the binding's shape. */
+  private answer<State>(
+    exchange: Exchange,
+    binding: Binding<State>,
+    state: State,
+    call: Call,
+    invocation: Invocation,
+  ): Served {
     const { record } = exchange;
-    if (!invocation.ok) {
-      this.fail(exchange, binding, state, invocation.error);
-      return;
-    }
+    if (!invocation.ok) return this.fail(exchange, binding, state, invocation.error);
     try {
-      binding.writeResult(exchange, state, call, invocation.result);
+      const answer = binding.writeResult(state, call, invocation.result);
       if (record) record.outcome = 'ok';
+      return answer;
     } catch (error) {
-      this.fail(exchange, binding, state, error);
+      return this.fail(exchange, binding, state, error);
     }
   }
 
@@ -322,37 +357,35 @@ export class CallPipeline {
     });
   }
 
-  /** The call as its route needs it: the request to pass on, and how to run, answer and capture it here. */
+  /**
+   * The call as its route needs it: the request to pass on, and how to run, answer and capture it
+   * here; `deliver` takes the caller's reply, whichever side gave it.
+   */
   private routedCall<State>(
     exchange: Exchange,
     binding: Binding<State>,
     state: State,
     call: Call,
     identity: Identity | undefined,
+    deliver: (served: Served) => void,
   ): RoutedCall {
-    const { request, response, record } = exchange;
+    const { record } = exchange;
     return {
       operation: call.operation.name as OperationName,
       binding: call.caller.binding,
       request: passable(exchange, call),
       // A run only to compare comes after the caller was answered: the request's record is closed by then.
       runLocal: (purpose, rehearsal) => this.run(call, identity, purpose === 'answer' ? record : undefined, rehearsal),
-      answer: (invocation) => this.answer(exchange, binding, state, call, invocation),
-      capture: (invocation) => {
-        const captured = new CapturedResponse();
-        const { settings } = this.parts;
-        const unsent = new Exchange(request, captured.asServerResponse(), 0, settings, settings.trustedProxies);
-        this.answer(unsent, binding, state, call, invocation);
-        return { status: captured.statusCode, headers: captured.answerHeaders(), body: captured.body };
-      },
+      answer: (invocation) => deliver(this.answer(exchange, binding, state, call, invocation)),
+      capture: (invocation) => answerOf(this.replyTo(binding, state, call, invocation)),
       pass: (answer) => {
         if (record) record.outcome = answer.status < 400 ? 'ok' : 'legacy-fault';
-        sendWithHeaders(response, answer.status, answer.headers, answer.body);
+        deliver(passedOn(answer));
       },
       unavailable: (reason) => {
         log.warn('legacy service unavailable', { operation: call.operation.name, reason });
         if (record) record.outcome = 'legacy-unavailable';
-        this.fail(exchange, binding, state, new CallError('internal', LEGACY_UNAVAILABLE));
+        deliver(this.fail(exchange, binding, state, new CallError('internal', LEGACY_UNAVAILABLE)));
       },
       auditForwarded: (ok) => {
         if (OPERATION_POLICIES[call.operation.name as OperationName].audit === 'none') return;
@@ -375,12 +408,27 @@ export class CallPipeline {
     return this.parts.services.clock();
   }
 
-  private fail<State>(exchange: Exchange, binding: Binding<State>, state: State, error: unknown): void {
-    const { response, record } = exchange;
-    if (error instanceof ClientGone || response.headersSent) {
+  /** This service's reply to a call, as the binding shapes it, for no one: a shadow's answer, to compare. */
+  private replyTo<State>(binding: Binding<State>, state: State, call: Call, invocation: Invocation): Reply {
+    try {
+      if (invocation.ok) return binding.writeResult(state, call, invocation.result);
+    } catch (error) {
+      log.error('request failed', { error: error instanceof Error ? error.stack : String(error) });
+      return binding.writeError(state, new CallError('internal', INTERNAL_REASON));
+    }
+    return binding.writeError(state, invocation.error);
+  }
+
+  /**
+   * The reply to a call that failed, in the binding's shape; HANG_UP when the client went away.
+   * Whether the connection must close, and whether the caller is challenged, the server learns
+   * from the reply: the headers that say so are the server's.
+   */
+  private fail<State>(exchange: Exchange, binding: Binding<State>, state: State, error: unknown): Served {
+    const { record } = exchange;
+    if (error instanceof ClientGone) {
       if (record) record.outcome ??= 'client-gone';
-      response.destroy();
-      return;
+      return HANG_UP;
     }
     let callError: CallError;
     if (error instanceof CallError) {
@@ -393,8 +441,22 @@ export class CallPipeline {
       callError = new CallError('internal', INTERNAL_REASON);
     }
     if (record) record.outcome ??= callError.kind;
-    if (exchange.bodyLeftUnread) response.setHeader('Connection', 'close');
-    if (callError.kind === 'unauthenticated') response.setHeader('WWW-Authenticate', BASIC_CHALLENGE);
-    binding.writeError(exchange, state, callError);
+    const answer = binding.writeError(state, callError);
+    answer.closeConnection = exchange.bodyLeftUnread;
+    answer.challenge = callError.kind === 'unauthenticated';
+    return answer;
   }
+}
+
+/** A reply as the comparison of answers reads it: its status, its headers by lower-case name, its bytes. */
+function answerOf({ status, contentType, body, headers }: Reply): Answer {
+  const named: Record<string, string> = {};
+  for (const name in headers) named[name.toLowerCase()] = headers[name];
+  if (contentType !== undefined) named['content-type'] = contentType;
+  return { status, headers: named, body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body };
+}
+
+/** The legacy service's answer, passed on to the caller unchanged. */
+function passedOn(answer: Answer): Reply {
+  return reply(answer.status, undefined, answer.body, answer.headers);
 }

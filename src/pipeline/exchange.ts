@@ -1,15 +1,15 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { type Credentials, credentialsOfAuthorization, UNREADABLE } from '../access/credentials';
 import { clientAddress, type NetworkList } from '../lib/networks';
 import { FEDERATION_HEADER } from '../federation/forward-call';
 import { baseUrlFor, type PublicAddress } from '../wire/base-url';
 import { readBody } from '../wire/read-body';
-import { recordOf, type RequestRecord } from '../telemetry/request-record';
+import type { RequestRecord } from '../telemetry/request-record';
 import type { BindingName, Caller } from './call';
 import { CallError, ClientGone } from './call-error';
 
 /**
- * One request and its response as a call passes through the pipeline. The body is read only
+ * One request as a call passes through the pipeline; its answer is a Reply the server writes. The body is read only
  * through `body()`, within the size limit, so that every binding refuses an oversized or
  * compressed body alike; the exchange remembers whether it was read to the end.
  */
@@ -17,18 +17,15 @@ export class Exchange {
   private bodyRead = false;
   /** The body as read, kept for a call passed on to the legacy service unchanged. */
   private bodyBytes: Buffer | undefined;
-  /** What the access log and the figures learn of this request; undefined for an exchange a unit test made up. */
-  readonly record: RequestRecord | undefined;
 
   constructor(
     readonly request: IncomingMessage,
-    readonly response: ServerResponse,
+    /** What the access log and the figures learn of this request; undefined for an answer no one is sent. */
+    readonly record: RequestRecord | undefined,
     private readonly maxBodyBytes: number,
     private readonly address: PublicAddress,
     private readonly trustedProxies: NetworkList,
-  ) {
-    this.record = recordOf(response);
-  }
+  ) {}
 
   /** The client's address, behind a trusted proxy the one it forwarded. */
   get clientAddress(): string {

@@ -38,7 +38,7 @@ export interface RoutedCall {
    * where a write is rehearsed: checked and computed, nothing kept or sent).
    */
   runLocal(purpose: 'answer' | 'compare', rehearsal: boolean): Promise<LocalOutcome>;
-  /** Answers the caller with this service's outcome, in the binding's shape. */
+  /** Answers the caller with this service's outcome, in the binding's shape (the reply goes to the server). */
   answer(outcome: LocalOutcome): void;
   /** This service's answer as the binding would write it, written to no one. */
   capture(outcome: LocalOutcome): Answer;

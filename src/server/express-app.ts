@@ -13,7 +13,7 @@ const HTML = 'text/html; charset=utf-8';
 /**
  * The Express application behind the pages (GET /X.asmx with ?WSDL, ?disco, ?op= or nothing) and
  * the 404 page. The server has taken every other request to an endpoint before: SOAP calls,
- * operation calls and refused methods (see operation-routes.ts).
+ * operation calls and refused methods (see request-target.ts).
  */
 export function createApp({ config, catalog }: ServiceParts): express.Express {
   const pages = new PageRoutes(catalog, config);

@@ -1,11 +1,19 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createApp } from './express-app';
+import { HttpBinding } from '../bindings/http/http-binding';
+import { JsonBinding } from '../bindings/json/json-binding';
 import { SoapBinding } from '../bindings/soap/soap-binding';
+import { exceptionPage, NO_SCRIPT_SERVICE, UNRECOGNIZED_FORMAT } from '../pages/error-page';
+import type { Served } from '../pipeline/reply';
+import { send } from '../wire/send';
 import { failRequest } from './fail-request';
-import { OperationRoutes } from './operation-routes';
-import { OPERATOR_PATHS, OperatorRoutes } from './operator-routes';
+import { OperatorRoutes } from './operator-routes';
+import { RequestRouter } from './request-target';
 import { type RequestTracking, trackRequests } from './request-tracking';
 import type { ServiceParts } from './service-parts';
+import { writeReply } from './write-reply';
+
+const HTML = 'text/html; charset=utf-8';
 
 /** How long a client has to send its headers, and its whole request, before the connection is cut. */
 export interface ClientTimeLimits {
@@ -30,37 +38,65 @@ export interface HttpServer {
   readonly tracking: RequestTracking;
 }
 
+/** Writes the reply once the call is served; a failure on the way is the last resort's. No closure per call. */
+async function writeWhenServed(request: IncomingMessage, response: ServerResponse, serving: Promise<Served>) {
+  try {
+    writeReply(response, await serving);
+  } catch (error) {
+    failRequest(response, error, request);
+  }
+}
+
 /**
- * The HTTP server: every request is tracked (its id, the access log, the figures); a SOAP call
- * (POST to an .asmx path) goes straight to the SOAP binding on the bare node:http request, the
- * operator's endpoints to their routes, an operation call (/X.asmx/Op) to the HTTP or JSON binding
- * as directly, and everything else (the pages, the 404 page) through the Express application.
+ * The HTTP server: every request is tracked (its id, the access log, the figures) and its target
+ * resolved once (request-target.ts). A SOAP call goes straight to the SOAP binding on the bare
+ * node:http request, an operation call (/X.asmx/Op) to the HTTP or JSON binding as directly, the
+ * operator's endpoints to their routes, and everything else (the pages, the 404 page) through the
+ * Express application. The bindings and the pipeline answer with a reply; the server writes it.
  */
 export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits = CLIENT_TIME_LIMITS): HttpServer {
-  const soap = new SoapBinding(parts.catalog, parts.config, parts.pipeline);
+  const { pipeline } = parts;
+  const soap = new SoapBinding(parts.catalog, parts.config);
+  const http = new HttpBinding(parts.config);
+  const json = new JsonBinding(parts.config.budgets);
   const operator = new OperatorRoutes(parts);
-  const operations = new OperationRoutes(parts);
   const app = createApp(parts);
   const tracking = trackRequests(
-    (request, response) => {
-      const url = request.url ?? '';
-      const queryStart = url.indexOf('?');
-      const path = queryStart === -1 ? url : url.slice(0, queryStart);
-      if (request.method === 'POST') {
-        const endpoint = parts.catalog.endpointByPath(path);
-        if (endpoint) {
-          soap.handle(request, response, endpoint).catch((error: unknown) => failRequest(response, error, request));
+    (request, response, record, target) => {
+      let serving: Promise<Served>;
+      switch (target.kind) {
+        case 'soap':
+          serving = pipeline.serve(pipeline.exchange(request, record), soap, soap.requestTo(request, target.endpoint));
+          break;
+        case 'http':
+          serving = pipeline.serve(pipeline.exchange(request, record), http, target);
+          break;
+        case 'json':
+          serving = pipeline.serve(pipeline.exchange(request, record), json, target.operation);
+          break;
+        case 'operator':
+          operator.handle(request, response, target.endpointPath).catch((error: unknown) => {
+            failRequest(response, error, request);
+          });
           return;
-        }
+        case 'method-not-allowed':
+          response.setHeader('Allow', 'GET, POST');
+          send(response, 405, HTML, exceptionPage(UNRECOGNIZED_FORMAT));
+          return;
+        case 'script-proxy':
+          send(response, 500, HTML, exceptionPage(NO_SCRIPT_SERVICE));
+          return;
+        case 'page':
+          app(request, response);
+          return;
       }
-      if (OPERATOR_PATHS.has(path)) {
-        operator.handle(request, response, path).catch((error: unknown) => failRequest(response, error, request));
-        return;
-      }
-      if (operations.route(request, response, path, queryStart === -1 ? '' : url.slice(queryStart + 1))) return;
-      app(request, response);
+      writeWhenServed(request, response, serving);
     },
-    { catalog: parts.catalog, trustedProxies: parts.config.access.trustedProxies, telemetry: parts.telemetry },
+    {
+      router: new RequestRouter(parts.catalog),
+      trustedProxies: parts.config.access.trustedProxies,
+      telemetry: parts.telemetry,
+    },
   );
   const server = createServer(
     {

@@ -6,7 +6,7 @@ import { type NetworkList, parseNetworks } from '../lib/networks';
 import { statusPage } from '../pages/status-page';
 import { recordOf } from '../telemetry/request-record';
 import { send } from '../wire/send';
-import type { ServiceFigures } from './service-figures';
+import type { ServiceFigures } from '../status/service-figures';
 
 /** The paths of the operator's endpoints: health, readiness, metrics, the status page. */
 export const OPERATOR_PATHS: ReadonlySet<string> = new Set([

@@ -1,12 +1,11 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Catalog } from '../contract/catalog';
 import { clientAddress, type NetworkList } from '../lib/networks';
 import { logRequest } from '../telemetry/access-log';
 import type { ProcessTelemetry } from '../telemetry/process-telemetry';
 import { requestIdFor } from '../telemetry/request-id';
 import { recordOf, type RequestRecord, startRecord } from '../telemetry/request-record';
-import { OPERATOR_PATHS } from './operator-routes';
+import type { RequestRouter, RequestTarget } from './request-target';
 
 /** The status logged for a request whose client went away before its response was complete (nginx's). */
 const CLIENT_CLOSED_REQUEST = 499;
@@ -23,8 +22,16 @@ export interface RequestTracking {
   closeConnectionsAfterResponses(): void;
 }
 
+/** Routes a tracked request to its target; `record` is the request's, to be filled in on the way. */
+export type TrackedListener = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  record: RequestRecord,
+  target: RequestTarget,
+) => void;
+
 export interface TrackingParts {
-  readonly catalog: Catalog;
+  readonly router: RequestRouter;
   readonly trustedProxies: NetworkList;
   readonly telemetry: ProcessTelemetry;
 }
@@ -36,20 +43,11 @@ export interface TrackingParts {
  * two readers.
  */
 export function trackRequests(
-  route: RequestListener,
-  { catalog, trustedProxies, telemetry }: TrackingParts,
+  route: TrackedListener,
+  { router, trustedProxies, telemetry }: TrackingParts,
 ): RequestTracking {
   const answering = new Set<ServerResponse>();
   let closing = false;
-
-  /** What the figures and the log call the endpoint: bounded to the catalog's paths and the operator's. */
-  const endpointOf = (url: string): string => {
-    const queryStart = url.indexOf('?');
-    const path = queryStart === -1 ? url : url.slice(0, queryStart);
-    if (OPERATOR_PATHS.has(path)) return path;
-    const slash = path.indexOf('/', 1);
-    return catalog.endpointByPath(slash === -1 ? path : path.slice(0, slash))?.path ?? 'other';
-  };
 
   /** When a response is done (or its client gone): the record goes to the figures and the log. */
   function finished(this: ServerResponse): void {
@@ -66,12 +64,14 @@ export function trackRequests(
     const { headers } = request;
     const id = requestIdFor(headers['x-request-id']);
     const address = clientAddress(request.socket.remoteAddress ?? '', headers['x-forwarded-for'], trustedProxies);
-    startRecord(response, id, address, endpointOf(request.url ?? ''), startedAt);
+    // The target is resolved here, once: its endpoint is what the figures and the log call the request's.
+    const target = router.resolve(request.method, request.url ?? '', headers['content-type']);
+    const record = startRecord(response, id, address, target.endpointPath, startedAt);
     if (closing) response.setHeader('Connection', 'close');
     answering.add(response);
     // One function for every response, reading the record from it: no closure to make per request.
     response.on('close', finished);
-    route(request, response);
+    route(request, response, record, target);
   };
 
   return {

@@ -2,7 +2,7 @@ import type { Catalog } from '../contract/catalog';
 import type { Config } from '../config/service-config';
 import type { CallPipeline } from '../pipeline/call-pipeline';
 import type { ProcessTelemetry } from '../telemetry/process-telemetry';
-import type { ServiceFigures } from './service-figures';
+import type { ServiceFigures } from '../status/service-figures';
 
 /**
  * What the HTTP server is built from: the settings, the catalog read from wsdl/, the call

@@ -8,19 +8,26 @@ import { setLogLevel } from '../../src/lib/log';
 import { RuleViolation } from '../../src/lib/rule-violation';
 import type { OperationContext, OperationServices } from '../../src/operations/operation';
 import type { Handlers } from '../../src/operations/registry';
+import type { IncomingMessage } from 'node:http';
 import type { Call } from '../../src/pipeline/call';
-import { CallPipeline } from '../../src/pipeline/call-pipeline';
+import { CallError, ClientGone } from '../../src/pipeline/call-error';
+import { type Binding, CallPipeline } from '../../src/pipeline/call-pipeline';
+import { HANG_UP, reply } from '../../src/pipeline/reply';
 
 beforeAll(() => setLogLevel('silent'));
 
 /** A pipeline whose one handler, for GenerateReport, runs `run`; the store and services are never touched. */
-function pipelineRunning(run: (parameters: unknown, context: OperationContext) => unknown): CallPipeline {
+function pipelineRunning(
+  run: (parameters: unknown, context: OperationContext) => unknown,
+  recognition: unknown = undefined,
+): CallPipeline {
   const handlers = { GenerateReport: { name: 'GenerateReport', handle: run } } as unknown as Handlers;
   const services = { clock: () => new Date('2026-11-22T09:00:00Z') } as unknown as OperationServices;
   const settings = { maxBodyBytes: 1024, publicBaseUrl: undefined, port: 8080, trustedProxies: parseNetworks('') };
   // Every caller is the local one here; recognising callers has tests of its own.
   const local = { name: 'local', scope: SCHOOL_SCOPE, operations: grantedOperations(['all']) };
-  const callers = { recognise: () => ({ kind: 'identified', identity: local }) } as unknown as CallerRegistry;
+  const recognised = recognition ?? { kind: 'identified', identity: local };
+  const callers = { recognise: () => recognised } as unknown as CallerRegistry;
   const audit = { record: () => undefined } as unknown as AuditTrail;
   return new CallPipeline({ handlers, services, settings, callers, audit });
 }
@@ -67,5 +74,69 @@ describe('invoking an operation through the call pipeline', () => {
     if (invocation.ok) return;
     expect(invocation.error.kind).toBe('internal');
     expect(invocation.error.message).toBe('The service could not complete the request; the failure has been logged.');
+  });
+});
+
+/** A binding that decodes every request into `call` (or throws `failure`) and writes plain text. */
+function textBinding(failure?: Error): Binding<undefined> {
+  return {
+    nameOf: () => 'json',
+    operationBeforeBody: () => 'GenerateReport',
+    decode: () => {
+      if (failure) throw failure;
+      return call;
+    },
+    writeResult: (_state, _call, result) => reply(200, 'text/plain', String(result)),
+    writeError: (_state, error: CallError) => reply(500, 'text/plain', `${error.kind}: ${error.message}`),
+  };
+}
+
+/** A request as the pipeline reads it: no socket to write to, only what came in. */
+function request(headers: Record<string, string>): IncomingMessage {
+  return { method: 'POST', url: '/x', headers, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+}
+
+describe('serving a request: a reply for the server to write', () => {
+  test("the result comes back as the binding's reply, with nothing for the connection", async () => {
+    const pipeline = pipelineRunning(() => 'report');
+    const served = await pipeline.serve(pipeline.exchange(request({}), undefined), textBinding(), undefined);
+    expect(served).toEqual({
+      status: 200,
+      contentType: 'text/plain',
+      body: 'report',
+      headers: undefined,
+      closeConnection: false,
+      challenge: false,
+    });
+  });
+
+  test('credentials refused before the body is read: the server is to challenge and close', async () => {
+    const pipeline = pipelineRunning(() => 'report', { kind: 'refused', reason: 'unknown caller' });
+    const refused = request({
+      authorization: `Basic ${Buffer.from('a:b').toString('base64')}`,
+      'content-length': '10',
+    });
+    const served = await pipeline.serve(pipeline.exchange(refused, undefined), textBinding(), undefined);
+    expect(served).not.toBe(HANG_UP);
+    if (served === HANG_UP) return;
+    expect([served.status, served.challenge, served.closeConnection]).toEqual([500, true, true]);
+    expect(String(served.body)).toMatch(/^unauthenticated: Access denied/);
+  });
+
+  test('a rule refused after the body was read neither challenges nor closes', async () => {
+    const pipeline = pipelineRunning(() => 'report');
+    const binding = textBinding(new CallError('client', 'bad'));
+    const served = await pipeline.serve(pipeline.exchange(request({}), undefined), binding, undefined);
+    expect(served).toMatchObject({ body: 'client: bad', challenge: false, closeConnection: false });
+  });
+
+  test('a client that went away gets no reply: the server drops the connection', async () => {
+    const pipeline = pipelineRunning(() => 'report');
+    const served = await pipeline.serve(
+      pipeline.exchange(request({}), undefined),
+      textBinding(new ClientGone()),
+      undefined,
+    );
+    expect(served).toBe(HANG_UP);
   });
 });

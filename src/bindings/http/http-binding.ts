@@ -1,27 +1,30 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Endpoint } from '../../contract/catalog';
+import type { Endpoint, Operation } from '../../contract/catalog';
 import type { Config } from '../../config/service-config';
 import type { OperationName } from '../../contract/operation-types';
 import type { BindingName, Call } from '../../pipeline/call';
 import { CallError, type CallErrorKind } from '../../pipeline/call-error';
-import type { Binding, CallPipeline } from '../../pipeline/call-pipeline';
+import type { Binding } from '../../pipeline/call-pipeline';
 import type { Exchange } from '../../pipeline/exchange';
 import { decodeParameters, type ParameterProblem } from '../../pipeline/parameters';
 import { decodeBody, parseContentType } from '../../wire/content-type';
 import { FormFields, TooManyFields } from '../../wire/form-fields';
 import { escapeHtml } from '../../wire/html-escape';
-import { send, sendEmpty } from '../../wire/send';
+import { type Reply, reply } from '../../pipeline/reply';
 import { requestValidationFailure } from './request-validation';
 import { typedDocument } from './typed-document';
 
 /** What is known of an HTTP GET or POST call before it is decoded: /X.asmx/Op?query. */
 export interface HttpRequest {
   readonly endpoint: Endpoint;
+  /** The name in the path, decoded. */
   readonly operationName: string;
+  /** The endpoint's operation of that name; undefined when it has none (answered in ASMX's words). */
+  readonly operation: Operation | undefined;
   readonly query: string;
 }
 
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
+const EMPTY = Buffer.alloc(0);
 /** The largest buffer a document starts with; a larger result (a report card) grows it. */
 const MAX_SIZE_HINT = 1024 * 1024;
 const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
@@ -67,25 +70,17 @@ export class HttpBinding implements Binding<HttpRequest> {
    */
   private readonly lastSizes = new Map<string, number>();
 
-  constructor(
-    private readonly config: Config,
-    private readonly pipeline: CallPipeline,
-  ) {}
-
-  handle(request: IncomingMessage, response: ServerResponse, state: HttpRequest): Promise<void> {
-    return this.pipeline.serve(this.pipeline.exchange(request, response), this, state);
-  }
+  constructor(private readonly config: Config) {}
 
   nameOf(exchange: Exchange): BindingName {
     return exchange.request.method === 'POST' ? 'http-post' : 'http-get';
   }
 
-  operationBeforeBody({ endpoint, operationName }: HttpRequest): OperationName | undefined {
-    return endpoint.operations.find((candidate) => candidate.name === operationName)?.name as OperationName | undefined;
+  operationBeforeBody({ operation }: HttpRequest): OperationName | undefined {
+    return operation?.name as OperationName | undefined;
   }
 
-  async decode(exchange: Exchange, { endpoint, operationName, query }: HttpRequest): Promise<Call> {
-    const operation = endpoint.operations.find((candidate) => candidate.name === operationName);
+  async decode(exchange: Exchange, { endpoint, operationName, operation, query }: HttpRequest): Promise<Call> {
     if (!operation) throw new CallError('unknown-operation', unknownOperationMessage(endpoint, operationName));
     const post = exchange.request.method === 'POST';
     const fields = await this.fields(exchange, query);
@@ -132,21 +127,18 @@ export class HttpBinding implements Binding<HttpRequest> {
     }
   }
 
-  writeResult(exchange: Exchange, _state: HttpRequest, call: Call, result: unknown): void {
-    const { response } = exchange;
+  writeResult(_state: HttpRequest, call: Call, result: unknown): Reply {
     const resultElement = call.operation.results[this.config.contract];
-    if (resultElement === undefined) {
-      sendEmpty(response, 200);
-      return;
-    }
+    // ASMX answers a void call with no body and no Content-Type.
+    if (resultElement === undefined) return reply(200, undefined, EMPTY);
     const lastSize = this.lastSizes.get(call.operation.name) ?? 0;
     const sizeHint = Math.min(MAX_SIZE_HINT, 1024 + lastSize + (lastSize >> 3));
     const document = typedDocument(resultElement.type, result, this.config.serviceNamespace, sizeHint);
     this.lastSizes.set(call.operation.name, document.length);
-    send(response, 200, 'text/xml; charset=utf-8', document);
+    return reply(200, 'text/xml; charset=utf-8', document);
   }
 
-  writeError(exchange: Exchange, _state: HttpRequest, error: CallError): void {
-    send(exchange.response, STATUS[error.kind] ?? 500, TEXT_PLAIN, `${error.message}\r\n`);
+  writeError(_state: HttpRequest, error: CallError): Reply {
+    return reply(STATUS[error.kind] ?? 500, TEXT_PLAIN, `${error.message}\r\n`);
   }
 }

@@ -1,17 +1,18 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestBudgets } from '../../config/request-budgets';
 import type { Operation } from '../../contract/catalog';
 import type { OperationName } from '../../contract/operation-types';
 import type { BindingName, Call } from '../../pipeline/call';
 import { CallError, type CallErrorKind } from '../../pipeline/call-error';
-import type { Binding, CallPipeline } from '../../pipeline/call-pipeline';
+import type { Binding } from '../../pipeline/call-pipeline';
 import type { Exchange } from '../../pipeline/exchange';
 import { decodeParameters, type ParameterProblem } from '../../pipeline/parameters';
-import { send } from '../../wire/send';
+import { type Reply, reply } from '../../pipeline/reply';
 import { toJsonValue } from '../../wire/typed-json';
 import { jsonBoundsProblem } from './json-bounds';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+/** The header by which ASP.NET's script clients tell an error from a result. */
+const JSON_ERROR: Readonly<Record<string, string>> = { jsonerror: 'true' };
 
 const STATUS: Partial<Record<CallErrorKind, number>> = {
   'too-large': 413,
@@ -58,14 +59,7 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
  * for refused bodies) with a JSON object carrying Message and ExceptionType; never a stack trace.
  */
 export class JsonBinding implements Binding<Operation> {
-  constructor(
-    private readonly pipeline: CallPipeline,
-    private readonly budgets: RequestBudgets,
-  ) {}
-
-  handle(request: IncomingMessage, response: ServerResponse, operation: Operation): Promise<void> {
-    return this.pipeline.serve(this.pipeline.exchange(request, response), this, operation);
-  }
+  constructor(private readonly budgets: RequestBudgets) {}
 
   nameOf(): BindingName {
     return 'json';
@@ -105,17 +99,15 @@ export class JsonBinding implements Binding<Operation> {
     return { operation, parameters: decoded.values, caller: exchange.caller(this.nameOf()) };
   }
 
-  writeResult(exchange: Exchange, operation: Operation, _call: Call, result: unknown): void {
+  writeResult(operation: Operation, _call: Call, result: unknown): Reply {
     const resultElement = operation.results.typed;
     const value = resultElement ? toJsonValue(resultElement.type, result) : null;
-    send(exchange.response, 200, JSON_CONTENT_TYPE, JSON.stringify({ d: value }));
+    return reply(200, JSON_CONTENT_TYPE, JSON.stringify({ d: value }));
   }
 
-  writeError(exchange: Exchange, _operation: Operation, error: CallError): void {
-    const { response } = exchange;
+  writeError(_operation: Operation, error: CallError): Reply {
     const exceptionType = error.exceptionType ?? EXCEPTION_TYPE[error.kind] ?? 'System.InvalidOperationException';
-    response.setHeader('jsonerror', 'true');
     const body = JSON.stringify({ Message: error.message, ExceptionType: exceptionType });
-    send(response, STATUS[error.kind] ?? 500, JSON_CONTENT_TYPE, body);
+    return reply(STATUS[error.kind] ?? 500, JSON_CONTENT_TYPE, body, JSON_ERROR);
   }
 }

@@ -1,13 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { type Credentials, UNREADABLE as UNREADABLE_CREDENTIALS } from '../../access/credentials';
 import type { Catalog, Endpoint } from '../../contract/catalog';
 import type { Config } from '../../config/service-config';
 import type { BindingName, Call } from '../../pipeline/call';
 import { CallError } from '../../pipeline/call-error';
-import type { Binding, CallPipeline } from '../../pipeline/call-pipeline';
+import type { Binding } from '../../pipeline/call-pipeline';
 import type { Exchange } from '../../pipeline/exchange';
 import { type ContentType, decodeBody, parseContentType } from '../../wire/content-type';
-import { send } from '../../wire/send';
+import { type Reply, reply } from '../../pipeline/reply';
 import { EndpointDispatcher } from './dispatch';
 import { type FaultSide, faultEnvelope, mustUnderstandEnvelope, versionMismatchEnvelope } from './envelope-writer';
 import { firstNotUnderstood, type HeaderBlock, type SoapHeader } from './header-reader';
@@ -58,8 +58,8 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * The SOAP 1.1 and 1.2 binding of every endpoint: POST /X.asmx. It runs on the bare node:http
- * request, without Express, because a SOAP call is the hot path and gains nothing from routing.
+ * The SOAP 1.1 and 1.2 binding of every endpoint: POST /X.asmx. It reads the bare node:http
+ * request, without Express, because a SOAP call is the hot path and gains nothing from it.
  */
 export class SoapBinding implements Binding<SoapRequest> {
   private readonly dispatchers = new Map<Endpoint, EndpointDispatcher>();
@@ -68,7 +68,6 @@ export class SoapBinding implements Binding<SoapRequest> {
   constructor(
     catalog: Catalog,
     private readonly config: Config,
-    private readonly pipeline: CallPipeline,
   ) {
     for (const endpoint of catalog.endpoints) {
       this.dispatchers.set(endpoint, new EndpointDispatcher(endpoint, config.serviceNamespace));
@@ -76,12 +75,12 @@ export class SoapBinding implements Binding<SoapRequest> {
     this.results = new SoapResultWriter(config.serviceNamespace, config.contract);
   }
 
-  handle(request: IncomingMessage, response: ServerResponse, endpoint: Endpoint): Promise<void> {
+  /** What is known of a SOAP request to `endpoint` before its body is read: the version its Content-Type announces. */
+  requestTo(request: IncomingMessage, endpoint: Endpoint): SoapRequest {
     const contentType = parseContentType(request.headers['content-type']);
     // ASMX takes a form POSTed to the endpoint itself for a SOAP 1.2 request (and fails to read it).
     const version = contentType.mediaType === FORM_MEDIA_TYPE ? SOAP12 : soapVersionFor(contentType.mediaType);
-    const state: SoapRequest = { endpoint, contentType, version };
-    return this.pipeline.serve(this.pipeline.exchange(request, response), this, state);
+    return { endpoint, contentType, version };
   }
 
   nameOf(_exchange: Exchange, { version }: SoapRequest): BindingName | undefined {
@@ -135,52 +134,39 @@ export class SoapBinding implements Binding<SoapRequest> {
     return found;
   }
 
-  writeResult(exchange: Exchange, { version }: SoapRequest, call: Call, result: unknown): void {
+  writeResult({ version }: SoapRequest, call: Call, result: unknown): Reply {
     const soap = version as SoapVersion;
-    send(exchange.response, 200, soap.contentType, this.results.responseFor(call.operation, soap, result));
+    return reply(200, soap.contentType, this.results.responseFor(call.operation, soap, result));
   }
 
   /** Every error as ASMX answers it on SOAP: an empty 415 or 400, or a fault naming the side or header at fault. */
-  writeError(exchange: Exchange, { version, notUnderstood }: SoapRequest, error: CallError): void {
-    const { response } = exchange;
-    if (!version || error.kind === 'unsupported-media-type') {
-      send(response, 415, TEXT_XML, '');
-      return;
-    }
+  writeError({ version, notUnderstood }: SoapRequest, error: CallError): Reply {
+    if (!version || error.kind === 'unsupported-media-type') return reply(415, TEXT_XML, '');
     const fault = (status: number, side: FaultSide, text: string) =>
-      send(response, status, version.contentType, faultEnvelope(version, side, text));
+      reply(status, version.contentType, faultEnvelope(version, side, text));
     switch (error.kind) {
       case 'malformed':
-        send(response, 400, version.contentType, '');
-        return;
+        return reply(400, version.contentType, '');
       case 'version-mismatch':
-        send(response, 500, version.contentType, versionMismatchEnvelope(version, error.message));
-        return;
+        return reply(500, version.contentType, versionMismatchEnvelope(version, error.message));
       case 'unknown-operation':
       case 'forbidden':
-        fault(500, 'sender', error.message);
-        return;
+        return fault(500, 'sender', error.message);
       case 'unauthenticated':
-        // The challenge header is the pipeline's; the 401 makes .NET's clients send their credentials.
-        fault(401, 'sender', error.message);
-        return;
+        // The challenge header is the server's; the 401 makes .NET's clients send their credentials.
+        return fault(401, 'sender', error.message);
       case 'too-large':
-        fault(413, 'sender', UNREADABLE + error.message);
-        return;
+        return fault(413, 'sender', UNREADABLE + error.message);
       case 'compressed':
-        fault(415, 'sender', UNREADABLE + error.message);
-        return;
+        return fault(415, 'sender', UNREADABLE + error.message);
       case 'client':
-        fault(500, 'sender', UNREADABLE + error.message);
-        return;
+        return fault(500, 'sender', UNREADABLE + error.message);
       case 'not-understood':
-        send(response, 500, version.contentType, mustUnderstandEnvelope(version, notUnderstood as HeaderBlock));
-        return;
+        return reply(500, version.contentType, mustUnderstandEnvelope(version, notUnderstood as HeaderBlock));
       case 'rule':
       case 'unprocessable':
       case 'internal':
-        fault(500, 'receiver', UNPROCESSABLE + error.message);
-        return;
+        return fault(500, 'receiver', UNPROCESSABLE + error.message);
     }
   }
 }
