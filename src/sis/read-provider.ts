@@ -1,3 +1,4 @@
+import { counted } from '../lib/counted';
 import type { SisSettings } from '../config/sis-settings';
 import { collectionPages } from './collection-reader';
 import { COLLECTIONS } from './collections';
@@ -20,7 +21,9 @@ export async function readProvider(
   stillHeld: () => Promise<void>,
   keepResults: boolean,
 ): Promise<{ records: number; markedLineItems: Set<string>; results: string[] }> {
-  const inSchool = schoolFilter(settings.school);
+  // A bulk sync hands every school to the import, whose --school chooses (a teacher of two schools
+  // keeps both orgs); a delta carries too few orgs for the import to tell schools apart: filtered here.
+  const inSchool = since ? schoolFilter(settings.school) : undefined;
   let records = 0;
   const markedLineItems = new Set<string>();
   const results: string[] = [];
@@ -29,7 +32,9 @@ export async function readProvider(
       await stillHeld();
       records += page.length;
       if (records > settings.maxRecords) {
-        throw new SyncFailure(`the provider sent more than ${settings.maxRecords} records (SIS_MAX_RECORDS)`);
+        throw new SyncFailure(
+          `the provider sent more than ${counted(settings.maxRecords, 'record')} (SIS_MAX_RECORDS)`,
+        );
       }
       const rows: Row[] = [];
       for (const record of page) {
