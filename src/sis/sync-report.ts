@@ -41,8 +41,9 @@ export function describeSync(outcome: SyncOutcome, dryRun: boolean): string {
     return `${outcome.mode} sync would apply: ${changesByKind(outcome) || 'no changes'}; ${said}; ${read}${twice}.`;
   }
   return (
-    `${outcome.mode} sync: ${outcome.added.toLocaleString('en')} added, ${outcome.changed.toLocaleString('en')} changed, ` +
-    `${outcome.deleted.toLocaleString('en')} deleted, ${said}; ${read}${twice}.`
+    `${outcome.mode} sync: ${outcome.added.toLocaleString('en')} added, ` +
+    `${outcome.changed.toLocaleString('en')} changed, ${outcome.deleted.toLocaleString('en')} deleted, ` +
+    `${said}; ${read}${twice}.`
   );
 }
 

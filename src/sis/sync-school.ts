@@ -243,7 +243,8 @@ function changeTotals(imported: ImportOutcome): { added: number; changed: number
 function whyNothingWritten(imported: ImportOutcome): string {
   if (imported.schools) {
     const schools = imported.schools.map((school) => `"${school.sourcedId}" (${school.name})`).join(', ');
-    return `the provider serves ${counted(imported.schools.length, 'school')}: ${schools}; name one with SIS_SCHOOL or --school`;
+    const served = counted(imported.schools.length, 'school');
+    return `the provider serves ${served}: ${schools}; name one with SIS_SCHOOL or --school`;
   }
   if (imported.replaces) {
     return `the store holds another school, ${imported.replaces.name}, which a sync does not replace`;
