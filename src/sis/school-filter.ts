@@ -2,8 +2,10 @@ import type { CollectionName } from './collections';
 import type { Row } from './json-rows';
 
 /**
- * SIS_SCHOOL (or --school): a provider that serves a district holds several schools, and the store
- * holds one. The records of the other schools are left out as they are read: their orgs, their
+ * SIS_SCHOOL (or --school) in a delta sync: a provider that serves a district holds several
+ * schools, and the store holds one. A bulk sync hands every school to the import, whose own
+ * --school chooses; a delta carries only the orgs that changed, too few for the import to tell the
+ * schools apart, so the records of the other schools are left out here as they are read: their orgs, their
  * courses and classes, the enrollments, lineItems and results of those classes, and the users
  * (with their demographics) whose orgs name another school and not this one. District orgs,
  * sessions and categories are shared and kept. A tobedeleted record is always kept: deleting what
