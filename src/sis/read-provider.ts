@@ -23,7 +23,10 @@ export async function readProvider(
 ): Promise<{ records: number; markedLineItems: Set<string>; results: string[] }> {
   // A bulk sync hands every school to the import, whose --school chooses (a teacher of two schools
   // keeps both orgs); a delta carries too few orgs for the import to tell schools apart: filtered here.
-  const inSchool = since ? schoolFilter(settings.school) : undefined;
+  const inSchool =
+    since && settings.school
+      ? schoolFilter(settings.school, await otherSchools(client, settings, settings.school))
+      : undefined;
   let records = 0;
   const markedLineItems = new Set<string>();
   const results: string[] = [];
@@ -60,4 +63,21 @@ export async function readProvider(
     }
   }
   return { records, markedLineItems, results };
+}
+
+/**
+ * The provider's schools other than ours, from its whole orgs collection (a few rows: a district's
+ * schools), so that a delta can tell a record of another school although it carries no org.
+ */
+async function otherSchools(client: ProviderClient, settings: SisSettings, school: string): Promise<Set<string>> {
+  const orgs = COLLECTIONS.find((collection) => collection.name === 'orgs');
+  const others = new Set<string>();
+  if (!orgs) return others;
+  for await (const page of collectionPages(client, settings, orgs, undefined)) {
+    for (const record of page) {
+      const row = rowOf('orgs', record);
+      if (row && row.type === 'school' && row.sourcedId !== school) others.add(row.sourcedId);
+    }
+  }
+  return others;
 }

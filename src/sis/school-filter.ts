@@ -13,9 +13,13 @@ import type { Row } from './json-rows';
  */
 export type SchoolFilter = (collection: CollectionName, row: Row) => boolean;
 
-export function schoolFilter(school: string | undefined): SchoolFilter | undefined {
+export function schoolFilter(
+  school: string | undefined,
+  /** The provider's other schools, from its whole orgs collection (a delta's orgs are only those that changed). */
+  knownOtherSchools: Iterable<string> = [],
+): SchoolFilter | undefined {
   if (school === undefined) return undefined;
-  const otherSchools = new Set<string>();
+  const otherSchools = new Set<string>(knownOtherSchools);
   const classes = new Set<string>();
   const lineItems = new Set<string>();
   const users = new Set<string>();
@@ -32,8 +36,12 @@ export function schoolFilter(school: string | undefined): SchoolFilter | undefin
     users: (row) => {
       const orgs = (row.orgSourcedIds ?? '').split(',').filter(Boolean);
       const kept = orgs.includes(school) || !orgs.some((org) => otherSchools.has(org));
-      if (kept) users.add(row.sourcedId);
-      return kept;
+      if (!kept) return false;
+      users.add(row.sourcedId);
+      // A teacher of two schools: the delta names no org of the other, so the import could not
+      // resolve it; this school's user is kept with the orgs the store can know.
+      row.orgSourcedIds = orgs.filter((org) => !otherSchools.has(org)).join(',');
+      return true;
     },
     enrollments: (row) => classes.has(row.classSourcedId ?? ''),
     demographics: (row) => users.has(row.sourcedId),

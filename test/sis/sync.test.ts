@@ -180,6 +180,21 @@ describe('a provider serving a district of two schools', () => {
       expect(outcome.outcome).toBe('done');
       expect(await schoolRows(store)).toEqual(await schoolRows(expected));
       expect((await schoolRows(store)).teachers).toHaveLength(2);
+      // A delta carries only what changed, no org: the teacher of both schools still belongs to
+      // this one, and the other school's changed student stays out.
+      const changedAt = new Date(Date.now() + 1000).toISOString();
+      provider.put('users', { ...provider.record('users', 't-2'), familyName: 'Karimi', dateLastModified: changedAt });
+      provider.put('users', {
+        ...provider.record('users', 's9'),
+        familyName: 'Elsewhere',
+        dateLastModified: changedAt,
+      });
+      const delta = await syncSchool(store, settingsOf(provider, '1.1', { SIS_SCHOOL: 'sch-1' }), options());
+      expect(delta.message).toBe('');
+      expect(delta).toMatchObject({ outcome: 'done', mode: 'delta', problems: 0, changed: 1, added: 0 });
+      const after = JSON.stringify(await schoolRows(store));
+      expect(after).toContain('Karimi');
+      expect(after).not.toContain('Elsewhere');
     } finally {
       await provider.close();
       await store.close();
