@@ -433,6 +433,15 @@ describe('faults', () => {
     });
   });
 
+  test('a provider tried once (SIS_RETRIES=0) says "after 1 try"', async () => {
+    await withProvider('1.1', async (provider) => {
+      provider.faults.push({ collection: 'orgs', status: 500, times: 1 });
+      const failed = await syncSchool(store, settingsOf(provider, '1.1', { SIS_RETRIES: '0' }), options());
+      expect(failed.outcome).toBe('failed');
+      expect(failed.message).toMatch(/\/orgs: answered 500 after 1 try$/);
+    });
+  });
+
   test('an answer larger than the bound is refused', async () => {
     await withProvider('1.1', async (provider) => {
       const settings = settingsOf(provider, '1.1', { SIS_PAGE_SIZE: '1000', SIS_MAX_RESPONSE_BYTES: '1024' });
