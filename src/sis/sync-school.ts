@@ -168,7 +168,11 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
     };
     if (!imported.written) {
       const wouldApply =
-        options.dryRun && !imported.schools && !imported.problems.hasFatal && (problems === 0 || options.skipInvalid);
+        options.dryRun &&
+        !imported.schools &&
+        !imported.replaces &&
+        !imported.problems.hasFatal &&
+        (problems === 0 || options.skipInvalid);
       outcome = {
         ...tally,
         ...changeTotals(imported),
@@ -247,7 +251,10 @@ function whyNothingWritten(imported: ImportOutcome): string {
     return `the provider serves ${served}: ${schools}; name one with SIS_SCHOOL or --school`;
   }
   if (imported.replaces) {
-    return `the store holds another school, ${imported.replaces.name}, which a sync does not replace`;
+    return (
+      `the store holds another school, ${imported.replaces.name}, which a sync does not replace ` +
+      '(sync into an empty store)'
+    );
   }
   return `the provider's school has ${counted(imported.problems.count, 'problem')}; nothing was written`;
 }

@@ -203,6 +203,34 @@ describe('a provider serving a district of two schools', () => {
   });
 });
 
+describe('a store holding another school', () => {
+  test('is not replaced by a sync, which says so', async () => {
+    const store = await openTestStore({ DATA_DIR: freshFolder() });
+    try {
+      const other = sisSchool();
+      for (const file of ['orgs', 'classes', 'courses', 'users', 'enrollments'] as const) {
+        for (const row of other[file]) {
+          for (const column of ['sourcedId', 'schoolSourcedId', 'orgSourcedId', 'orgSourcedIds']) {
+            if (row[column] === 'sch-1') row[column] = 'sch-x';
+          }
+        }
+      }
+      expect(problemsOf(await importBundle(store, writeBundle(other)))).toEqual([]);
+      const before = await schoolRows(store);
+      await withProvider('1.1', async (provider) => {
+        for (const dryRun of [true, false]) {
+          const refused = await syncSchool(store, settingsOf(provider, '1.1'), options({ dryRun }));
+          expect(refused.outcome).toBe('nothing-written');
+          expect(refused.message).toMatch(/^the store holds another school, .*, which a sync does not replace/);
+        }
+      });
+      expect(await schoolRows(store)).toEqual(before);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe("the import's warnings", () => {
   test('are counted, named by the provider record, recorded for /status, and problems under --strict', async () => {
     const store = await openTestStore({ DATA_DIR: freshFolder() });
