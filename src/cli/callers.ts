@@ -1,3 +1,4 @@
+import { counted } from '../lib/counted';
 import { type Command, InvalidArgumentError } from 'commander';
 import {
   AdminError,
@@ -143,7 +144,7 @@ export function revokeCommand(name: string): Promise<void> {
     await asUsage(() => revokeCaller(store, name, new Date()));
     process.stdout.write(
       `Revoked ${name}; running services refuse it within seconds. ` +
-        `It stays in the list for ${config.access.revokedKeepDays} days (ACCESS_REVOKED_KEEP_DAYS).\n`,
+        `It stays in the list for ${counted(config.access.revokedKeepDays, 'day')} (ACCESS_REVOKED_KEEP_DAYS).\n`,
     );
   }, EXISTING);
 }

@@ -1,5 +1,6 @@
 import { loadOutboxKey, payloadSealer } from '../lib/payload-sealer';
-import { formatSyncProblem } from '../sis/problem-records';
+import { counted } from '../lib/counted';
+import { formatSyncNote, formatSyncProblem, formatSyncWarning } from '../sis/problem-records';
 import { describeSync, logSync } from '../sis/sync-report';
 import { syncSchool } from '../sis/sync-school';
 import { logHeapLimit } from './bounded-heap';
@@ -44,11 +45,18 @@ export async function syncCommand(options: SyncCommandOptions): Promise<void> {
       notify,
     });
     logSync(outcome);
-    const listed = outcome.imported?.problems.list();
-    for (const problem of listed?.problems ?? []) {
-      process.stderr.write(`${formatSyncProblem(problem, outcome.problemRecords)}\n`);
+    // As import prints them (notes, warnings, problems), each at the provider's record.
+    const said = outcome.imported?.problems;
+    const records = outcome.problemRecords;
+    for (const note of said?.notes() ?? []) process.stderr.write(`${formatSyncNote(note, records)}\n`);
+    const warnings = said?.warnings();
+    for (const warning of warnings?.warnings ?? []) process.stderr.write(`${formatSyncWarning(warning, records)}\n`);
+    if (warnings && warnings.notKept > 0) {
+      process.stderr.write(`... and ${counted(warnings.notKept, 'more warning')}\n`);
     }
-    if (listed && listed.notKept > 0) process.stderr.write(`... and ${listed.notKept} more problems\n`);
+    const listed = said?.list();
+    for (const problem of listed?.problems ?? []) process.stderr.write(`${formatSyncProblem(problem, records)}\n`);
+    if (listed && listed.notKept > 0) process.stderr.write(`... and ${counted(listed.notKept, 'more problem')}\n`);
     process.stdout.write(`${describeSync(outcome, options.dryRun)}\n`);
     if (outcome.outcome === 'busy') return EXIT_BUSY;
     if (outcome.outcome === 'failed' || outcome.outcome === 'nothing-written') return EXIT_NOTHING_WRITTEN;

@@ -1,3 +1,4 @@
+import { counted } from '../lib/counted';
 import { escapeControlCharacters } from '../lib/control-characters';
 
 /**
@@ -27,7 +28,7 @@ export function progressDisplay(stream: NodeJS.WriteStream): Progress {
     const share = total > 0 ? Math.min(bytesRead / total, 1) : 1;
     const left = share > 0 && share < 1 ? ` ~${Math.ceil((seconds / share) * (1 - share))} s left` : '';
     const percent = Math.round(share * 100);
-    return `${name}: ${count.toLocaleString('en')} rows, ${rate.toLocaleString('en')} rows/s, ${percent}%${left}`;
+    return `${name}: ${counted(count, 'row')}, ${rate.toLocaleString('en')} rows/s, ${percent}%${left}`;
   };
   return {
     file(fileName, bytes) {
@@ -45,7 +46,7 @@ export function progressDisplay(stream: NodeJS.WriteStream): Progress {
     },
     fileDone(count) {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      stream.write(`${terminal ? '\r\x1b[K' : ''}${name}: ${count.toLocaleString('en')} rows in ${seconds} s\n`);
+      stream.write(`${terminal ? '\r\x1b[K' : ''}${name}: ${counted(count, 'row')} in ${seconds} s\n`);
     },
     note(text) {
       stream.write(`${escapeControlCharacters(text)}\n`);

@@ -1,3 +1,4 @@
+import { counted } from '../lib/counted';
 import type { SisSettings } from '../config/sis-settings';
 import type { Collection } from './collections';
 import type { JsonPage, ProviderClient } from './provider-client';
@@ -32,7 +33,9 @@ export async function* collectionPages(
   yield records;
   if (Number.isFinite(total)) {
     if (total > settings.maxRecords) {
-      throw new SyncFailure(`${collection.name}: the provider has ${total} records, more than SIS_MAX_RECORDS`);
+      throw new SyncFailure(
+        `${collection.name}: the provider has ${counted(total, 'record')}, more than SIS_MAX_RECORDS`,
+      );
     }
     yield* byOffsets(client, collection, first, records.length, total);
   } else {

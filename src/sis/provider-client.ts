@@ -1,3 +1,4 @@
+import { counted } from '../lib/counted';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SisSettings } from '../config/sis-settings';
 import { parseRetryAfter, retryDelayMs } from '../delivery/backoff';
@@ -73,7 +74,7 @@ export class ProviderClient {
         `${where}: answered ${status}${status === 401 || status === 403 ? ' (credentials refused)' : ''}`,
       );
     }
-    throw new SyncFailure(`${where}: ${reason} after ${this.settings.retries + 1} tries`);
+    throw new SyncFailure(`${where}: ${reason} after ${counted(this.settings.retries + 1, 'try', 'tries')}`);
   }
 
   private async backoff(attempt: number, retryAfterMs: number | undefined): Promise<void> {

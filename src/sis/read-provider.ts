@@ -1,3 +1,4 @@
+import { counted } from '../lib/counted';
 import type { SisSettings } from '../config/sis-settings';
 import { collectionPages } from './collection-reader';
 import { COLLECTIONS } from './collections';
@@ -20,7 +21,12 @@ export async function readProvider(
   stillHeld: () => Promise<void>,
   keepResults: boolean,
 ): Promise<{ records: number; markedLineItems: Set<string>; results: string[] }> {
-  const inSchool = schoolFilter(settings.school);
+  // A bulk sync hands every school to the import, whose --school chooses (a teacher of two schools
+  // keeps both orgs); a delta carries too few orgs for the import to tell schools apart: filtered here.
+  const inSchool =
+    since && settings.school
+      ? schoolFilter(settings.school, await otherSchools(client, settings, settings.school))
+      : undefined;
   let records = 0;
   const markedLineItems = new Set<string>();
   const results: string[] = [];
@@ -29,7 +35,9 @@ export async function readProvider(
       await stillHeld();
       records += page.length;
       if (records > settings.maxRecords) {
-        throw new SyncFailure(`the provider sent more than ${settings.maxRecords} records (SIS_MAX_RECORDS)`);
+        throw new SyncFailure(
+          `the provider sent more than ${counted(settings.maxRecords, 'record')} (SIS_MAX_RECORDS)`,
+        );
       }
       const rows: Row[] = [];
       for (const record of page) {
@@ -55,4 +63,21 @@ export async function readProvider(
     }
   }
   return { records, markedLineItems, results };
+}
+
+/**
+ * The provider's schools other than ours, from its whole orgs collection (a few rows: a district's
+ * schools), so that a delta can tell a record of another school although it carries no org.
+ */
+async function otherSchools(client: ProviderClient, settings: SisSettings, school: string): Promise<Set<string>> {
+  const orgs = COLLECTIONS.find((collection) => collection.name === 'orgs');
+  const others = new Set<string>();
+  if (!orgs) return others;
+  for await (const page of collectionPages(client, settings, orgs, undefined)) {
+    for (const record of page) {
+      const row = rowOf('orgs', record);
+      if (row && row.type === 'school' && row.sourcedId !== school) others.add(row.sourcedId);
+    }
+  }
+  return others;
 }

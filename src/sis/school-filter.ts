@@ -2,8 +2,10 @@ import type { CollectionName } from './collections';
 import type { Row } from './json-rows';
 
 /**
- * SIS_SCHOOL (or --school): a provider that serves a district holds several schools, and the store
- * holds one. The records of the other schools are left out as they are read: their orgs, their
+ * SIS_SCHOOL (or --school) in a delta sync: a provider that serves a district holds several
+ * schools, and the store holds one. A bulk sync hands every school to the import, whose own
+ * --school chooses; a delta carries only the orgs that changed, too few for the import to tell the
+ * schools apart, so the records of the other schools are left out here as they are read: their orgs, their
  * courses and classes, the enrollments, lineItems and results of those classes, and the users
  * (with their demographics) whose orgs name another school and not this one. District orgs,
  * sessions and categories are shared and kept. A tobedeleted record is always kept: deleting what
@@ -11,9 +13,13 @@ import type { Row } from './json-rows';
  */
 export type SchoolFilter = (collection: CollectionName, row: Row) => boolean;
 
-export function schoolFilter(school: string | undefined): SchoolFilter | undefined {
+export function schoolFilter(
+  school: string | undefined,
+  /** The provider's other schools, from its whole orgs collection (a delta's orgs are only those that changed). */
+  knownOtherSchools: Iterable<string> = [],
+): SchoolFilter | undefined {
   if (school === undefined) return undefined;
-  const otherSchools = new Set<string>();
+  const otherSchools = new Set<string>(knownOtherSchools);
   const classes = new Set<string>();
   const lineItems = new Set<string>();
   const users = new Set<string>();
@@ -30,8 +36,12 @@ export function schoolFilter(school: string | undefined): SchoolFilter | undefin
     users: (row) => {
       const orgs = (row.orgSourcedIds ?? '').split(',').filter(Boolean);
       const kept = orgs.includes(school) || !orgs.some((org) => otherSchools.has(org));
-      if (kept) users.add(row.sourcedId);
-      return kept;
+      if (!kept) return false;
+      users.add(row.sourcedId);
+      // A teacher of two schools: the delta names no org of the other, so the import could not
+      // resolve it; this school's user is kept with the orgs the store can know.
+      row.orgSourcedIds = orgs.filter((org) => !otherSchools.has(org)).join(',');
+      return true;
     },
     enrollments: (row) => classes.has(row.classSourcedId ?? ''),
     demographics: (row) => users.has(row.sourcedId),

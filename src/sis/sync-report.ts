@@ -1,3 +1,4 @@
+import { counted } from '../lib/counted';
 import { log } from '../lib/log';
 import type { SyncOutcome } from './sync-school';
 
@@ -15,6 +16,7 @@ export function logSync(outcome: SyncOutcome): void {
     changed: outcome.changed,
     deleted: outcome.deleted,
     duplicates: outcome.duplicates,
+    warnings: outcome.warnings,
     problems: outcome.problems,
     requests: outcome.requests,
     notified: outcome.notified,
@@ -29,19 +31,31 @@ export function describeSync(outcome: SyncOutcome, dryRun: boolean): string {
   if (outcome.outcome === 'failed') return `Sync failed, nothing was written: ${outcome.message}.`;
   const seconds = (outcome.durationMs / 1000).toFixed(1);
   const reading = (outcome.readMs / 1000).toFixed(1);
-  const read = `${outcome.records} records read in ${outcome.requests} requests, ${seconds} s (${reading} s reading)`;
-  if (outcome.outcome === 'nothing-written') {
-    return `Nothing was written: ${outcome.problems} problems (--skip-invalid leaves bad rows out); ${read}.`;
-  }
+  const read =
+    `${counted(outcome.records, 'record')} read in ${counted(outcome.requests, 'request')}, ` +
+    `${seconds} s (${reading} s reading)`;
+  const said = `${counted(outcome.warnings, 'warning')}, ${counted(outcome.problems, 'problem')}`;
+  const twice = outcome.duplicates > 0 ? `; ${counted(outcome.duplicates, 'record')} sent twice counted once` : '';
+  if (outcome.outcome === 'nothing-written') return `Nothing was written: ${outcome.message}; ${said}; ${read}.`;
   if (dryRun) {
-    const counts = Object.entries(outcome.imported?.counts ?? {})
-      .map(([table, count]) => `${count} ${table.replace(/_/g, ' ')}`)
-      .join(', ');
-    return `${outcome.mode} sync would apply: ${counts || 'no records'}; ${outcome.deleted} deleted; ${read}.`;
+    return `${outcome.mode} sync would apply: ${changesByKind(outcome) || 'no changes'}; ${said}; ${read}${twice}.`;
   }
   return (
-    `${outcome.mode} sync: ${outcome.added} added, ${outcome.changed} changed, ${outcome.deleted} deleted, ` +
-    `${outcome.warnings} warnings, ${outcome.problems} problems; ${read}` +
-    `${outcome.duplicates > 0 ? `; ${outcome.duplicates} records sent twice counted once` : ''}.`
+    `${outcome.mode} sync: ${outcome.added.toLocaleString('en')} added, ` +
+    `${outcome.changed.toLocaleString('en')} changed, ${outcome.deleted.toLocaleString('en')} deleted, ` +
+    `${said}; ${read}${twice}.`
   );
+}
+
+/** "students (2 added, 1 changed), classes (1 deleted)": per kind, as the import counted it. */
+function changesByKind(outcome: SyncOutcome): string {
+  return Object.entries(outcome.imported?.changes ?? {})
+    .map(([table, change]) => {
+      const parts = (['added', 'changed', 'deleted'] as const)
+        .filter((part) => (change?.[part] ?? 0) > 0)
+        .map((part) => `${(change?.[part] ?? 0).toLocaleString('en')} ${part}`);
+      return parts.length > 0 ? `${table.replace(/_/g, ' ')} (${parts.join(', ')})` : '';
+    })
+    .filter(Boolean)
+    .join(', ');
 }

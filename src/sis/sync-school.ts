@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { SisSettings } from '../config/sis-settings';
 import type { PayloadSealer } from '../lib/payload-sealer';
+import { counted } from '../lib/counted';
 import { queueMarkNotifications } from '../notifications/mark-notifications';
 import { type ImportOutcome, importSchool } from '../roster/import-school';
 import { SILENT_PROGRESS } from '../roster/progress';
@@ -18,7 +19,6 @@ import {
   takeSyncLease,
 } from '../store/queries/sis-sync';
 import { SCHOOL_TABLES } from '../store/roster/school-tables';
-import { COLLECTIONS } from './collections';
 import { providerAuth } from './provider-auth';
 import { problemRecords } from './problem-records';
 import { ProviderClient } from './provider-client';
@@ -40,7 +40,7 @@ export interface SyncOptions {
   readonly dryRun: boolean;
   readonly skipInvalid: boolean;
   readonly fromIdentifier: boolean;
-  /** Warnings (records sent twice) count as problems: nothing is written. */
+  /** Warnings (the import's, and records sent twice) count as problems, as import --strict has it. */
   readonly strict: boolean;
   readonly defaultCountryCode: string;
   /** Given: mark notifications are queued for the results a delta brings. */
@@ -71,7 +71,7 @@ export interface SyncOutcome {
   /** Why it failed or wrote nothing; empty when it succeeded. */
   readonly message: string;
   readonly imported?: ImportOutcome;
-  /** The sourcedId of the record each kept problem is at, by "file:line". */
+  /** The sourcedId of the record each kept problem, warning and note is at, by "file:line". */
   readonly problemRecords: ReadonlyMap<string, string>;
 }
 
@@ -127,7 +127,7 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
     const readMs = now().getTime() - started.getTime();
     if (options.strict && bundle.duplicates > 0) {
       throw new SyncFailure(
-        `the provider sent ${bundle.duplicates} records twice (a warning; --strict makes warnings problems)`,
+        `the provider sent ${counted(bundle.duplicates, 'record')} twice (a warning; --strict makes warnings problems)`,
       );
     }
     const folder = await bundle.finish(mode, settings.version);
@@ -139,36 +139,50 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       mode,
       dryRun: options.dryRun,
       skipInvalid: options.skipInvalid,
+      strict: options.strict,
+      // A bulk sync is the whole school: the import's --school chooses it among the provider's
+      // schools (and lists them when none is named). A delta carries only the orgs that changed, so
+      // the import could not tell a school from another: the read-time filter alone applies there.
+      school: mode === 'bulk' ? settings.school : undefined,
       fromIdentifier: options.fromIdentifier,
       defaultCountryCode: options.defaultCountryCode,
       progress: SILENT_PROGRESS,
     });
     const problems = imported.problems.count;
-    const records = await problemRecords(folder, imported.problems.list().problems);
-    // A record sent twice is the sync's own warning; the import's warnings join it once it reports them.
-    const warnings = bundle.duplicates;
-    const counted = {
+    const said = imported.problems;
+    const records = await problemRecords(folder, [
+      ...said.list().problems,
+      ...said.warnings().warnings,
+      ...said.notes(),
+    ]);
+    // A record sent twice is the sync's own warning, beside the import's.
+    const warnings = bundle.duplicates + said.warningCount;
+    const tally = {
       ...empty,
       problemRecords: records,
       readMs,
       records: read.records,
-      duplicates: warnings,
+      duplicates: bundle.duplicates,
       warnings,
       problems,
     };
     if (!imported.written) {
-      const deletions = COLLECTIONS.reduce((sum, collection) => sum + bundle.count(collection.name).deletions, 0);
+      const wouldApply =
+        options.dryRun &&
+        !imported.schools &&
+        !imported.replaces &&
+        !imported.problems.hasFatal &&
+        (problems === 0 || options.skipInvalid);
       outcome = {
-        ...counted,
-        outcome: options.dryRun && (problems === 0 || options.skipInvalid) ? 'done' : 'nothing-written',
+        ...tally,
+        ...changeTotals(imported),
+        outcome: wouldApply ? 'done' : 'nothing-written',
         mode,
         startedAt,
         durationMs: now().getTime() - started.getTime(),
         requests: client.requests,
         notified: 0,
-        deleted: mode === 'delta' ? deletions : 0,
-        changed: Object.values(imported.counts).reduce((sum, count) => sum + (count ?? 0), 0),
-        message: options.dryRun ? '' : `the provider's school has ${problems} problems; nothing was written`,
+        message: wouldApply ? '' : whyNothingWritten(imported),
         imported,
       };
     } else {
@@ -177,7 +191,7 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       const deleted = Math.max(0, recordsBefore + added - (await schoolRecordCount(store, idTables())));
       const notified = options.notify && notifying ? await notifyMarks(store, read, options.notify, now()) : 0;
       outcome = {
-        ...counted,
+        ...tally,
         outcome: problems > 0 ? 'rows-skipped' : 'done',
         mode,
         startedAt,
@@ -187,7 +201,7 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
         changed: Math.max(0, brought - added),
         deleted,
         notified,
-        message: problems > 0 ? `${imported.problems.rowCount} rows were left out` : '',
+        message: problems > 0 ? `${counted(imported.problems.rowCount, 'row')} left out` : '',
         imported,
       };
     }
@@ -216,6 +230,33 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
     await releaseSyncLease(store, holder);
   }
   return outcome;
+}
+
+/** Added, changed and deleted, all kinds together, as the import counted them (what a dry run would apply). */
+function changeTotals(imported: ImportOutcome): { added: number; changed: number; deleted: number } {
+  const totals = { added: 0, changed: 0, deleted: 0 };
+  for (const change of Object.values(imported.changes ?? {})) {
+    totals.added += change?.added ?? 0;
+    totals.changed += change?.changed ?? 0;
+    totals.deleted += change?.deleted ?? 0;
+  }
+  return totals;
+}
+
+/** Why the import wrote nothing, in the sync's words (its settings, not the import's flags). */
+function whyNothingWritten(imported: ImportOutcome): string {
+  if (imported.schools) {
+    const schools = imported.schools.map((school) => `"${school.sourcedId}" (${school.name})`).join(', ');
+    const served = counted(imported.schools.length, 'school');
+    return `the provider serves ${served}: ${schools}; name one with SIS_SCHOOL or --school`;
+  }
+  if (imported.replaces) {
+    return (
+      `the store holds another school, ${imported.replaces.name}, which a sync does not replace ` +
+      '(sync into an empty store)'
+    );
+  }
+  return `the provider's school has ${counted(imported.problems.count, 'problem')}; nothing was written`;
 }
 
 function idTables(): string[] {

@@ -265,8 +265,8 @@ function syncMetrics(run: NonNullable<StoreFacts['lastSync']>): MetricJson[] {
     ]),
     gauge(
       'school_sis_sync_records',
-      'Records of the last SIS sync: read from the provider, added, changed, deleted, with problems.',
-      (['records', 'added', 'changed', 'deleted', 'problems'] as const).map((kind) => ({
+      'Records of the last SIS sync: read from the provider, added, changed, deleted; its warnings and problems.',
+      (['records', 'added', 'changed', 'deleted', 'warnings', 'problems'] as const).map((kind) => ({
         labels: { kind: kind === 'records' ? 'read' : kind },
         value: run[kind],
       })),

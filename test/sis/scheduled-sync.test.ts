@@ -64,6 +64,8 @@ describe('the scheduled sync', () => {
     const text = await (await fetch(`${service.url}/metrics`)).text();
     expect(text).toMatch(/school_sis_sync_last_outcome\{outcome="done"\} 1/);
     expect(text).toMatch(/school_sis_sync_records\{kind="added"\} [1-9]/);
+    // The sync's warnings (the import's and records sent twice) beside its problems; this school has none.
+    expect(text).toMatch(/school_sis_sync_records\{kind="warnings"\} 0\n/);
     expect(text).toMatch(/school_sis_sync_duration_seconds [0-9.]+/);
     expect(text).not.toContain(PROVIDER_CLIENT.secret);
   });

@@ -45,7 +45,13 @@ describe('school-service sync', () => {
   test('--dry-run writes nothing; then a full sync, then a delta, each summed up on one line', async () => {
     const settings = provider.settings('1.1');
     const dry = await sync(settings, '--dry-run');
-    expect(dry.stdout).toMatch(/^bulk sync would apply: .*3 students.*; 0 deleted; \d+ records read/m);
+    expect(dry.stdout).toMatch(
+      /^bulk sync would apply: .*students \(3 added\).*; 0 warnings, 0 problems; \d+ records read/m,
+    );
+    // The import's notes, as import prints them, at the provider's collection.
+    expect(dry.stderr).toMatch(
+      /^orgs collection \(orgs\.csv:1:\d+ of the sync's bundle\): note columns-not-read: not read: /m,
+    );
     expect(dry.code).toBe(0);
     expect((await rows()).students).toHaveLength(0);
     const full = await sync(settings);

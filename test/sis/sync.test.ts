@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSisSettings } from '../../src/config/sis-settings';
 import { loadOutboxKey, payloadSealer } from '../../src/lib/payload-sealer';
-import { formatSyncProblem } from '../../src/sis/problem-records';
+import { formatSyncProblem, formatSyncWarning } from '../../src/sis/problem-records';
+import { describeSync } from '../../src/sis/sync-report';
 import { type SyncOptions, syncSchool } from '../../src/sis/sync-school';
 import type { Store } from '../../src/store/open-store';
-import { syncedUntil, takeSyncLease } from '../../src/store/queries/sis-sync';
+import { lastSyncRun, syncedUntil, takeSyncLease } from '../../src/store/queries/sis-sync';
 import { callJson } from '../support/json-calls';
 import { BASE_MODIFIED, OneRosterProvider, schoolOf, sisSchool } from '../support/oneroster-provider';
 import { type BundleRows, smallSchool, writeBundle } from '../support/roster-bundle';
@@ -144,23 +145,123 @@ describe('a provider serving a district of two schools', () => {
     return school;
   }
 
-  test('is refused whole without SIS_SCHOOL, and with it gives the store of that school alone', async () => {
+  test('is refused whole without SIS_SCHOOL, and with it gives the store the import of that school gives', async () => {
     const expected = await openTestStore({ DATA_DIR: freshFolder() });
     const store = await openTestStore({ DATA_DIR: freshFolder() });
-    const provider = new OneRosterProvider(schoolOf(district(), '1.1'));
+    const rows = district();
+    // A teacher of both schools belongs to both; their class at the other school is left out.
+    const teacher = rows.users.find((row) => row.sourcedId === 't-2') as Record<string, string>;
+    teacher.orgSourcedIds = 'sch-1,sch-2';
+    rows.enrollments.push({
+      ...rows.enrollments[0],
+      sourcedId: 'e91',
+      classSourcedId: 'math-9x',
+      userSourcedId: 't-2',
+      role: 'teacher',
+      schoolSourcedId: 'sch-2',
+    });
+    const provider = new OneRosterProvider(schoolOf(rows, '1.1'));
     await provider.start();
     try {
-      expect(problemsOf(await importBundle(expected, writeBundle(sisSchool())))).toEqual([]);
+      const chosen = await importBundle(expected, writeBundle(rows), { school: 'sch-1' });
+      expect(problemsOf(chosen)).toEqual([]);
+      expect(chosen.written).toBe(true);
       const refused = await syncSchool(store, settingsOf(provider, '1.1'), options());
       expect(refused.outcome).toBe('nothing-written');
-      expect(JSON.stringify(problemsOf(refused.imported as never))).toContain('the store holds one school');
+      expect(refused.message).toBe(
+        'the provider serves 2 schools: "sch-1" (مدرسة الأمل), "sch-2" (Second School); ' +
+          'name one with SIS_SCHOOL or --school',
+      );
+      expect(describeSync(refused, false)).toMatch(
+        /^Nothing was written: the provider serves 2 schools: .*; 0 warnings, 0 problems; /,
+      );
       const outcome = await syncSchool(store, settingsOf(provider, '1.1', { SIS_SCHOOL: 'sch-1' }), options());
+      expect(outcome.message).toBe('');
       expect(outcome.outcome).toBe('done');
       expect(await schoolRows(store)).toEqual(await schoolRows(expected));
+      expect((await schoolRows(store)).teachers).toHaveLength(2);
+      // A delta carries only what changed, no org: the teacher of both schools still belongs to
+      // this one, and the other school's changed student stays out.
+      const changedAt = new Date(Date.now() + 1000).toISOString();
+      provider.put('users', { ...provider.record('users', 't-2'), familyName: 'Karimi', dateLastModified: changedAt });
+      provider.put('users', {
+        ...provider.record('users', 's9'),
+        familyName: 'Elsewhere',
+        dateLastModified: changedAt,
+      });
+      const delta = await syncSchool(store, settingsOf(provider, '1.1', { SIS_SCHOOL: 'sch-1' }), options());
+      expect(delta.message).toBe('');
+      expect(delta).toMatchObject({ outcome: 'done', mode: 'delta', problems: 0, changed: 1, added: 0 });
+      const after = JSON.stringify(await schoolRows(store));
+      expect(after).toContain('Karimi');
+      expect(after).not.toContain('Elsewhere');
     } finally {
       await provider.close();
       await store.close();
       await expected.close();
+    }
+  });
+});
+
+describe('a store holding another school', () => {
+  test('is not replaced by a sync, which says so', async () => {
+    const store = await openTestStore({ DATA_DIR: freshFolder() });
+    try {
+      const other = sisSchool();
+      for (const file of ['orgs', 'classes', 'courses', 'users', 'enrollments'] as const) {
+        for (const row of other[file]) {
+          for (const column of ['sourcedId', 'schoolSourcedId', 'orgSourcedId', 'orgSourcedIds']) {
+            if (row[column] === 'sch-1') row[column] = 'sch-x';
+          }
+        }
+      }
+      expect(problemsOf(await importBundle(store, writeBundle(other)))).toEqual([]);
+      const before = await schoolRows(store);
+      await withProvider('1.1', async (provider) => {
+        for (const dryRun of [true, false]) {
+          const refused = await syncSchool(store, settingsOf(provider, '1.1'), options({ dryRun }));
+          expect(refused.outcome).toBe('nothing-written');
+          expect(refused.message).toMatch(/^the store holds another school, .*, which a sync does not replace/);
+        }
+      });
+      expect(await schoolRows(store)).toEqual(before);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe("the import's warnings", () => {
+  test('are counted, named by the provider record, recorded for /status, and problems under --strict', async () => {
+    const store = await openTestStore({ DATA_DIR: freshFolder() });
+    try {
+      await withProvider('1.1', async (provider) => {
+        provider.put('classes', { ...provider.record('classes', 'hr-7b'), grades: [] });
+        const strict = await syncSchool(store, settingsOf(provider, '1.1'), options({ strict: true }));
+        expect(strict).toMatchObject({ outcome: 'nothing-written', warnings: 0, problems: 1 });
+        expect(formatSyncProblem(problemsOf(strict.imported as never)[0], strict.problemRecords)).toMatch(
+          /^classes record "hr-7b" \(classes\.csv:\d+:\d+ of the sync's bundle\): grade-unknown: the class has no/,
+        );
+        expect(await schoolRows(store)).toEqual(await schoolRows(await emptyStore()));
+        const dry = await syncSchool(store, settingsOf(provider, '1.1'), options({ dryRun: true }));
+        expect(dry).toMatchObject({ outcome: 'done', warnings: 1, problems: 0 });
+        expect(describeSync(dry, true)).toMatch(
+          /^bulk sync would apply: schools \(1 added\), .*classes \(2 added\), .*; 1 warning, 0 problems; \d+ records /,
+        );
+        expect(await schoolRows(store)).toEqual(await schoolRows(await emptyStore()));
+        const outcome = await syncSchool(store, settingsOf(provider, '1.1'), options());
+        expect(outcome).toMatchObject({ outcome: 'done', warnings: 1, problems: 0 });
+        const [warning] = outcome.imported?.problems.warnings().warnings ?? [];
+        expect(formatSyncWarning(warning, outcome.problemRecords)).toMatch(
+          /^classes record "hr-7b" \(classes\.csv:\d+:\d+ of the sync's bundle\): warning grade-unknown: /,
+        );
+        expect(describeSync(outcome, false)).toMatch(
+          /^bulk sync: \d+ added, 0 changed, 0 deleted, 1 warning, 0 problems; /,
+        );
+        expect((await lastSyncRun(store))?.warnings).toBe(1);
+      });
+    } finally {
+      await store.close();
     }
   });
 });
@@ -357,6 +458,15 @@ describe('faults', () => {
       expect(await syncedUntil(store)).toBe(since);
       const next = await syncSchool(store, settings, options());
       expect(next).toMatchObject({ outcome: 'done', mode: 'delta', changed: 1 });
+    });
+  });
+
+  test('a provider tried once (SIS_RETRIES=0) says "after 1 try"', async () => {
+    await withProvider('1.1', async (provider) => {
+      provider.faults.push({ collection: 'orgs', status: 500, times: 1 });
+      const failed = await syncSchool(store, settingsOf(provider, '1.1', { SIS_RETRIES: '0' }), options());
+      expect(failed.outcome).toBe('failed');
+      expect(failed.message).toMatch(/\/orgs: answered 500 after 1 try$/);
     });
   });
 
