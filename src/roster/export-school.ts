@@ -1,10 +1,12 @@
 import type { Store } from '../store/open-store';
 import { counted } from '../lib/counted';
 import { openImportConnection } from '../store/roster/import-connection';
+import { readKeptFields } from '../store/roster/kept-fields';
 import { readGuardianLinks, readSchoolTable, type StoredRow, storedSchool } from '../store/roster/school-reader';
 import { type SchoolTableName, schoolTable } from '../store/roster/school-tables';
 import { type BundleWriter, openBundleWriter } from './bundle-writer';
 import { exportOwnFiles } from './export-own-files';
+import { type GivingBackWriter, givingBack } from './giving-back';
 import { ONEROSTER_FILES } from './manifest';
 import type { Progress } from './progress';
 import { emit, SchoolSnapshot } from './school-snapshot';
@@ -29,7 +31,8 @@ export async function exportSchool(
   cells?: SpreadsheetCells,
 ): Promise<ExportSummary> {
   const connection = await openImportConnection(store.connection);
-  const writer = await openBundleWriter(path, cells);
+  const bundle = await openBundleWriter(path, cells);
+  let writer: GivingBackWriter = givingBack(bundle, new Map(), new Set());
   const counts: Record<string, number> = {};
   try {
     const school = new SchoolSnapshot(connection);
@@ -54,11 +57,17 @@ export async function exportSchool(
     ] as const) {
       await school.load(table);
     }
+    // The imported rows' fields the store does not model are given back (see giving-back.ts).
+    writer = givingBack(bundle, await readKeptFields(connection), school.storedSourcedIds());
     await exportCalendar(writer, counts, school);
     await exportClasses(writer, counts, school);
     await exportUsers(writer, counts, school, await readGuardianLinks(connection));
     await exportGradebook(writer, counts, school);
     await exportOwnFiles(writer, counts, school);
+    await writer.finish(
+      counts,
+      ONEROSTER_FILES.map((file) => `${file}.csv`),
+    );
     // Last, as it says which files have rows: the others are absent.
     await emit(writer, counts, 'manifest.csv', ['propertyName', 'value'], manifestRows(counts), (row) => row);
     progress.note(`Wrote ${counted(Object.keys(counts).length, 'file')} to ${path}.`);
