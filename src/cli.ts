@@ -121,7 +121,8 @@ program
 program
   .command('export <path>')
   .description(
-    "write the school as a OneRoster bundle (1.1, or 1.2 with --oneroster 1.2) with the service's own files (a folder, or a .zip)",
+    "write the school as a OneRoster bundle (1.1; 1.2 with --oneroster 1.2) with the service's own files " +
+      '(a folder, or a .zip)',
   )
   .option(
     '--for-spreadsheet',

@@ -14,8 +14,8 @@ import { emit, SchoolSnapshot } from './school-snapshot';
 import type { SpreadsheetCells } from './spreadsheet-cells';
 
 /**
- * Writes the store as a OneRoster 1.1 bundle (or 1.2: oneroster-12-writer.ts) plus the service's own files, in the shapes the
- * import reads, so that importing it gives the same school: every record under its sourcedId and
+ * Writes the store as a OneRoster 1.1 bundle (or 1.2: oneroster-12-writer.ts) plus the service's
+ * own files, in the shapes the import reads, so that importing it gives the same school: every record under its sourcedId and
  * its id (metadata.contractId), names in both languages (metadata.nameAr/nameEn), the homeroom of
  * each scheduled class, and each guardian's relation.
  */
