@@ -15,8 +15,8 @@ import type { SpreadsheetCells } from './spreadsheet-cells';
 
 /**
  * Writes the store as a OneRoster 1.1 bundle (or 1.2: oneroster-12-writer.ts) plus the service's
- * own files, in the shapes the import reads, so that importing it gives the same school: every record under its sourcedId and
- * its id (metadata.contractId), names in both languages (metadata.nameAr/nameEn), the homeroom of
+ * own files, in the shapes the import reads, so that importing it gives the same school: every
+ * record under its sourcedId and its id (metadata.contractId), names in both languages (metadata.nameAr/nameEn), the homeroom of
  * each scheduled class, and each guardian's relation.
  */
 /** The binding an export writes: 1.1 unless asked (`export --oneroster 1.2`). */
