@@ -14,8 +14,8 @@ export interface ExportCommandOptions {
 
 /**
  * Writes the configured store as a OneRoster 1.1 (or, with --oneroster 1.2, 1.2) bundle with the
- * service's own files: a folder, or a .zip. Cells a spreadsheet would run as formulas are written exactly and listed on stderr, or
- * neutralised with --for-spreadsheet.
+ * service's own files: a folder, or a .zip. Cells a spreadsheet would run as formulas are written
+ * exactly and listed on stderr, or neutralised with --for-spreadsheet.
  */
 export async function exportCommand(path: string, options: ExportCommandOptions): Promise<void> {
   await withConfiguredStore(

@@ -16,8 +16,9 @@ import type { SpreadsheetCells } from './spreadsheet-cells';
 /**
  * Writes the store as a OneRoster 1.1 bundle (or 1.2: oneroster-12-writer.ts) plus the service's
  * own files, in the shapes the import reads, so that importing it gives the same school: every
- * record under its sourcedId and its id (metadata.contractId), names in both languages (metadata.nameAr/nameEn), the homeroom of
- * each scheduled class, and each guardian's relation.
+ * record under its sourcedId and its id (metadata.contractId), names in both languages
+ * (metadata.nameAr/nameEn), the homeroom of each scheduled class, and each guardian's relation.
+ * What an import brought and the store does not model is given back (giving-back.ts).
  */
 /** The binding an export writes: 1.1 unless asked (`export --oneroster 1.2`). */
 export type OneRosterVersion = '1.1' | '1.2';
