@@ -13,6 +13,9 @@ import type { Progress } from './progress';
 import { emit, SchoolSnapshot } from './school-snapshot';
 import type { SpreadsheetCells } from './spreadsheet-cells';
 
+/** The binding an export writes: 1.1 unless asked (`export --oneroster 1.2`). */
+export type OneRosterVersion = '1.1' | '1.2';
+
 /**
  * Writes the store as a OneRoster 1.1 bundle (or 1.2: oneroster-12-writer.ts) plus the service's
  * own files, in the shapes the import reads, so that importing it gives the same school: every
@@ -20,9 +23,6 @@ import type { SpreadsheetCells } from './spreadsheet-cells';
  * (metadata.nameAr/nameEn), the homeroom of each scheduled class, and each guardian's relation.
  * What an import brought and the store does not model is given back (giving-back.ts).
  */
-/** The binding an export writes: 1.1 unless asked (`export --oneroster 1.2`). */
-export type OneRosterVersion = '1.1' | '1.2';
-
 export interface ExportSummary {
   /** The school exported, by its English name and the sourcedId an import gave it. */
   readonly school: { name: string; sourcedId: string | null } | undefined;
