@@ -1,3 +1,4 @@
+import { ROLES_COLUMNS } from './oneroster-columns';
 import type { BundleWriter } from './bundle-writer';
 
 /**
@@ -9,19 +10,6 @@ import type { BundleWriter } from './bundle-writer';
  * entries never wait on each other. A bundle whose import brought a roles.csv gives that back
  * instead (see giving-back.ts).
  */
-export const ROLES_HEADER = [
-  'sourcedId',
-  'status',
-  'dateLastModified',
-  'userSourcedId',
-  'roleType',
-  'role',
-  'orgSourcedId',
-  'userProfileSourcedId',
-  'beginDate',
-  'endDate',
-] as const;
-
 export function oneRoster12Writer(
   inner: BundleWriter,
   deriveRoles: boolean,
@@ -56,18 +44,14 @@ export function oneRoster12Writer(
           if (deriveRoles && userRole !== '') {
             const ordered = [first, ...userOrgs.filter((org) => org !== first)].filter(Boolean);
             ordered.forEach((org, index) => {
-              roles.push([
-                `role:${user}:${org}`,
-                '',
-                '',
-                user,
-                index === 0 ? 'primary' : 'secondary',
-                userRole,
-                org,
-                '',
-                '',
-                '',
-              ]);
+              const row: Partial<Record<(typeof ROLES_COLUMNS)[number], string>> = {
+                sourcedId: `role:${user}:${org}`,
+                userSourcedId: user,
+                roleType: index === 0 ? 'primary' : 'secondary',
+                role: userRole,
+                orgSourcedId: org,
+              };
+              roles.push(ROLES_COLUMNS.map((column) => row[column] ?? ''));
             });
           }
           return file.row([...kept.map((index) => values[index]), ...(primary < 0 ? [first] : [])]);
@@ -75,7 +59,7 @@ export function oneRoster12Writer(
         async end() {
           await file.end();
           if (roles.length === 0) return;
-          const rolesFile = inner.file('roles.csv', ROLES_HEADER);
+          const rolesFile = inner.file('roles.csv', ROLES_COLUMNS);
           for (const row of roles) await rolesFile.row(row);
           await rolesFile.end();
           rolesWritten = roles.length;
