@@ -1,15 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exportSchool } from '../../src/roster/export-school';
-import { SILENT_PROGRESS } from '../../src/roster/progress';
 import { loadDemoSchool } from '../../src/demo/load-demo-school';
-import type { Store } from '../../src/store/open-store';
-import { bundleRows } from '../support/bundle-compare';
+import { bundleRows, exportingStores } from '../support/bundle-compare';
 import { describeEachEngine } from '../support/engines';
 import { smallSchool, writeBundle } from '../support/roster-bundle';
 import { importBundle, problemsOf, schoolRows } from '../support/roster-import';
-import { openTestStore, TEST_SCHOOL } from '../support/stores';
+import { TEST_SCHOOL } from '../support/stores';
 
 /**
  * `export --oneroster 1.2` writes the 1.2 CSV binding: the manifest says 1.2, users.csv has no
@@ -17,20 +13,7 @@ import { openTestStore, TEST_SCHOOL } from '../support/stores';
  * the export imports back as the same school. The default stays 1.1.
  */
 describeEachEngine('exporting OneRoster 1.2', (engine) => {
-  const stores: Store[] = [];
-  afterAll(async () => {
-    for (const store of stores) await store.close();
-  });
-  const fresh = async () => {
-    const store = await openTestStore(engine.freshStoreSettings());
-    stores.push(store);
-    return store;
-  };
-  const exported = async (store: Store, version?: '1.1' | '1.2') => {
-    const path = join(mkdtempSync(join(tmpdir(), 'roster-12-')), 'school');
-    await exportSchool(store, path, SILENT_PROGRESS, undefined, version);
-    return path;
-  };
+  const { fresh, exported } = exportingStores(engine);
   const importedBack = async (path: string) => {
     const store = await fresh();
     const outcome = await importBundle(store, path);

@@ -1,14 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exportSchool } from '../../src/roster/export-school';
-import { SILENT_PROGRESS } from '../../src/roster/progress';
 import type { Store } from '../../src/store/open-store';
-import { bundleRows, type FieldDifference, givenBackDifferences } from '../support/bundle-compare';
+import { bundleRows, exportingStores, type FieldDifference, givenBackDifferences } from '../support/bundle-compare';
 import { describeEachEngine } from '../support/engines';
 import { type BundleRows, smallSchool, writeBundle } from '../support/roster-bundle';
 import { importBundle, problemsOf, schoolRows } from '../support/roster-import';
-import { openTestStore } from '../support/stores';
 
 /**
  * Export gives back what was imported: an imported bundle's export holds every row and every
@@ -27,23 +22,12 @@ function documented(difference: FieldDifference): boolean {
 }
 
 describeEachEngine('export gives back the imported bundle', (engine) => {
-  const stores: Store[] = [];
-  afterAll(async () => {
-    for (const store of stores) await store.close();
-  });
-  const fresh = async () => {
-    const store = await openTestStore(engine.freshStoreSettings());
-    stores.push(store);
-    return store;
-  };
-  const exported = async (store: Store) => {
-    const output = join(mkdtempSync(join(tmpdir(), 'given-back-')), 'school');
-    await exportSchool(store, output, SILENT_PROGRESS);
-    return output;
-  };
+  const { fresh, exported } = exportingStores(engine);
   /** Imports, exports, checks the export imports back as the same school; the undocumented differences. */
+  let lastImported: Store;
   const roundTrip = async (input: string, skipInvalid = false) => {
     const store = await fresh();
+    lastImported = store;
     expect((await importBundle(store, input, { skipInvalid })).written).toBe(true);
     const output = await exported(store);
     const again = await fresh();
@@ -74,7 +58,7 @@ describeEachEngine('export gives back the imported bundle', (engine) => {
     rows.orgs[0] = { ...rows.orgs[0], parentSourcedId: 'district-1' };
     const input = writeBundle(rows);
     expect(await roundTrip(input)).toEqual([]);
-    const back = bundleRows(await exported(stores[stores.length - 2]));
+    const back = bundleRows(await exported(lastImported));
     expect(back.get('users.csv')?.get(rows.users[0].sourcedId)?.['metadata.house']).toBe('Blue');
     expect(back.get('orgs.csv')?.get('district-1')?.type).toBe('district');
   });

@@ -1,6 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { exportSchool, type OneRosterVersion } from '../../src/roster/export-school';
+import { SILENT_PROGRESS } from '../../src/roster/progress';
+import type { Store } from '../../src/store/open-store';
+import type { EngineUnderTest } from './engines';
+import { openTestStore } from './stores';
 
 /**
  * A field of an imported bundle that its export does not give back as it was: the file, the
@@ -56,4 +62,30 @@ export function givenBackDifferences(input: Map<string, Rows>, output: Map<strin
     }
   }
   return differences;
+}
+
+/**
+ * Fresh stores of one engine for a describe block, closed after it, and an export of a store into
+ * a new folder (OneRoster 1.1 unless asked).
+ */
+export function exportingStores(engine: EngineUnderTest): {
+  fresh: () => Promise<Store>;
+  exported: (store: Store, version?: OneRosterVersion) => Promise<string>;
+} {
+  const stores: Store[] = [];
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+  });
+  return {
+    fresh: async () => {
+      const store = await openTestStore(engine.freshStoreSettings());
+      stores.push(store);
+      return store;
+    },
+    exported: async (store, version) => {
+      const path = join(mkdtempSync(join(tmpdir(), 'roster-export-')), 'school');
+      await exportSchool(store, path, SILENT_PROGRESS, undefined, version);
+      return path;
+    },
+  };
 }
