@@ -120,11 +120,17 @@ program
 
 program
   .command('export <path>')
-  .description("write the school as a OneRoster 1.1 bundle with the service's own files (a folder, or a .zip)")
+  .description(
+    "write the school as a OneRoster bundle (1.1; 1.2 with --oneroster 1.2) with the service's own files " +
+      '(a folder, or a .zip)',
+  )
   .option(
     '--for-spreadsheet',
     "write cells a spreadsheet would run as formulas with a leading ' (import reads them back)",
     false,
+  )
+  .addOption(
+    new Option('--oneroster <version>', 'the OneRoster CSV binding to write').choices(['1.1', '1.2']).default('1.1'),
   )
   .action(async (path: string, options: ExportCommandOptions) => {
     if (!(await ranWithBoundedHeap())) await exportCommand(path, options);

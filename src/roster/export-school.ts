@@ -1,20 +1,27 @@
 import type { Store } from '../store/open-store';
 import { counted } from '../lib/counted';
 import { openImportConnection } from '../store/roster/import-connection';
+import { readKeptFields } from '../store/roster/kept-fields';
 import { readGuardianLinks, readSchoolTable, type StoredRow, storedSchool } from '../store/roster/school-reader';
 import { type SchoolTableName, schoolTable } from '../store/roster/school-tables';
 import { type BundleWriter, openBundleWriter } from './bundle-writer';
 import { exportOwnFiles } from './export-own-files';
-import { ONEROSTER_FILES } from './manifest';
+import { type GivingBackWriter, givingBack } from './giving-back';
+import { ONEROSTER_FILES, V12_FILES } from './manifest';
+import { oneRoster12Writer } from './oneroster-12-writer';
 import type { Progress } from './progress';
 import { emit, SchoolSnapshot } from './school-snapshot';
 import type { SpreadsheetCells } from './spreadsheet-cells';
 
+/** The binding an export writes: 1.1 unless asked (`export --oneroster 1.2`). */
+export type OneRosterVersion = '1.1' | '1.2';
+
 /**
- * Writes the store as a OneRoster 1.1 bundle plus the service's own files, in the shapes the
- * import reads, so that importing it gives the same school: every record under its sourcedId and
- * its id (metadata.contractId), names in both languages (metadata.nameAr/nameEn), the homeroom of
- * each scheduled class, and each guardian's relation.
+ * Writes the store as a OneRoster 1.1 bundle (or 1.2: oneroster-12-writer.ts) plus the service's
+ * own files, in the shapes the import reads, so that importing it gives the same school: every
+ * record under its sourcedId and its id (metadata.contractId), names in both languages
+ * (metadata.nameAr/nameEn), the homeroom of each scheduled class, and each guardian's relation.
+ * What an import brought and the store does not model is given back (giving-back.ts).
  */
 export interface ExportSummary {
   /** The school exported, by its English name and the sourcedId an import gave it. */
@@ -27,9 +34,12 @@ export async function exportSchool(
   path: string,
   progress: Progress,
   cells?: SpreadsheetCells,
+  version: OneRosterVersion = '1.1',
 ): Promise<ExportSummary> {
   const connection = await openImportConnection(store.connection);
-  const writer = await openBundleWriter(path, cells);
+  const bundle = await openBundleWriter(path, cells);
+  let writer: GivingBackWriter = givingBack(bundle, new Map(), new Set());
+  let v12: ReturnType<typeof oneRoster12Writer> | undefined;
   const counts: Record<string, number> = {};
   try {
     const school = new SchoolSnapshot(connection);
@@ -54,13 +64,24 @@ export async function exportSchool(
     ] as const) {
       await school.load(table);
     }
+    // The imported rows' fields the store does not model are given back (see giving-back.ts).
+    const kept = await readKeptFields(connection);
+    if (version === '1.2') v12 = oneRoster12Writer(bundle, !kept.has('roles.csv'));
+    else kept.delete('roles.csv');
+    writer = givingBack(v12 ?? bundle, kept, school.storedSourcedIds());
     await exportCalendar(writer, counts, school);
     await exportClasses(writer, counts, school);
     await exportUsers(writer, counts, school, await readGuardianLinks(connection));
     await exportGradebook(writer, counts, school);
     await exportOwnFiles(writer, counts, school);
+    const files = version === '1.2' ? [...ONEROSTER_FILES, ...V12_FILES] : ONEROSTER_FILES;
+    await writer.finish(
+      counts,
+      files.map((file) => `${file}.csv`),
+    );
+    if (v12 && v12.rolesWritten() > 0) counts['roles.csv'] = v12.rolesWritten();
     // Last, as it says which files have rows: the others are absent.
-    await emit(writer, counts, 'manifest.csv', ['propertyName', 'value'], manifestRows(counts), (row) => row);
+    await emit(writer, counts, 'manifest.csv', ['propertyName', 'value'], manifestRows(counts, version), (row) => row);
     progress.note(`Wrote ${counted(Object.keys(counts).length, 'file')} to ${path}.`);
     return { files: counts, school: await storedSchool(connection) };
   } finally {
@@ -69,10 +90,11 @@ export async function exportSchool(
   }
 }
 
-function* manifestRows(counts: Readonly<Record<string, number>>): Iterable<string[]> {
+function* manifestRows(counts: Readonly<Record<string, number>>, version: OneRosterVersion): Iterable<string[]> {
   yield ['manifest.version', '1.0'];
-  yield ['oneroster.version', '1.1'];
-  for (const file of ONEROSTER_FILES) yield [`file.${file}`, (counts[`${file}.csv`] ?? 0) > 0 ? 'bulk' : 'absent'];
+  yield ['oneroster.version', version];
+  for (const file of version === '1.2' ? [...ONEROSTER_FILES, ...V12_FILES] : ONEROSTER_FILES)
+    yield [`file.${file}`, (counts[`${file}.csv`] ?? 0) > 0 ? 'bulk' : 'absent'];
   yield ['source.systemName', 'school-information-service'];
   yield ['source.systemCode', 'school-service'];
 }

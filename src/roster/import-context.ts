@@ -1,6 +1,7 @@
 import type { SchoolTableName } from '../store/roster/school-tables';
 import type { Bundle } from './bundle-source';
 import type { FieldReader } from './fields';
+import type { KeptFields } from './kept-fields';
 import type { Problems } from './problems';
 import type { Progress } from './progress';
 import type { Entry, ImportMode, RosterBook } from './roster-book';
@@ -43,6 +44,8 @@ export interface ImportContext {
   readonly storedRelations: ReadonlyMap<string, string>;
   /** The guardian links of the bundle's users. */
   readonly links: Array<{ student: Entry; guardian: Entry; relation: string }>;
+  /** The accepted rows' fields, for export to give back (see kept-fields.ts). */
+  readonly kept: KeptFields;
   /** Changes to records not in the bundle (a delta's demographics), applied by id. */
   readonly patches: Array<{ table: SchoolTableName; id: number; columns: Record<string, unknown> }>;
 }

@@ -34,6 +34,7 @@ import { readManifest } from './manifest';
 import { readRoles } from './roles-file';
 import { readScoreScales } from './score-scales';
 import { readOwnFiles } from './own-files';
+import { KeptFields } from './kept-fields';
 import { Problems } from './problems';
 import type { Progress } from './progress';
 import { type Entry, type ImportMode, type Ledger, RosterBook } from './roster-book';
@@ -125,6 +126,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
       rowsRead: { count: manifest.rows },
       patches: [],
       links: [],
+      kept: new KeptFields(),
     };
     await readBundle(context, connection, ledger.highest.get('marks') ?? 0, options.skipInvalid);
     if (context.school.needed) {
@@ -372,6 +374,7 @@ async function writeSchool(
         .map((entry) => [table.name, entry.sourcedId, entry.id, entry.modifiedAt ?? null] as const),
     );
     await recordLedger(connection, ledger);
+    await context.kept.write(connection, !delta);
     await commitSchoolChange(connection, log);
   } catch (error) {
     await abortSchoolChange(connection);

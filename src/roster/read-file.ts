@@ -1,5 +1,5 @@
 import type { SchoolTableName } from '../store/roster/school-tables';
-import { type CsvFile, CsvSyntaxError, openCsv } from './csv-file';
+import { type CsvFile, type CsvRow, CsvSyntaxError, openCsv } from './csv-file';
 import { FieldReader } from './fields';
 import { type ImportContext, readerOf } from './import-context';
 import { ONEROSTER_FILES, V12_FILES } from './manifest';
@@ -36,9 +36,12 @@ export async function forEachRow(
     reader = new FieldReader(fileName, file.header, context.problems, file.names);
     context.readers.set(fileName, reader);
     if (!reader.requireColumns(requiredColumns)) return true;
+    const keep = keepsRows(base) ? rowKeeper(context, fileName, file) : undefined;
     for await (const row of file.rows) {
       reader.begin(row);
+      const leftOutBefore = context.school.leftOut.skipped;
       handle(reader);
+      keep?.(row, reader.ok && context.school.leftOut.skipped === leftOutBefore);
       count += 1;
       context.rowsRead.count += 1;
       if (batches && count % batches.every === 0) await batches.flush();
@@ -62,6 +65,58 @@ export async function forEachRow(
   }
   context.progress.fileDone(count);
   return true;
+}
+
+/**
+ * OneRoster files whose accepted rows are kept for export to give back: whole, but for
+ * results.csv, which may hold millions of rows: of its rows only the fields the store does not
+ * hold (a comment, a 1.2 textScore, a scoreStatus other than the one export writes), and only
+ * the rows that have any.
+ */
+const RESULTS_FROM_STORE = new Set([
+  'sourcedid',
+  'status',
+  'datelastmodified',
+  'lineitemsourcedid',
+  'studentsourcedid',
+  'score',
+  'scoredate',
+  'metadata.contractid',
+]);
+
+function keepsRows(base: string): boolean {
+  return ([...ONEROSTER_FILES, ...V12_FILES] as readonly string[]).includes(base);
+}
+
+/** Keeps each accepted row's fields, and forgets those of a row a delta deletes. */
+function rowKeeper(context: ImportContext, fileName: string, file: CsvFile) {
+  const at = (name: string) => file.header.get(name.toLowerCase());
+  const sourcedIdAt = at('sourcedId');
+  const statusAt = at('status');
+  const results = fileName === 'results.csv';
+  const kept = file.names.flatMap((name, index) =>
+    results && RESULTS_FROM_STORE.has(name.toLowerCase()) ? [] : [[name, index] as const],
+  );
+  return (row: CsvRow, accepted: boolean) => {
+    const sourcedId = sourcedIdAt === undefined ? '' : (row.values[sourcedIdAt] ?? '').trim();
+    if (sourcedId === '') return;
+    if (statusAt !== undefined && row.values[statusAt]?.trim() === 'tobedeleted') {
+      if (accepted) context.kept.forget(fileName, sourcedId);
+      return;
+    }
+    if (!accepted) return;
+    const fields = kept.filter(
+      ([name, index]) =>
+        (row.values[index] ?? '') !== '' &&
+        !(results && name.toLowerCase() === 'scorestatus' && row.values[index] === 'fully graded'),
+    );
+    if (results && fields.length === 0) return;
+    context.kept.keepUnusedFields(
+      fileName,
+      sourcedId,
+      Object.fromEntries(fields.map(([name, index]) => [name, row.values[index] ?? ''])),
+    );
+  };
 }
 
 /**

@@ -36,6 +36,11 @@ export class SchoolSnapshot {
     return this.sourcedIds.get(table)?.get(Number(id)) ?? generatedSourcedId(table, Number(id));
   }
 
+  /** The sourcedIds of every record loaded. */
+  storedSourcedIds(): Set<string> {
+    return new Set([...this.sourcedIds.values()].flatMap((ids) => [...ids.values()]));
+  }
+
   byId(table: SchoolTableName): Map<number, StoredRow> {
     return new Map((this.rows.get(table) ?? []).map((row) => [row.id, row]));
   }

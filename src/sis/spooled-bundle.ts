@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
 import type { SisVersion } from '../config/sis-settings';
+import { ROLES_COLUMNS } from '../roster/oneroster-columns';
 import { COLLECTIONS, type CollectionName } from './collections';
 import type { Row } from './json-rows';
 
@@ -67,19 +68,6 @@ interface SpoolFile {
   deletions: number;
 }
 
-const ROLE_COLUMNS = [
-  'sourcedId',
-  'status',
-  'dateLastModified',
-  'userSourcedId',
-  'roleType',
-  'role',
-  'beginDate',
-  'endDate',
-  'orgSourcedId',
-  'userProfileSourcedId',
-];
-
 export class SpooledBundle {
   private readonly files = new Map<FileName, SpoolFile>();
   /** Records sent more than once, counted once. */
@@ -98,7 +86,7 @@ export class SpooledBundle {
     let file = this.files.get(name);
     if (!file) {
       const columns = [
-        ...(name === 'roles' ? ROLE_COLUMNS : (COLLECTIONS.find((c) => c.name === name)?.columns ?? [])),
+        ...(name === 'roles' ? ROLES_COLUMNS : (COLLECTIONS.find((c) => c.name === name)?.columns ?? [])),
       ];
       file = {
         columns,

@@ -9,6 +9,7 @@ const TABLES_CHILDREN_FIRST: ReadonlyArray<keyof Database> = [
   'generated_documents',
   ...SCHOOL_TABLES.map((table) => table.name).reverse(),
   'roster_ids',
+  'roster_fields',
 ];
 
 /** Deletes every row of the school's data in one transaction, keeping the schema. */

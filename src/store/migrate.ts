@@ -13,6 +13,7 @@ import * as examSlotsByClass from './migrations/010-exam-slots-by-class';
 import * as shadowComparisons from './migrations/011-shadow-comparisons';
 import * as sisSync from './migrations/012-sis-sync';
 import * as enrolmentsWithoutSection from './migrations/013-enrolments-without-class-section';
+import * as rosterFieldsGivenBack from './migrations/014-roster-fields-given-back';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -32,6 +33,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['011-shadow-comparisons', shadowComparisons.up],
   ['012-sis-sync', sisSync.up],
   ['013-enrolments-without-class-section', enrolmentsWithoutSection.up],
+  ['014-roster-fields-given-back', rosterFieldsGivenBack.up],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {

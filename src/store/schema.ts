@@ -315,6 +315,15 @@ export interface AuditSubjectTable {
 }
 
 /** The sourcedId of every record an import brought, and the integer id it was given once. */
+/** An imported row's fields, given back by an export (see migration 014). */
+export interface RosterFieldTable {
+  /** The bundle's file name, `users.csv`. */
+  file: string;
+  sourced_id: string;
+  /** The row's non-empty fields as a JSON object keyed by header name. */
+  fields: string;
+}
+
 export interface RosterIdTable {
   /** The table the record lives in. */
   kind: string;
@@ -437,6 +446,7 @@ export interface Database {
   audit_events: AuditEventTable;
   audit_subjects: AuditSubjectTable;
   roster_ids: RosterIdTable;
+  roster_fields: RosterFieldTable;
   roster_imports: RosterImportTable;
   service_processes: ServiceProcessTable;
   reference_versions: ReferenceVersionTable;

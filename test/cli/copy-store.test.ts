@@ -137,7 +137,9 @@ describeWithPostgres('copy-store and restore move the whole school between engin
     const postgres = freshPostgres();
     const there = run(original, 'copy-store', '--to', postgres.DATABASE_URL);
     expect([there.status, there.stderr]).toEqual([0, expect.stringContaining('store: SQLite')]);
-    expect(there.stdout).toMatch(/^Copied .* to postgres:\/\/.*: 3\d tables, [\d,]+ rows, each table's count checked/);
+    expect(there.stdout).toMatch(/^Copied .* to postgres:\/\/.*: \d+ tables, [\d,]+ rows, each table's count checked/);
+    // Tables are found in the database, not listed: one a migration adds is copied with the rest.
+    expect(there.stdout).toContain('roster_fields 0');
     expect(await tableCounts(postgres)).toEqual(originalCounts);
     await digestCallerLetIn(postgres);
 
@@ -171,7 +173,7 @@ describeWithPostgres('copy-store and restore move the whole school between engin
 
     const sqlite = freshSqlite('restored');
     const restored = run(sqlite, 'restore', backup);
-    expect([restored.status, restored.stdout]).toEqual([0, expect.stringMatching(/^Restored .*: 3\d tables/)]);
+    expect([restored.status, restored.stdout]).toEqual([0, expect.stringMatching(/^Restored .*: \d+ tables/)]);
     expect(await tableCounts(sqlite)).toEqual(originalCounts);
     await digestCallerLetIn(sqlite);
 

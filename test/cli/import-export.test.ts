@@ -111,4 +111,14 @@ describe('school-service import and export', () => {
     }
     expect(readFileSync(target).subarray(0, 2).toString()).toBe('PK');
   });
+
+  test('export --oneroster 1.2 writes a 1.2 bundle with roles.csv; another version is a usage error', () => {
+    const target = join(folder, 'export-1-2');
+    const exported = run('export', target, '--oneroster', '1.2');
+    expect(exported.status).toBe(0);
+    expect(readFileSync(join(target, 'manifest.csv'), 'utf8')).toContain('oneroster.version,1.2');
+    expect(exported.stdout).toMatch(/roles\.csv [1-9]/);
+    expect(run('export', join(folder, 'export-2-0'), '--oneroster', '2.0').status).not.toBe(0);
+    expect(existsSync(join(folder, 'export-2-0'))).toBe(false);
+  });
 });

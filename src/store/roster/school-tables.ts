@@ -33,6 +33,7 @@ export type SchoolTableName = Exclude<
   | 'audit_events'
   | 'audit_subjects'
   | 'roster_ids'
+  | 'roster_fields'
   | 'roster_imports'
   | 'service_processes'
   | 'reference_versions'
