@@ -1,3 +1,4 @@
+import { counted } from '../lib/counted';
 import type { Store } from '../store/open-store';
 import { type ImportConnection, openImportConnection } from '../store/roster/import-connection';
 import { loadLedger, recordLedger, storedRecords, storedRelations } from '../store/roster/ledger';
@@ -146,7 +147,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
         column: 1,
         kind: 'other-schools',
         message:
-          `${context.school.leftOut.skipped} rows of other schools than "${context.school.chosen}" ` +
+          `${counted(context.school.leftOut.skipped, 'row')} of other schools than "${context.school.chosen}" ` +
           '(and the rows naming them) are not imported',
       });
     }
@@ -158,7 +159,9 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
         line: Number(line),
         column: 1,
         kind: 'rows-skipped',
-        message: `${skipped} rows of other files name records of ${file}, which cannot be read: left out, not listed`,
+        message:
+          `${counted(skipped, 'row')} of other files name records of ${file}, which cannot be read: ` +
+          'left out, not listed',
       });
     }
     if (mode === 'bulk' && manifest.declared.has('orgs') && book.entries('schools').length === 0) {
