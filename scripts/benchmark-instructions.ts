@@ -11,9 +11,10 @@
  *
  * Each build's service runs under callgrind at LOG_LEVEL=info (its log to a file, an access line
  * a request), uninstrumented through its start (and the demo school's creation); then, per
- * scenario, a warm-up of `--warmup` calls (the JIT settled) and, per batch, its counters are zeroed, one client on a kept-alive connection sends the
- * scenario's request `--calls` times one after another, and the counters are dumped. The figure is
- * the batch's instructions over its calls (the median batch); the client runs outside valgrind.
+ * scenario, a warm-up of `--warmup` calls (the JIT settled) and, per batch: its counters zeroed,
+ * one client on a kept-alive connection sending the scenario's request `--calls` times one after
+ * another, and the counters dumped. The figure is the batch's instructions over its calls (the
+ * median batch); the client runs outside valgrind.
  * What the process does between calls (its timers) lands in the figure too: a few per cent at
  * valgrind's pace, the same for every build.
  */
