@@ -1,3 +1,4 @@
+import { childMap } from '../lib/child-map';
 import { addDuration, emptyFigures, type LatencyFigures, REQUEST_BOUNDS_MS } from './latency-counts';
 import { histogramValues, type MetricJson } from './metric-json';
 import type { RequestRecord } from './request-record';
@@ -32,16 +33,6 @@ function outcomeOf(record: RequestRecord, status: number): string {
   if (record.outcome !== undefined) return record.outcome;
   if (status >= 500) return 'internal';
   return status >= 400 ? 'client' : 'ok';
-}
-
-/** The map under `key` in `parent`, made on first use. */
-function childOf<Child>(parent: Map<string, Map<string, Child>>, key: string): Map<string, Child> {
-  let child = parent.get(key);
-  if (!child) {
-    child = new Map();
-    parent.set(key, child);
-  }
-  return child;
 }
 
 /**
@@ -130,9 +121,9 @@ export class RequestFigures {
   }
 
   private seriesOf(endpoint: string, operation: string, binding: string, outcome: string): Series {
-    const byOperation = childOf(this.series, endpoint);
-    const byBinding = childOf(byOperation, operation);
-    const byOutcome = childOf(byBinding, binding);
+    const byOperation = childMap(this.series, endpoint);
+    const byBinding = childMap(byOperation, operation);
+    const byOutcome = childMap(byBinding, binding);
     let series = byOutcome.get(outcome);
     if (!series) {
       series = { labels: { endpoint, operation, binding, outcome }, latency: emptyFigures(REQUEST_BOUNDS_MS) };
