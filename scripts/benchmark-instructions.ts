@@ -27,7 +27,8 @@ import { waitForPort, freePort, ProcessGroup } from '../test/support/processes';
 import { benchmarkServiceEnvironment, buildService } from './benchmark/build';
 import { CallgrindControl, callgrindArguments } from './benchmark/callgrind';
 import { checkOutRef, type ServiceBuild, WORK_TREE_BUILD } from './benchmark/compare-ref';
-import { wholeNumber, UsageError } from './benchmark/options';
+import { optionsOrExit, UsageError, wholeNumber } from './benchmark/options';
+import { runMain } from './benchmark/run-main';
 import { HELLO_WORLD, REAL_STUDENT, type Scenario, scenariosFor, VOID_LOOKUP } from './benchmark/scenarios';
 
 const SCENARIOS: readonly Scenario[] = [
@@ -184,19 +185,8 @@ function printTable(
   console.log(`${new Date().toISOString()} | node ${process.version} | ${cpus().length} cores | valgrind callgrind`);
 }
 
-async function main(): Promise<number> {
-  let options: Options | undefined;
-  try {
-    options = parseOptions(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`${error.message}\n${USAGE}`);
-    return 2;
-  }
-  if (!options) {
-    console.log(USAGE);
-    return 0;
-  }
+async function main(): Promise<void> {
+  const options = optionsOrExit(parseOptions, USAGE);
   if (spawnSync('valgrind', ['--version']).error)
     throw new Error('valgrind is not installed (apt-get install valgrind)');
   const only = options.only?.toLowerCase();
@@ -239,16 +229,9 @@ async function main(): Promise<number> {
       await group.stopAll(10_000);
     }
     printTable(results, builds, scenarios);
-    return 0;
   } finally {
     await cleanUp();
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  },
-);
+runMain('benchmark', main);
