@@ -32,7 +32,7 @@ import { join } from 'node:path';
 import { benchmarkServiceEnvironment, buildService, checkBenchmarkTools, ROOT } from './benchmark/build';
 import { captureResponses, checkAnswersAlike, responsesFile, type CapturedResponse } from './benchmark/capture';
 import { checkOutRef, type ServiceBuild, WORK_TREE_BUILD } from './benchmark/compare-ref';
-import { parseOptions, USAGE, UsageError, type Options } from './benchmark/options';
+import { optionsOrExit, parseOptions, USAGE, type Options } from './benchmark/options';
 import { firstMatchingLine, freePort, ProcessGroup, waitForPort } from '../test/support/processes';
 import {
   clientCpuRange,
@@ -237,18 +237,7 @@ function printReport(options: Options, results: readonly ScenarioRuns[]): void {
 }
 
 async function main(): Promise<number> {
-  let options: Options | undefined;
-  try {
-    options = parseOptions(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`${error.message}\n${USAGE}`);
-    return 2;
-  }
-  if (!options) {
-    console.log(USAGE);
-    return 0;
-  }
+  const options = optionsOrExit(parseOptions, USAGE);
   const only = options.only?.toLowerCase();
   const scenarios = SCENARIOS.filter((scenario) => !only || scenario.name.toLowerCase().includes(only));
   if (scenarios.length === 0) {

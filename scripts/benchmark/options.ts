@@ -106,3 +106,20 @@ export function parseOptions(args: readonly string[]): Options | undefined {
     throw new UsageError('--threads cannot exceed --connections (wrk needs a connection per thread)');
   return options;
 }
+
+/** A benchmark's options from its command line; on --help (exit 0) or a wrong flag (exit 2), its usage and the end. */
+export function optionsOrExit<T>(parse: (args: readonly string[]) => T | undefined, usage: string): T {
+  let options: T | undefined;
+  try {
+    options = parse(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${error.message}\n${usage}`);
+    process.exit(2);
+  }
+  if (options === undefined) {
+    console.log(usage);
+    process.exit(0);
+  }
+  return options;
+}

@@ -4,9 +4,31 @@ import type { RequestRecord } from './request-record';
 /** Probes a balancer sends every few seconds: logged at debug only, so they do not drown the calls. */
 const QUIET_ENDPOINTS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 
-/** `,"name":"value"` for a value that is there; nothing for one that is not. */
-function field(name: string, value: string | undefined): string {
-  return value === undefined ? '' : `,"${name}":${JSON.stringify(value)}`;
+/**
+ * The JSON texts of the labels a line names its call by (caller, endpoint, operation, binding):
+ * each is one of a few strings the catalog and the callers' list hold, so each is escaped once and
+ * found again by a lookup. Bounded all the same, as a label that came from anywhere else would not be.
+ */
+const QUOTED_LABELS = new Map<string, string>();
+const MOST_LABELS_KEPT = 512;
+
+function quotedLabel(value: string): string {
+  let quoted = QUOTED_LABELS.get(value);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(value);
+    if (QUOTED_LABELS.size < MOST_LABELS_KEPT) QUOTED_LABELS.set(value, quoted);
+  }
+  return quoted;
+}
+
+/** `,"name":"value"` for a label that is there; nothing for one that is not. */
+function labelField(prefix: string, value: string | undefined): string {
+  return value === undefined ? '' : prefix + quotedLabel(value);
+}
+
+/** `,"name":"value"` for a text that is there, escaped as JSON; nothing for one that is not. */
+function textField(prefix: string, value: string | undefined): string {
+  return value === undefined ? '' : prefix + JSON.stringify(value);
 }
 
 /**
@@ -28,8 +50,13 @@ export function logRequest(record: RequestRecord, status: number, durationMs: nu
   }
   writeLogLine(
     `{"time":"${logTimestamp()}","level":"${level}","message":"request"` +
-      `${field('requestId', record.id)}${field('caller', record.caller)}${field('address', record.address)}` +
-      `${field('endpoint', record.endpoint)}${field('operation', record.operation)}` +
-      `${field('binding', record.binding)},"status":${status},"durationMs":${roundedMs}}`,
+      // An id is a UUID or a caller's of characters JSON does not escape (request-id.ts).
+      `,"requestId":"${record.id}"` +
+      labelField(',"caller":', record.caller) +
+      textField(',"address":', record.address) +
+      labelField(',"endpoint":', record.endpoint) +
+      labelField(',"operation":', record.operation) +
+      labelField(',"binding":', record.binding) +
+      `,"status":${status},"durationMs":${roundedMs}}`,
   );
 }

@@ -1,3 +1,4 @@
+import { childMap } from '../lib/child-map';
 import { addDuration, emptyFigures, type LatencyFigures, REQUEST_BOUNDS_MS } from './latency-counts';
 import { histogramValues, type MetricJson } from './metric-json';
 import type { RequestRecord } from './request-record';
@@ -40,7 +41,14 @@ function outcomeOf(record: RequestRecord, status: number): string {
  * operation in each of the last sixty minutes (the status page's chart and percentiles).
  */
 export class RequestFigures {
-  private readonly series = new Map<string, Series>();
+  /**
+   * The series by endpoint, operation, binding and outcome, one map a label: each label is one of a
+   * few strings the catalog and the pipeline hold, so a call finds its series with four lookups and
+   * makes no key of its own (a joined key was a new string to build and hash on every call).
+   */
+  private readonly series = new Map<string, Map<string, Map<string, Map<string, Series>>>>();
+  /** Every series, in the order they were first seen: what the Prometheus figures list. */
+  private readonly allSeries: Series[] = [];
   private readonly slots: MinuteSlot[] = Array.from({ length: MINUTES_KEPT }, () => ({
     minute: -1,
     operations: new Map(),
@@ -53,15 +61,7 @@ export class RequestFigures {
     const operation = record.operation ?? '';
     const binding = record.binding ?? '';
     const outcome = outcomeOf(record, status);
-    const key = `${record.endpoint} ${operation} ${binding} ${outcome}`;
-    let series = this.series.get(key);
-    if (!series) {
-      series = {
-        labels: { endpoint: record.endpoint, operation, binding, outcome },
-        latency: emptyFigures(REQUEST_BOUNDS_MS),
-      };
-      this.series.set(key, series);
-    }
+    const series = this.seriesOf(record.endpoint, operation, binding, outcome);
     addDuration(series.latency, REQUEST_BOUNDS_MS, durationMs);
     if (record.operation === undefined) return;
     const slot = this.slotNow();
@@ -104,7 +104,7 @@ export class RequestFigures {
       values: [],
     };
     const refusals = new Map<string, number>(REFUSALS.map((reason) => [reason, 0]));
-    for (const { labels, latency } of this.series.values()) {
+    for (const { labels, latency } of this.allSeries) {
       requests.values.push({ labels, value: latency.count });
       durations.values.push(...histogramValues(durations.name, labels, latency, REQUEST_BOUNDS_MS));
       const refused = refusals.get(labels.outcome);
@@ -118,6 +118,19 @@ export class RequestFigures {
       values: [...refusals].map(([reason, value]) => ({ labels: { reason }, value })),
     };
     return [requests, durations, refused];
+  }
+
+  private seriesOf(endpoint: string, operation: string, binding: string, outcome: string): Series {
+    const byOperation = childMap(this.series, endpoint);
+    const byBinding = childMap(byOperation, operation);
+    const byOutcome = childMap(byBinding, binding);
+    let series = byOutcome.get(outcome);
+    if (!series) {
+      series = { labels: { endpoint, operation, binding, outcome }, latency: emptyFigures(REQUEST_BOUNDS_MS) };
+      byOutcome.set(outcome, series);
+      this.allSeries.push(series);
+    }
+    return series;
   }
 
   private slotNow(): MinuteSlot {

@@ -1,5 +1,6 @@
 import type { Operation } from '../../contract/catalog';
 import type { Profile } from '../../contract/profile';
+import { childMap } from '../../lib/child-map';
 import { COMPACT, writeTypedElement } from '../../wire/typed-xml';
 import { Utf8Writer } from '../../wire/utf8-writer';
 import { responseEnvelope, responseEnvelopeAround } from './envelope-writer';
@@ -22,8 +23,12 @@ const MAX_SIZE_HINT = 1024 * 1024;
  * straight into UTF-8 bytes by walking its WSDL type.
  */
 export class SoapResultWriter {
-  private readonly fixedResponses = new Map<string, Buffer>();
-  private readonly resultFrames = new Map<string, ResultFrame>();
+  /**
+   * By version, then by operation: both are the catalog's own objects, so a call finds its bytes
+   * by two lookups without making a key of its own (a joined key was a new string every call).
+   */
+  private readonly fixedResponses = new Map<SoapVersion, Map<Operation, Buffer>>();
+  private readonly resultFrames = new Map<SoapVersion, Map<Operation, ResultFrame>>();
 
   constructor(
     private readonly namespace: string,
@@ -32,16 +37,17 @@ export class SoapResultWriter {
 
   responseFor(operation: Operation, version: SoapVersion, result: unknown): Buffer {
     const resultElement = operation.results[this.profile];
-    const key = `${version.name} ${operation.name}`;
     if (resultElement === undefined || result === undefined) {
-      let fixed = this.fixedResponses.get(key);
+      const ofVersion = childMap(this.fixedResponses, version);
+      let fixed = ofVersion.get(operation);
       if (!fixed) {
         fixed = Buffer.from(responseEnvelope(version, `<${operation.name}Response xmlns="${this.namespace}" />`));
-        this.fixedResponses.set(key, fixed);
+        ofVersion.set(operation, fixed);
       }
       return fixed;
     }
-    let frame = this.resultFrames.get(key);
+    const framesOfVersion = childMap(this.resultFrames, version);
+    let frame = framesOfVersion.get(operation);
     if (!frame) {
       const around = responseEnvelopeAround(version);
       frame = {
@@ -49,7 +55,7 @@ export class SoapResultWriter {
         after: Buffer.from(`</${operation.name}Response>${around.after}`),
         lastBytes: 0,
       };
-      this.resultFrames.set(key, frame);
+      framesOfVersion.set(operation, frame);
     }
     // Sized from the operation's last response, so that a large result is written without the
     // buffer growing and being copied on the way.
