@@ -1,3 +1,4 @@
+import { ONEROSTER_COLUMNS } from './oneroster-columns';
 import type { Store } from '../store/open-store';
 import { counted } from '../lib/counted';
 import { openImportConnection } from '../store/roster/import-connection';
@@ -104,7 +105,6 @@ const common = (school: SchoolSnapshot, table: SchoolTableName, row: StoredRow) 
   '',
   row.modified_at ?? '',
 ];
-const COMMON = ['sourcedId', 'status', 'dateLastModified'];
 
 async function exportCalendar(writer: BundleWriter, counts: Record<string, number>, school: SchoolSnapshot) {
   const orgs = school.rows.get('schools') ?? [];
@@ -112,23 +112,13 @@ async function exportCalendar(writer: BundleWriter, counts: Record<string, numbe
     writer,
     counts,
     'orgs.csv',
-    [...COMMON, 'name', 'type', 'identifier', 'parentSourcedId', 'metadata.nameEn', 'metadata.contractId'],
+    [...ONEROSTER_COLUMNS.orgs, 'metadata.nameEn', 'metadata.contractId'],
     orgs,
     (row) => [...common(school, 'schools', row), row.name_ar, 'school', '', '', row.name_en, row.id],
   );
   const years = school.byId('academic_years');
   const endYear = (year: StoredRow | undefined) => String(year?.ends_on ?? '').slice(0, 4);
-  const header = [
-    ...COMMON,
-    'title',
-    'type',
-    'startDate',
-    'endDate',
-    'parentSourcedId',
-    'schoolYear',
-    'metadata.nameEn',
-    'metadata.contractId',
-  ];
+  const header = [...ONEROSTER_COLUMNS.academicSessions, 'metadata.nameEn', 'metadata.contractId'];
   const sessions = [
     ...(school.rows.get('academic_years') ?? []).map((row) => [
       ...common(school, 'academic_years', row),
@@ -162,18 +152,7 @@ async function exportClasses(writer: BundleWriter, counts: Record<string, number
     writer,
     counts,
     'courses.csv',
-    [
-      ...COMMON,
-      'schoolYearSourcedId',
-      'title',
-      'courseCode',
-      'grades',
-      'orgSourcedId',
-      'subjects',
-      'subjectCodes',
-      'metadata.nameEn',
-      'metadata.contractId',
-    ],
+    [...ONEROSTER_COLUMNS.courses, 'metadata.nameEn', 'metadata.contractId'],
     school.rows.get('subjects') ?? [],
     (row) => [...common(school, 'subjects', row), '', row.name_ar, row.code, '', orgId, '', '', row.name_en, row.id],
   );
@@ -183,23 +162,7 @@ async function exportClasses(writer: BundleWriter, counts: Record<string, number
     if (!firstSubject.has(Number(section.class_id))) firstSubject.set(Number(section.class_id), section.subject_id);
   }
   const anySubject = school.rows.get('subjects')?.[0]?.id;
-  const header = [
-    ...COMMON,
-    'title',
-    'grades',
-    'courseSourcedId',
-    'classCode',
-    'classType',
-    'location',
-    'schoolSourcedId',
-    'termSourcedIds',
-    'subjects',
-    'subjectCodes',
-    'periods',
-    'metadata.nameEn',
-    'metadata.homeroomSourcedId',
-    'metadata.contractId',
-  ];
+  const header = [...ONEROSTER_COLUMNS.classes, 'metadata.nameEn', 'metadata.homeroomSourcedId', 'metadata.contractId'];
   const gradeOf = (klass: StoredRow | undefined) => school.ref('grade_levels', klass?.grade_level_id);
   const subjects = school.byId('subjects');
   const rows = [
@@ -271,21 +234,7 @@ async function exportUsers(
     if (!relationOf.has(link.guardian_id)) relationOf.set(link.guardian_id, link.relation);
   }
   const header = [
-    ...COMMON,
-    'enabledUser',
-    'orgSourcedIds',
-    'role',
-    'username',
-    'userIds',
-    'givenName',
-    'familyName',
-    'middleName',
-    'identifier',
-    'email',
-    'sms',
-    'phone',
-    'agentSourcedIds',
-    'grades',
+    ...ONEROSTER_COLUMNS.users,
     'password',
     'metadata.nameAr',
     'metadata.nameEn',
@@ -334,21 +283,11 @@ async function exportUsers(
     writer,
     counts,
     'demographics.csv',
-    [...COMMON, 'birthDate', 'sex'],
+    [...ONEROSTER_COLUMNS.demographics],
     (school.rows.get('students') ?? []).filter((row) => row.gender || row.birth_date),
     (row) => [school.sourcedIdOf('students', row), '', '', row.birth_date, sexes[String(row.gender)] ?? ''],
   );
-  const header2 = [
-    ...COMMON,
-    'classSourcedId',
-    'schoolSourcedId',
-    'userSourcedId',
-    'role',
-    'primary',
-    'beginDate',
-    'endDate',
-    'metadata.contractId',
-  ];
+  const header2 = [...ONEROSTER_COLUMNS.enrollments, 'metadata.contractId'];
   const sectionOf = new Map<string, StoredRow>();
   for (const section of school.rows.get('class_subjects') ?? [])
     sectionOf.set(`${section.class_id} ${section.subject_id}`, section);
@@ -391,7 +330,7 @@ async function exportGradebook(writer: BundleWriter, counts: Record<string, numb
     writer,
     counts,
     'categories.csv',
-    [...COMMON, 'title', 'metadata.nameEn', 'metadata.contractId'],
+    [...ONEROSTER_COLUMNS.categories, 'metadata.nameEn', 'metadata.contractId'],
     school.rows.get('assessment_categories') ?? [],
     (row) => [...common(school, 'assessment_categories', row), row.name_ar, row.name_en, row.id],
   );
@@ -402,20 +341,7 @@ async function exportGradebook(writer: BundleWriter, counts: Record<string, numb
     writer,
     counts,
     'lineItems.csv',
-    [
-      ...COMMON,
-      'title',
-      'description',
-      'assignDate',
-      'dueDate',
-      'classSourcedId',
-      'categorySourcedId',
-      'gradingPeriodSourcedId',
-      'resultValueMin',
-      'resultValueMax',
-      'metadata.nameEn',
-      'metadata.contractId',
-    ],
+    [...ONEROSTER_COLUMNS.lineItems, 'metadata.nameEn', 'metadata.contractId'],
     school.rows.get('assessments') ?? [],
     (row) => {
       const section = sectionOf.get(`${row.class_id} ${row.subject_id}`);
@@ -441,16 +367,7 @@ async function exportGradebook(writer: BundleWriter, counts: Record<string, numb
     writer,
     counts,
     'results.csv',
-    [
-      ...COMMON,
-      'lineItemSourcedId',
-      'studentSourcedId',
-      'scoreStatus',
-      'score',
-      'scoreDate',
-      'comment',
-      'metadata.contractId',
-    ],
+    [...ONEROSTER_COLUMNS.results, 'metadata.contractId'],
     readSchoolTable(school.connection, schoolTable('marks')),
     (row) => [
       ...common(school, 'marks', row),
