@@ -26,7 +26,8 @@ import { listeningAddresses } from './server/listening-addresses';
 import { type SyncSchedule, startSyncSchedule } from './sis/sync-schedule';
 import { ProcessTelemetry } from './telemetry/process-telemetry';
 import { academicYearStartOf } from './demo/calendar';
-import { loadDemoSchool, storeIsEmpty } from './demo/load-demo-school';
+import { loadDemoSchool } from './demo/load-demo-school';
+import { storeIsEmpty } from './store/queries/store-facts';
 import { openStore, type Store } from './store/open-store';
 
 /** The size of the demo school a new embedded store gets on first start. */

@@ -1,7 +1,8 @@
 import { counted } from '../lib/counted';
 import { clearSchool } from '../store/clear-school';
 import { academicYearStartOf } from '../demo/calendar';
-import { loadDemoSchool, storeIsEmpty } from '../demo/load-demo-school';
+import { loadDemoSchool } from '../demo/load-demo-school';
+import { storeIsEmpty } from '../store/queries/store-facts';
 import { progressBar } from '../demo/progress-bar';
 import { withConfiguredStore } from './configured-store';
 import { UsageError } from './usage-error';

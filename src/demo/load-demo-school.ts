@@ -14,8 +14,3 @@ export async function loadDemoSchool(store: Store, options: DemoOptions): Promis
     throw error;
   }
 }
-
-export async function storeIsEmpty(store: Store): Promise<boolean> {
-  const row = await store.db.selectFrom('schools').select('id').limit(1).executeTakeFirst();
-  return row === undefined;
-}

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { migrateToLatest } from '../../src/store/migrate';
-import { loadDemoSchool, storeIsEmpty } from '../../src/demo/load-demo-school';
+import { loadDemoSchool } from '../../src/demo/load-demo-school';
+import { storeIsEmpty } from '../../src/store/queries/store-facts';
 import type { Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
 import { openTestSchool, openTestStore, TEST_SCHOOL } from '../support/stores';

@@ -41,3 +41,9 @@ export async function outboxCountsByChannel({ db }: Session): Promise<OutboxGrou
     .execute();
   return rows.map((row) => ({ state: row.state, channel: row.channel, count: Number(row.count) }));
 }
+
+/** Whether the store holds no school yet (a new store, which the demo school may fill). */
+export async function storeIsEmpty({ db }: Session): Promise<boolean> {
+  const row = await db.selectFrom('schools').select('id').limit(1).executeTakeFirst();
+  return row === undefined;
+}
