@@ -97,6 +97,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
   const problems = new Problems(options.strict ?? false);
   const bundle = options.bundle ?? (await openBundle(options.path, options.limits));
   const connection = await openImportConnection(store.connection);
+  const kept = new KeptFields();
   try {
     const manifest = await readManifest(bundle, problems);
     const mode = options.mode ?? manifest?.mode ?? 'bulk';
@@ -127,7 +128,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
       rowsRead: { count: manifest.rows },
       patches: [],
       links: [],
-      kept: new KeptFields(),
+      kept,
     };
     await readBundle(context, connection, ledger.highest.get('marks') ?? 0, options.skipInvalid);
     if (context.school.needed) {
@@ -186,6 +187,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
     });
     return { written: true, mode, problems, counts, rows, changes };
   } finally {
+    kept.discard();
     await connection.run('DROP TABLE IF EXISTS staged_marks').catch(() => 0);
     await connection.release();
     await bundle.close();

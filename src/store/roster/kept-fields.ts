@@ -8,19 +8,21 @@ import type { ImportConnection } from './import-connection';
 export async function writeKeptFields(
   connection: ImportConnection,
   bulk: boolean,
-  kept: ReadonlyArray<readonly [file: string, sourcedId: string, fields: string]>,
+  kept: AsyncIterable<ReadonlyArray<readonly [file: string, sourcedId: string, fields: string]>>,
   forgotten: ReadonlyArray<readonly [file: string, sourcedId: string]>,
 ): Promise<void> {
   if (bulk) await connection.run('DELETE FROM roster_fields');
   for (const [file, sourcedId] of forgotten) {
     await connection.run('DELETE FROM roster_fields WHERE file = ? AND sourced_id = ?', [file, sourcedId]);
   }
-  await connection.insert(
-    'roster_fields',
-    ['file', 'sourced_id', 'fields'],
-    kept,
-    ' ON CONFLICT (file, sourced_id) DO UPDATE SET fields = excluded.fields',
-  );
+  for await (const batch of kept) {
+    await connection.insert(
+      'roster_fields',
+      ['file', 'sourced_id', 'fields'],
+      batch,
+      ' ON CONFLICT (file, sourced_id) DO UPDATE SET fields = excluded.fields',
+    );
+  }
 }
 
 /** Every kept row, by file then sourcedId, in sourcedId order. */
