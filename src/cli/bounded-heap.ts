@@ -5,7 +5,7 @@ import { log } from '../lib/log';
 
 /** Set in the child that runs the command within the bound, so that it does not start another. */
 const CHILD_MARK = 'SCHOOL_SERVICE_BOUNDED_HEAP';
-export const DEFAULT_HEAP_MB = 448;
+export const DEFAULT_HEAP_MB = 384;
 
 /**
  * Commands that stream a whole school (import, export) keep little alive at a time, but V8 lets
