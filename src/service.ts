@@ -11,7 +11,7 @@ import { openStoreKey } from './store/store-key';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker';
 import { flushLog, log, configureLog } from './lib/log';
 import { serviceVersion } from './lib/package-info';
-import { bindHandlers, type Handlers } from './operations/registry';
+import { bindOperations, type Operations } from './operations/registry';
 import { CallPipeline } from './pipeline/call-pipeline';
 import { Comparisons } from './migration/comparisons';
 import { ShadowLedger } from './migration/shadow-ledger';
@@ -39,7 +39,7 @@ export interface RunningService {
   /** Every address it answers on (each interface's when bound to all of them). */
   readonly addresses: readonly string[];
   readonly catalog: Catalog;
-  readonly handlers: Handlers;
+  readonly operations: Operations;
   readonly store: Store;
   /** The clock "current" year and term follow. */
   readonly clock: () => Date;
@@ -92,12 +92,12 @@ function endpointPaths(catalog: Catalog): (operationName: string) => string {
   };
 }
 
-/** Opens the store, loads the catalog, binds the handlers and listens; resolves once the port is open. */
+/** Opens the store, loads the catalog, binds the operations and listens; resolves once the port is open. */
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   configureLog(config);
   const clock = options.now ?? (() => new Date());
   const catalog = await loadCatalog(WSDL_DIRECTORY);
-  const handlers = bindHandlers(catalog);
+  const operations = bindOperations(catalog);
   const telemetry = new ProcessTelemetry();
   const store = await openStore({
     databaseUrl: config.databaseUrl,
@@ -150,7 +150,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
           comparisons: new Comparisons(config.migration, new ShadowLedger(store, config.migration, clock)),
           recorder: recordFile === undefined ? undefined : new TrafficRecorder({ ...config.migration, recordFile }),
         };
-  const pipeline = new CallPipeline({ handlers, services, settings, callers, audit, migration });
+  const pipeline = new CallPipeline({ operations, services, settings, callers, audit, migration });
   /** Once the calls have ended: the comparisons and the audit trail written out, the store closed. */
   const closeParts = async () => {
     callers.stop();
@@ -246,7 +246,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     url: `http://${urlHost}:${address.port}`,
     addresses: listeningAddresses(address),
     catalog,
-    handlers,
+    operations,
     store,
     clock,
     close: () => stop('close-now'),
