@@ -44,6 +44,13 @@ export interface RunningService {
   /** The clock "current" year and term follow. */
   readonly clock: () => Date;
   /**
+   * Reads the callers now, rather than at the next ACCESS_REFRESH_MS: once it resolves, calls are
+   * decided by the callers the store held when it was asked (for a tool, or a test, that changed them).
+   */
+  readCallers(): Promise<void>;
+  /** Writes the audit entries held so far, rather than at the next AUDIT_FLUSH_MS; resolves once they are stored. */
+  writeAudit(): Promise<void>;
+  /**
    * Stops soon, as a test or a tool wants: idle keep-alive connections are closed at once, calls
    * in flight get SHUTDOWN_TIMEOUT_MS to finish.
    */
@@ -249,6 +256,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
     operations,
     store,
     clock,
+    readCallers: () => callers.refresh(),
+    writeAudit: () => audit.flush(),
     close: () => stop('close-now'),
     drain: () => stop('let-expire'),
   };

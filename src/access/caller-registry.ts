@@ -122,6 +122,9 @@ export class CallerRegistry {
   private verified = new Map<string, Verified>();
   private signature = '';
   private timer: NodeJS.Timeout | undefined;
+  /** The read of the callers under way, and the one asked for while it runs (which follows it). */
+  private reading: Promise<void> | undefined;
+  private readingNext: Promise<void> | undefined;
   private lastNoncePrune = 0;
   private lastRevokedPrune = 0;
   private readonly attempts = new SecretAttempts(FAILED_CHECKS_PER_MINUTE);
@@ -172,8 +175,34 @@ export class CallerRegistry {
     clearInterval(this.timer);
   }
 
-  /** Reads the callers again if they changed since the last read. */
-  async refresh(): Promise<void> {
+  /**
+   * Reads the callers again if they changed since the last read. One read runs at a time: a read
+   * asked for while one runs follows it (one for all who asked meanwhile), so that when it
+   * resolves the callers are as the store held them when it was asked, and an older read never
+   * overwrites a newer one.
+   */
+  refresh(): Promise<void> {
+    if (this.readingNext !== undefined) return this.readingNext;
+    if (this.reading === undefined) return this.startReading();
+    const next = this.reading
+      .catch(() => undefined)
+      .then(() => {
+        this.readingNext = undefined;
+        return this.startReading();
+      });
+    this.readingNext = next;
+    return next;
+  }
+
+  private startReading(): Promise<void> {
+    const reading = this.read().finally(() => {
+      if (this.reading === reading) this.reading = undefined;
+    });
+    this.reading = reading;
+    return reading;
+  }
+
+  private async read(): Promise<void> {
     const signature = await callersSignature(this.store);
     if (signature !== this.signature) {
       const entries = (await allCallers(this.store)).filter((row) => row.revoked_at === null).map(entryOf);

@@ -10,10 +10,9 @@ import { ConfigError } from '../../src/config/readers';
 import type { Store } from '../../src/store/open-store';
 import {
   addTestCaller,
-  type RemoteTestSchool,
+  type SchoolWithCallers,
   remoteCall,
-  settle,
-  startRemoteTestSchool,
+  startSchoolWithCallers,
   testDigestSealer,
   usernameTokenHeader,
 } from '../support/callers';
@@ -51,16 +50,17 @@ function withNonceText(header: string, text: string): string {
 }
 
 describe('UsernameToken replay', () => {
-  let school: RemoteTestSchool;
+  let school: SchoolWithCallers;
   let digestSecret: string;
   let secret: string;
   const ask = (binding: (typeof SOAP_BINDINGS)[number], soapHeader: string) =>
     remoteCall(school.service.url, INFO, 'GetStudentInfoById', { StudentId: '5' }, binding, { soapHeader });
   beforeAll(async () => {
-    school = await startRemoteTestSchool();
-    digestSecret = (await addTestCaller(school.service.store, { name: 'legacy-ws', wsDigest: true })) as string;
-    secret = (await addTestCaller(school.service.store, { name: 'text-ws', secret: true })) as string;
-    await settle();
+    school = await startSchoolWithCallers([
+      { name: 'legacy-ws', wsDigest: true },
+      { name: 'text-ws', secret: true },
+    ]);
+    ({ 'legacy-ws': digestSecret, 'text-ws': secret } = school.secrets);
   });
   afterAll(() => school.close());
 
