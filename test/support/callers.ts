@@ -3,15 +3,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addCaller, type NewCaller } from '../../src/access/caller-admin';
+import { CallerRegistry } from '../../src/access/caller-registry';
+import { type AccessSettings, readAccessSettings } from '../../src/config/access-settings';
 import { flushLog, setLogLevel } from '../../src/lib/log';
 import { keyFor, payloadSealer } from '../../src/lib/payload-sealer';
 import type { RunningService, StartOptions } from '../../src/service';
+import type { Store } from '../../src/store/open-store';
 import type { Session } from '../../src/store/session';
 import { envelope11, envelope12, NS } from './soap';
 import { basic, type RemoteResponse, remoteFetch } from './remote-client';
 import { startTestService } from './service';
 import { TEST_OUTBOX_KEY } from './test-key';
-import { openTestSchool } from './stores';
+import { openTestSchool, openTestStore } from './stores';
 
 /**
  * Callers for the tests of who may call: a service seen from another address, callers added as
@@ -184,6 +187,38 @@ export function usernameTokenHeader(
     `<wsse:Nonce>${nonce.toString('base64')}</wsse:Nonce><wsu:Created>${created}</wsu:Created>` +
     '</wsse:UsernameToken></wsse:Security></soap:Header>'
   );
+}
+
+/** A caller registry on a store of its own, as a process of the service holds it, on the test's clock. */
+export interface TestRegistry {
+  readonly registry: CallerRegistry;
+  readonly store: Store;
+  /** The callers' secrets by name. */
+  readonly secrets: Readonly<Record<string, string>>;
+  /** Stops the registry, closes the store and removes its folder. */
+  close(): Promise<void>;
+}
+
+/** Opens a new store with these callers and the registry on it (which reads them), on `clock`. */
+export async function openTestRegistry(
+  callers: readonly TestCaller[],
+  clock: () => Date,
+  settings: AccessSettings = readAccessSettings({}),
+): Promise<TestRegistry> {
+  const folder = mkdtempSync(join(tmpdir(), 'school-registry-'));
+  const store = await openTestStore({ DATA_DIR: folder });
+  const secrets = await addTestCallers(store, callers);
+  const registry = await CallerRegistry.open(store, settings, testDigestSealer(), clock);
+  return {
+    registry,
+    store,
+    secrets,
+    close: async () => {
+      registry.stop();
+      await store.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A running service on the test school in a data folder of its own, as seen from other addresses. */
