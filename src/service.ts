@@ -11,7 +11,7 @@ import { openStoreKey } from './store/store-key';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker';
 import { flushLog, log, configureLog } from './lib/log';
 import { serviceVersion } from './lib/package-info';
-import { bindHandlers, type Handlers } from './operations/registry';
+import { bindOperations, type Operations } from './operations/registry';
 import { CallPipeline } from './pipeline/call-pipeline';
 import { Comparisons } from './migration/comparisons';
 import { ShadowLedger } from './migration/shadow-ledger';
@@ -39,10 +39,17 @@ export interface RunningService {
   /** Every address it answers on (each interface's when bound to all of them). */
   readonly addresses: readonly string[];
   readonly catalog: Catalog;
-  readonly handlers: Handlers;
+  readonly operations: Operations;
   readonly store: Store;
   /** The clock "current" year and term follow. */
   readonly clock: () => Date;
+  /**
+   * Reads the callers now, rather than at the next ACCESS_REFRESH_MS: once it resolves, calls are
+   * decided by the callers the store held when it was asked (for a tool, or a test, that changed them).
+   */
+  readCallers(): Promise<void>;
+  /** Writes the audit entries held so far, rather than at the next AUDIT_FLUSH_MS; resolves once they are stored. */
+  writeAudit(): Promise<void>;
   /**
    * Stops soon, as a test or a tool wants: idle keep-alive connections are closed at once, calls
    * in flight get SHUTDOWN_TIMEOUT_MS to finish.
@@ -92,12 +99,12 @@ function endpointPaths(catalog: Catalog): (operationName: string) => string {
   };
 }
 
-/** Opens the store, loads the catalog, binds the handlers and listens; resolves once the port is open. */
+/** Opens the store, loads the catalog, binds the operations and listens; resolves once the port is open. */
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   configureLog(config);
   const clock = options.now ?? (() => new Date());
   const catalog = await loadCatalog(WSDL_DIRECTORY);
-  const handlers = bindHandlers(catalog);
+  const operations = bindOperations(catalog);
   const telemetry = new ProcessTelemetry();
   const store = await openStore({
     databaseUrl: config.databaseUrl,
@@ -150,7 +157,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
           comparisons: new Comparisons(config.migration, new ShadowLedger(store, config.migration, clock)),
           recorder: recordFile === undefined ? undefined : new TrafficRecorder({ ...config.migration, recordFile }),
         };
-  const pipeline = new CallPipeline({ handlers, services, settings, callers, audit, migration });
+  const pipeline = new CallPipeline({ operations, services, settings, callers, audit, migration });
   /** Once the calls have ended: the comparisons and the audit trail written out, the store closed. */
   const closeParts = async () => {
     callers.stop();
@@ -246,9 +253,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
     url: `http://${urlHost}:${address.port}`,
     addresses: listeningAddresses(address),
     catalog,
-    handlers,
+    operations,
     store,
     clock,
+    readCallers: () => callers.refresh(),
+    writeAudit: () => audit.flush(),
     close: () => stop('close-now'),
     drain: () => stop('let-expire'),
   };

@@ -102,11 +102,14 @@ export function renderContractTypes(catalog: Catalog): string {
       entries.push(operationEntry(operation, endpoint.path));
     }
   }
+  const names = [...seen].map((name) => `  '${name}',`);
   return [
     HEADER,
     declarations.join('\n'),
     '/** Every operation of the contract by name: its parameters as the bindings decode them, and its result. */',
     `export interface OperationTypes {\n${entries.join('\n')}\n}\n`,
     'export type OperationName = keyof OperationTypes;\n',
+    "/** Every operation's name, for the settings that name operations (the handlers hold the rest). */",
+    `export const OPERATION_NAMES: readonly OperationName[] = [\n${names.join('\n')}\n];\n`,
   ].join('\n');
 }

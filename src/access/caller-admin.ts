@@ -10,7 +10,7 @@ import {
   updateActiveCaller,
 } from '../store/queries/callers';
 import type { Session } from '../store/session';
-import { grantedOperations } from './operation-groups';
+import { grantsOf } from './operation-groups';
 import { formatScope, parseScope, type Scope } from './scope';
 import { CALLER_NAME, hashSecret, newSecret } from './secrets';
 
@@ -77,7 +77,7 @@ function checkedNetworks(networks: readonly string[]): string[] {
 function checkedOperations(operations: readonly string[]): string[] {
   const entries = operations.flatMap((operation) => operation.split(',')).map((entry) => entry.trim());
   try {
-    grantedOperations(entries);
+    grantsOf(entries);
   } catch (error) {
     throw new AdminError(`--operations: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -9,8 +9,8 @@ import { allCallers, type CallerRow, callersSignature, pruneRevokedCallers } fro
 import { pruneNonces, rememberNonce } from '../store/queries/ws-security-nonces';
 import type { Session } from '../store/session';
 import { type Credentials, UNREADABLE } from './credentials';
-import { OPERATION_POLICIES } from '../contract/operation-policies';
-import { grantedOperations } from './operation-groups';
+import type { OperationGroup } from '../contract/operation-policies';
+import { type Grants, grantsOf } from './operation-groups';
 import { parseScope, SCHOOL_SCOPE, type Scope } from './scope';
 import { SecretAttempts } from './secret-attempts';
 import { GATE_BUSY, SecretCheckGate } from './secret-check-gate';
@@ -22,7 +22,8 @@ export interface Identity {
   /** The caller's name; "local" for a caller on LOCAL_NETWORKS that presented nothing. */
   readonly name: string;
   readonly scope: Scope;
-  readonly operations: ReadonlySet<OperationName>;
+  /** What it may call, by operation and group. */
+  readonly operations: Grants;
 }
 
 export type Recognition =
@@ -57,7 +58,7 @@ interface Verified {
   readonly until: number | undefined;
 }
 
-const ALL_OPERATIONS = grantedOperations(['all']);
+const ALL_OPERATIONS = grantsOf(['all']);
 const LOCAL: Identity = { name: 'local', scope: SCHOOL_SCOPE, operations: ALL_OPERATIONS };
 const LOCAL_RECOGNITION: Recognition = { kind: 'identified', identity: LOCAL };
 const ANONYMOUS: Recognition = { kind: 'anonymous' };
@@ -91,7 +92,7 @@ function entryOf(row: CallerRow): CallerEntry {
   return {
     name: row.name,
     scope: parseScope(row.scope) ?? SCHOOL_SCOPE,
-    operations: grantedOperations(JSON.parse(row.operations) as string[]),
+    operations: grantsOf(JSON.parse(row.operations) as string[]),
     networks: networks.length > 0 ? parseNetworks(networks.join(',')) : undefined,
     secretHash: row.secret_hash,
     digestSecret: row.digest_secret,
@@ -121,6 +122,9 @@ export class CallerRegistry {
   private verified = new Map<string, Verified>();
   private signature = '';
   private timer: NodeJS.Timeout | undefined;
+  /** The read of the callers under way, and the one asked for while it runs (which follows it). */
+  private reading: Promise<void> | undefined;
+  private readingNext: Promise<void> | undefined;
   private lastNoncePrune = 0;
   private lastRevokedPrune = 0;
   private readonly attempts = new SecretAttempts(FAILED_CHECKS_PER_MINUTE);
@@ -171,8 +175,34 @@ export class CallerRegistry {
     clearInterval(this.timer);
   }
 
-  /** Reads the callers again if they changed since the last read. */
-  async refresh(): Promise<void> {
+  /**
+   * Reads the callers again if they changed since the last read. One read runs at a time: a read
+   * asked for while one runs follows it (one for all who asked meanwhile), so that when it
+   * resolves the callers are as the store held them when it was asked, and an older read never
+   * overwrites a newer one.
+   */
+  refresh(): Promise<void> {
+    if (this.readingNext !== undefined) return this.readingNext;
+    if (this.reading === undefined) return this.startReading();
+    const next = this.reading
+      .catch(() => undefined)
+      .then(() => {
+        this.readingNext = undefined;
+        return this.startReading();
+      });
+    this.readingNext = next;
+    return next;
+  }
+
+  private startReading(): Promise<void> {
+    const reading = this.read().finally(() => {
+      if (this.reading === reading) this.reading = undefined;
+    });
+    this.reading = reading;
+    return reading;
+  }
+
+  private async read(): Promise<void> {
     const signature = await callersSignature(this.store);
     if (signature !== this.signature) {
       const entries = (await allCallers(this.store)).filter((row) => row.revoked_at === null).map(entryOf);
@@ -195,9 +225,9 @@ export class CallerRegistry {
   }
 
   /** Whether some caller holding a secret may call the operation: then a credential could help. */
-  credentialCouldHelp(operation: OperationName): boolean {
+  credentialCouldHelp(operation: OperationName, group: OperationGroup): boolean {
     const now = this.clock().getTime();
-    return this.secretHolders.some((entry) => entry.operations.has(operation) && !this.expired(entry, now));
+    return this.secretHolders.some((entry) => entry.operations.covers(operation, group) && !this.expired(entry, now));
   }
 
   /** Who the call comes from, by what it presented, else by its address. */
@@ -399,7 +429,7 @@ function identified(identity: Identity): Recognition {
   return { kind: 'identified', identity };
 }
 
-/** Whether the identity may call the operation: HelloWorld anyone may. */
-export function mayCall(identity: Identity | undefined, operation: OperationName): boolean {
-  return OPERATION_POLICIES[operation].group === 'public' || (identity?.operations.has(operation) ?? false);
+/** Whether the identity may call the operation, of the group its policy row names: a public one anyone may. */
+export function mayCall(identity: Identity | undefined, operation: OperationName, group: OperationGroup): boolean {
+  return group === 'public' || (identity?.operations.covers(operation, group) ?? false);
 }

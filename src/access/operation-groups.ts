@@ -1,22 +1,27 @@
-import { GRANTABLE_GROUPS, OPERATION_NAMES, OPERATION_POLICIES } from '../contract/operation-policies';
+import { GRANTABLE_GROUPS, type OperationGroup } from '../contract/operation-policies';
+import { isOperationName } from '../contract/operation-names';
 import type { OperationName } from '../contract/operation-types';
 
 /**
- * The operations a list of names and groups grants ("queries,AuthCode", "all"), by the groups of
- * the operations' policies; throws naming the first entry that is neither an operation nor a group.
+ * What a caller was granted: operations by name and whole groups ("queries,AuthCode", "all").
+ * Whether it covers a call is asked with the operation's group, which the one asking (the call
+ * pipeline) reads from the operation's policy row: access holds no table of operations.
  */
-export function grantedOperations(entries: readonly string[]): Set<OperationName> {
-  const granted = new Set<OperationName>();
+export interface Grants {
+  covers(operation: OperationName, group: OperationGroup): boolean;
+}
+
+function isGroup(entry: string): boolean {
+  return (GRANTABLE_GROUPS as readonly string[]).includes(entry);
+}
+
+/** The grants a list of names and groups gives; throws naming the first entry that is neither. */
+export function grantsOf(entries: readonly string[]): Grants {
+  const granted = new Set<string>();
   for (const entry of entries) {
-    if (entry === 'all') {
-      for (const name of OPERATION_NAMES) granted.add(name);
-    } else if ((GRANTABLE_GROUPS as readonly string[]).includes(entry)) {
-      for (const name of OPERATION_NAMES) if (OPERATION_POLICIES[name].group === entry) granted.add(name);
-    } else if (Object.hasOwn(OPERATION_POLICIES, entry)) {
-      granted.add(entry as OperationName);
-    } else {
-      throw new Error(`"${entry}" is neither an operation nor a group (${GRANTABLE_GROUPS.join(', ')})`);
-    }
+    if (isGroup(entry) || isOperationName(entry)) granted.add(entry);
+    else throw new Error(`"${entry}" is neither an operation nor a group (${GRANTABLE_GROUPS.join(', ')})`);
   }
-  return granted;
+  if (granted.has('all')) return { covers: () => true };
+  return { covers: (operation, group) => granted.has(operation) || granted.has(group) };
 }

@@ -1,4 +1,4 @@
-import { CLASS_RECORDED_OPERATIONS } from '../contract/operation-policies';
+import { CLASS_RECORDED_OPERATIONS } from '../operations/registry';
 import { readCalendarDate } from '../lib/calendar-date';
 import { type AuditEntry, auditEntries } from '../store/queries/audit-trail';
 import { withConfiguredStore } from './configured-store';

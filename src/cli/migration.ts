@@ -1,4 +1,5 @@
-import { MIGRATED_OPERATIONS, shownLegacyUrl, writes } from '../config/migration-settings';
+import { MIGRATED_OPERATIONS, shownLegacyUrl } from '../config/migration-settings';
+import { sends } from '../operations/registry';
 import { loadConfig } from '../config/service-config';
 import { reportText, shadowReport } from '../migration/shadow-report';
 import { openStore } from '../store/open-store';
@@ -15,7 +16,7 @@ export function routesCommand(options: { readonly json: boolean }): void {
   const lines = [`Legacy service: ${legacyUrl ?? 'none (LEGACY_URL is unset)'}`];
   const width = Math.max(...MIGRATED_OPERATIONS.map((name) => name.length));
   for (const name of MIGRATED_OPERATIONS) {
-    const note = writes(name) ? '  (writes: only the answering side acts)' : '';
+    const note = sends(name) ? '  (writes: only the answering side acts)' : '';
     lines.push(`  ${name.padEnd(width)}  ${migration.routes[name]}${note}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);

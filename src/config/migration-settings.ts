@@ -1,5 +1,5 @@
-import { OPERATION_NAMES, OPERATION_POLICIES } from '../contract/operation-policies';
-import type { OperationName } from '../contract/operation-types';
+import { isOperationName as isOperation } from '../contract/operation-names';
+import { OPERATION_NAMES, type OperationName } from '../contract/operation-types';
 import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './readers';
 
 /**
@@ -12,7 +12,7 @@ import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment
 export type Route = 'local' | 'legacy' | 'shadow' | 'canary';
 export const ROUTE_NAMES: readonly Route[] = ['local', 'legacy', 'shadow', 'canary'];
 
-/** Every operation has a route; the policy rows list them. */
+/** Every operation of the contract has a route. */
 export const MIGRATED_OPERATIONS = OPERATION_NAMES;
 
 /** A field path operators said not to compare, for one operation or ('*') for all. */
@@ -46,15 +46,6 @@ export interface MigrationSettings {
   readonly recordLoopback: boolean;
   /** The size past which recording stops, so that a forgotten recording does not fill the disk. */
   readonly recordMaxBytes: number;
-}
-
-function isOperation(name: string): name is OperationName {
-  return Object.hasOwn(OPERATION_POLICIES, name);
-}
-
-/** Whether a call of the operation changes or sends something, so that only the answering side may act. */
-export function writes(name: OperationName): boolean {
-  return OPERATION_POLICIES[name].effect === 'sends';
 }
 
 function routeNamed(raw: string, entry: string): Route {

@@ -1,12 +1,11 @@
 import type { OperationName, OperationTypes } from './operation-types';
 
 /**
- * What the service holds of each operation beyond its WSDL, declared once, in one row per
- * operation: who may call it, whether and how a call is audited, what it does besides answering,
- * and the bound of each text parameter. It sits beside the contract types because every layer that
- * decides about a call reads it: the access check (groups), the pipeline (bounds, audit), the audit
- * command (which records an answer touches) and the migration routes (which calls act). The type
- * makes a new operation without a row, or a new text parameter without a bound, a compile error.
+ * What the service holds of an operation beyond its WSDL: who may call it, whether and how a call
+ * is audited, what it does besides answering, and the bound of each text parameter. Each
+ * operation declares its row with its handler (`defineOperation` in src/operations/); the types
+ * live here, beside the contract's, so that the layers below the operations can name a group or
+ * an effect without reading the rows, which the entry layer and the pipeline pass them.
  */
 
 /** The groups a caller's operations may be given by; `public` is everybody's and cannot be granted. */
@@ -29,7 +28,8 @@ export type AuditRule = 'none' | 'shown' | 'class';
  */
 export type SideEffect = 'reads' | 'sends';
 
-type TextParameters<Name extends OperationName> = {
+/** A bound for every text parameter of the operation: a new one without a bound does not compile. */
+export type TextParameterBounds<Name extends OperationName> = {
   [Parameter in keyof OperationTypes[Name]['parameters'] as OperationTypes[Name]['parameters'][Parameter] extends number
     ? never
     : Parameter]: number;
@@ -43,73 +43,15 @@ export interface OperationPolicy<Name extends OperationName = OperationName> {
    * The longest text, in characters, each string parameter may carry; a longer one is refused
    * before the operation runs, so that nothing oversized is stored or forwarded (ints bound themselves).
    */
-  readonly bounds: TextParameters<Name>;
+  readonly bounds: TextParameterBounds<Name>;
 }
-
-/** An identifier sent as text: ten digits, with room for spaces and a sign. */
-const IDENTIFIER = 32;
-/** A school's base URL. */
-const URL = 2_048;
-/** Text a person writes in a notification; PUSH_NOTES_MAX_LENGTH bounds it further. */
-const NOTES = 100_000;
-
-const query = <Name extends OperationName>(bounds: TextParameters<Name>, audit: AuditRule = 'shown') =>
-  ({ group: 'queries', audit, effect: 'reads', bounds }) as const;
-
-export const OPERATION_POLICIES: { readonly [Name in OperationName]: OperationPolicy<Name> } = {
-  HelloWorld: { group: 'public', audit: 'none', effect: 'reads', bounds: {} },
-  AuthCode: { group: 'auth-code', audit: 'shown', effect: 'sends', bounds: { code: 16, phone: 32 } },
-  GenerateReport: { group: 'documents', audit: 'shown', effect: 'reads', bounds: { studentClass: IDENTIFIER } },
-  GetBookPdfByTerm: {
-    group: 'documents',
-    audit: 'shown',
-    effect: 'reads',
-    bounds: { termId: IDENTIFIER, srid: IDENTIFIER, classId: IDENTIFIER },
-  },
-  GetStudentInfoByRecId: query({ StudentRecId: IDENTIFIER }),
-  GetStudentInfoById: query({ StudentId: IDENTIFIER }),
-  GetStudentSubjectsByID: query({ STDid: IDENTIFIER }),
-  GetTeacherSubjectsByID: query({ Tid: IDENTIFIER, TClassid: IDENTIFIER }),
-  GetStudentsMarks2: query({ StudnetID: IDENTIFIER, SubjectID: IDENTIFIER }),
-  GetAllAuditsByClassId: query({ classId: IDENTIFIER }, 'class'),
-  GetStudentsGnote: query({ ClassID: IDENTIFIER }),
-  GetTeacherGrpupsByID: query({ Tid: IDENTIFIER }),
-  GetStudentNoteByID: query({ STDid: IDENTIFIER }),
-  GetExamTableByExamId: query({ ExamId: IDENTIFIER }),
-  GetStudentsNoteType: query({}, 'none'),
-  PushNotificationToGateway: {
-    group: 'notifications',
-    audit: 'shown',
-    effect: 'sends',
-    bounds: { applicationID: 256, senderId: 256, deviceId: 512, notes: NOTES, notes_type: 256 },
-  },
-  SendMarkNotes: {
-    group: 'notifications',
-    audit: 'shown',
-    effect: 'sends',
-    bounds: { id: IDENTIFIER, id_class: IDENTIFIER, baseUrlSchool: URL },
-  },
-  GetNameAbsenceType: {
-    group: 'notifications',
-    audit: 'none',
-    effect: 'reads',
-    bounds: { id: IDENTIFIER, baseUrlSchool: URL },
-  },
-};
-
-export const OPERATION_NAMES = Object.keys(OPERATION_POLICIES) as OperationName[];
-
-/** The operations whose answers show students' records but are audited by the class they list. */
-export const CLASS_RECORDED_OPERATIONS: readonly OperationName[] = OPERATION_NAMES.filter(
-  (name) => OPERATION_POLICIES[name].audit === 'class',
-);
 
 /** The first parameter longer than its bound, with the bound; undefined when every one fits. */
 export function parameterTooLong(
-  operation: OperationName,
+  policy: OperationPolicy,
   parameters: Readonly<Record<string, string | number | null>>,
 ): { name: string; limit: number } | undefined {
-  const bounds = OPERATION_POLICIES[operation].bounds as Readonly<Record<string, number>>;
+  const bounds = policy.bounds as Readonly<Record<string, number>>;
   for (const name in bounds) {
     const value = parameters[name];
     if (typeof value !== 'string' || value.length <= bounds[name]) continue;

@@ -268,3 +268,25 @@ export interface OperationTypes {
 }
 
 export type OperationName = keyof OperationTypes;
+
+/** Every operation's name, for the settings that name operations (the handlers hold the rest). */
+export const OPERATION_NAMES: readonly OperationName[] = [
+  'AuthCode',
+  'GetBookPdfByTerm',
+  'GenerateReport',
+  'GetStudentsGnote',
+  'GetStudentsNoteType',
+  'GetAllAuditsByClassId',
+  'GetStudentInfoByRecId',
+  'GetStudentInfoById',
+  'HelloWorld',
+  'GetStudentSubjectsByID',
+  'GetStudentNoteByID',
+  'GetStudentsMarks2',
+  'GetTeacherGrpupsByID',
+  'GetTeacherSubjectsByID',
+  'SendMarkNotes',
+  'GetNameAbsenceType',
+  'PushNotificationToGateway',
+  'GetExamTableByExamId',
+];

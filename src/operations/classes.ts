@@ -1,17 +1,19 @@
 import { classAttendance, classGeneralNotes } from '../store/queries/classes';
 import { identifier } from './identifier';
 import { defineOperation } from './operation';
+import { IDENTIFIER, QUERY } from './policy-rows';
 
 /**
  * Class-wide queries: the attendance audit and the general notes, of a class the caller's scope
  * includes. A guardian or student sees only their own entries of the attendance.
  */
 export const getAllAuditsByClassId = defineOperation('GetAllAuditsByClassId', {
+  policy: { ...QUERY, audit: 'class', bounds: { classId: IDENTIFIER } },
   decode: ({ classId }) => ({ classId: identifier(classId) }),
   run: async ({ classId }, { store, visibility, touched }) => {
     if (classId === undefined || !(await visibility.class(classId))) return [];
     const entries = await classAttendance(store, classId);
-    // Audited by its class (its audit rule is 'class' in contract/operation-policies.ts), and by the
+    // Audited by its class (its policy's audit rule is 'class'), and by the
     // only students a guardian or student sees.
     touched('class', classId);
     const shown = await visibility.studentsShownInClass();
@@ -23,6 +25,7 @@ export const getAllAuditsByClassId = defineOperation('GetAllAuditsByClassId', {
 });
 
 export const getStudentsGnote = defineOperation('GetStudentsGnote', {
+  policy: { ...QUERY, bounds: { ClassID: IDENTIFIER } },
   decode: ({ ClassID }) => ({ classId: identifier(ClassID) }),
   run: async ({ classId }, { store, visibility }) =>
     classId === undefined || !(await visibility.class(classId)) ? [] : classGeneralNotes(store, classId),

@@ -9,6 +9,7 @@ import { absenceTypeName } from '../store/queries/school-lists';
 import { inTransaction } from '../store/session';
 import { identifier } from './identifier';
 import { defineOperation, type OperationContext } from './operation';
+import { BASE_URL, IDENTIFIER, NOTES } from './policy-rows';
 
 /**
  * Sends the notes as a push to the device registered under deviceId for the application. A device
@@ -17,6 +18,12 @@ import { defineOperation, type OperationContext } from './operation';
  * the insert taken back). Notes are bounded in length, and each sender is rate limited.
  */
 export const pushNotificationToGateway = defineOperation('PushNotificationToGateway', {
+  policy: {
+    group: 'notifications',
+    audit: 'shown',
+    effect: 'sends',
+    bounds: { applicationID: 256, senderId: 256, deviceId: 512, notes: NOTES, notes_type: 256 },
+  },
   decode: ({ applicationID, senderId, deviceId, notes, notes_type }) => ({
     applicationId: applicationID ?? '',
     senderId: senderId ?? '',
@@ -83,6 +90,12 @@ function forwardToSchool(
  * queued.
  */
 export const sendMarkNotes = defineOperation('SendMarkNotes', {
+  policy: {
+    group: 'notifications',
+    audit: 'shown',
+    effect: 'sends',
+    bounds: { id: IDENTIFIER, id_class: IDENTIFIER, baseUrlSchool: BASE_URL },
+  },
   decode: (parameters) => ({
     parameters,
     assessmentId: identifier(parameters.id),
@@ -120,6 +133,12 @@ export const sendMarkNotes = defineOperation('SendMarkNotes', {
 
 /** The name of an absence type in the school at baseUrlSchool; an unknown id gives an empty result. */
 export const getNameAbsenceType = defineOperation('GetNameAbsenceType', {
+  policy: {
+    group: 'notifications',
+    audit: 'none',
+    effect: 'reads',
+    bounds: { id: IDENTIFIER, baseUrlSchool: BASE_URL },
+  },
   decode: (parameters) => ({ parameters, absenceTypeId: identifier(parameters.id) }),
   run: async ({ parameters, absenceTypeId }, context) => {
     const route = routeForSchool(parameters.baseUrlSchool, context.notificationSettings, context.call);

@@ -1,6 +1,7 @@
 import type { Scope } from '../access/scope';
 import type { Visibility } from '../access/visibility';
 import type { NotificationConfig } from '../config/notification-settings';
+import type { OperationPolicy } from '../contract/operation-policies';
 import type { OperationName, OperationTypes } from '../contract/operation-types';
 import type { PayloadSealer } from '../lib/payload-sealer';
 import type { Session } from '../store/session';
@@ -62,18 +63,25 @@ export interface OperationContext extends Omit<OperationServices, 'clock'> {
 
 type Returned<Value> = Promise<Value> | Value;
 
-/** How the pipeline sees an operation: the contract's parameters in, the contract's result out. */
+/**
+ * How the pipeline sees an operation: its policy row (who may call it, its audit rule, its effect,
+ * its parameters' bounds), and its handler, the contract's parameters in, the contract's result out.
+ */
 export interface OperationHandler<Name extends OperationName = OperationName> {
   readonly name: Name;
+  readonly policy: OperationPolicy<Name>;
   handle(parameters: ParametersOf<Name>, context: OperationContext): Returned<ResultOf<Name>>;
 }
 
 /**
- * How an operation is written: `decode` turns the wire's parameters into what `run` works with
- * (identifiers sent as text into numbers, say), and `run` must answer with the contract's result,
- * so a field the WSDL does not declare, or one it declares that the result lacks, does not compile.
+ * How an operation is written, in one declaration: `policy` is its row (who may call it, its audit
+ * rule, its effect, a bound for every text parameter, or it does not compile); `decode` turns the
+ * wire's parameters into what `run` works with (identifiers sent as text into numbers, say), and
+ * `run` must answer with the contract's result, so a field the WSDL does not declare, or one it
+ * declares that the result lacks, does not compile.
  */
 export interface OperationDefinition<Name extends OperationName, Decoded> {
+  readonly policy: OperationPolicy<Name>;
   decode(parameters: ParametersOf<Name>): Decoded;
   run(decoded: Decoded, context: OperationContext): Returned<ResultOf<Name>>;
 }
@@ -82,5 +90,6 @@ export function defineOperation<Name extends OperationName, Decoded>(
   name: Name,
   definition: OperationDefinition<Name, Decoded>,
 ): OperationHandler<Name> {
-  return { name, handle: (parameters, context) => definition.run(definition.decode(parameters), context) };
+  const { policy } = definition;
+  return { name, policy, handle: (parameters, context) => definition.run(definition.decode(parameters), context) };
 }

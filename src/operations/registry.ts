@@ -1,5 +1,5 @@
 import type { Catalog } from '../contract/catalog';
-import type { OperationName } from '../contract/operation-types';
+import { OPERATION_NAMES, type OperationName } from '../contract/operation-types';
 import { authCode } from './auth-code';
 import { getAllAuditsByClassId, getStudentsGnote } from './classes';
 import { helloWorld } from './hello-world';
@@ -16,10 +16,14 @@ import {
 } from './students';
 import { getTeacherGroupsById, getTeacherSubjectsById } from './teachers';
 
-/** Every operation's handler, by name: the type makes a missing or mismatched handler a compile error. */
-export type Handlers = { readonly [Name in OperationName]: OperationHandler<Name> };
+/**
+ * Every operation, by name: each declared once with its policy row and its handler
+ * (`defineOperation`). The type makes a missing operation, or one filed under another's name, a
+ * compile error.
+ */
+export type Operations = { readonly [Name in OperationName]: OperationHandler<Name> };
 
-const HANDLERS: Handlers = {
+export const OPERATIONS: Operations = {
   AuthCode: authCode,
   HelloWorld: helloWorld,
   GenerateReport: generateReport,
@@ -40,13 +44,23 @@ const HANDLERS: Handlers = {
   GetNameAbsenceType: getNameAbsenceType,
 };
 
+/** Whether a call of the operation sends something, so that only the answering side of a migration may act. */
+export function sends(name: OperationName): boolean {
+  return OPERATIONS[name].policy.effect === 'sends';
+}
+
+/** The operations whose answers show students' records but are audited by the class they list. */
+export const CLASS_RECORDED_OPERATIONS: readonly OperationName[] = OPERATION_NAMES.filter(
+  (name) => OPERATIONS[name].policy.audit === 'class',
+);
+
 /**
- * The handlers, checked against the catalog read at start: the generated types already tie each
+ * The operations, checked against the catalog read at start: the generated types already tie each
  * handler to its operation, and this refuses to start when the WSDL files declare an operation the
  * types do not know (they were not generated again) or the reverse.
  */
-export function bindHandlers(catalog: Catalog): Handlers {
-  const known = new Set<string>(Object.keys(HANDLERS));
+export function bindOperations(catalog: Catalog): Operations {
+  const known = new Set<string>(Object.keys(OPERATIONS));
   const declared = new Set(catalog.operations.map((operation) => operation.name));
   const missing = [...declared].filter((name) => !known.has(name));
   const extra = [...known].filter((name) => !declared.has(name));
@@ -56,5 +70,5 @@ export function bindHandlers(catalog: Catalog): Handlers {
         `not in WSDL ${extra.join(', ') || 'none'} (run npm run contract:types after a WSDL change)`,
     );
   }
-  return HANDLERS;
+  return OPERATIONS;
 }

@@ -3,6 +3,7 @@ import { currentTermId } from '../store/queries/calendar';
 import { studentRecordForTerm } from '../store/queries/report-content';
 import { identifier } from './identifier';
 import { defineOperation } from './operation';
+import { IDENTIFIER } from './policy-rows';
 
 /**
  * Report cards and term books as PDF documents. The result carries the file (name, content type,
@@ -11,6 +12,7 @@ import { defineOperation } from './operation';
  * caller's scope, gives an empty result.
  */
 export const generateReport = defineOperation('GenerateReport', {
+  policy: { group: 'documents', audit: 'shown', effect: 'reads', bounds: { studentClass: IDENTIFIER } },
   decode: ({ studentId, studentClass }) => ({ studentId, classId: identifier(studentClass) }),
   run: async ({ studentId, classId }, { store, today, visibility, touched }) => {
     const termId = await currentTermId(store, today);
@@ -24,6 +26,12 @@ export const generateReport = defineOperation('GenerateReport', {
 });
 
 export const getBookPdfByTerm = defineOperation('GetBookPdfByTerm', {
+  policy: {
+    group: 'documents',
+    audit: 'shown',
+    effect: 'reads',
+    bounds: { termId: IDENTIFIER, srid: IDENTIFIER, classId: IDENTIFIER },
+  },
   decode: ({ termId, srid, classId }) => ({
     termId: identifier(termId),
     studentRecordId: identifier(srid),

@@ -1,12 +1,14 @@
 import { examTimetable, examTimetableInClasses, noteTypes } from '../store/queries/school-lists';
 import { identifier } from './identifier';
 import { defineOperation } from './operation';
+import { IDENTIFIER, QUERY } from './policy-rows';
 
 /**
  * School-wide lookups: an exam's timetable, of the classes the caller's scope includes (none of
  * them: as an unknown exam), and the note types, which are no one's records.
  */
 export const getExamTableByExamId = defineOperation('GetExamTableByExamId', {
+  policy: { ...QUERY, bounds: { ExamId: IDENTIFIER } },
   decode: ({ ExamId }) => ({ examId: identifier(ExamId) }),
   run: async ({ examId }, { store, visibility }) => {
     if (examId === undefined) return undefined;
@@ -18,6 +20,7 @@ export const getExamTableByExamId = defineOperation('GetExamTableByExamId', {
 });
 
 export const getStudentsNoteType = defineOperation('GetStudentsNoteType', {
+  policy: { ...QUERY, audit: 'none', bounds: {} },
   decode: () => ({}),
   run: (_decoded, { store }) => noteTypes(store),
 });

@@ -9,6 +9,7 @@ import {
 } from '../store/queries/students';
 import { identifier } from './identifier';
 import { defineOperation } from './operation';
+import { IDENTIFIER, QUERY } from './policy-rows';
 
 /**
  * Queries about one student. An identifier the store does not know, or a student outside the
@@ -23,6 +24,7 @@ function shownTo(visibility: Visibility, info: StudentInfo | undefined): Student
 }
 
 export const getStudentInfoByRecId = defineOperation('GetStudentInfoByRecId', {
+  policy: { ...QUERY, bounds: { StudentRecId: IDENTIFIER } },
   decode: ({ StudentRecId }) => ({ recordId: identifier(StudentRecId) }),
   run: async ({ recordId }, { store, visibility }) => {
     if (recordId === undefined) return undefined;
@@ -33,6 +35,7 @@ export const getStudentInfoByRecId = defineOperation('GetStudentInfoByRecId', {
 });
 
 export const getStudentInfoById = defineOperation('GetStudentInfoById', {
+  policy: { ...QUERY, bounds: { StudentId: IDENTIFIER } },
   decode: ({ StudentId }) => ({ studentId: identifier(StudentId) }),
   run: async ({ studentId }, { store, today, visibility }) => {
     if (studentId === undefined || !(await visibility.student(studentId))) return undefined;
@@ -41,6 +44,7 @@ export const getStudentInfoById = defineOperation('GetStudentInfoById', {
 });
 
 export const getStudentSubjectsById = defineOperation('GetStudentSubjectsByID', {
+  policy: { ...QUERY, bounds: { STDid: IDENTIFIER } },
   decode: ({ STDid }) => ({ studentId: identifier(STDid) }),
   run: async ({ studentId }, { store, today, visibility, touched }) => {
     if (studentId === undefined || !(await visibility.student(studentId))) return [];
@@ -52,6 +56,7 @@ export const getStudentSubjectsById = defineOperation('GetStudentSubjectsByID', 
 });
 
 export const getStudentsMarks2 = defineOperation('GetStudentsMarks2', {
+  policy: { ...QUERY, bounds: { StudnetID: IDENTIFIER, SubjectID: IDENTIFIER } },
   decode: ({ StudnetID, SubjectID }) => ({ studentId: identifier(StudnetID), subjectId: identifier(SubjectID) }),
   run: async ({ studentId, subjectId }, { store, today, visibility, touched }) => {
     if (studentId === undefined || subjectId === undefined) return [];
@@ -62,6 +67,7 @@ export const getStudentsMarks2 = defineOperation('GetStudentsMarks2', {
 });
 
 export const getStudentNoteById = defineOperation('GetStudentNoteByID', {
+  policy: { ...QUERY, bounds: { STDid: IDENTIFIER } },
   decode: ({ STDid }) => ({ studentId: identifier(STDid) }),
   run: async ({ studentId }, { store, visibility, touched }) => {
     if (studentId === undefined || !(await visibility.student(studentId))) return [];

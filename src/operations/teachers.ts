@@ -2,6 +2,7 @@ import { teacherGroups } from '../store/queries/classes';
 import { classSubjects } from '../store/queries/students';
 import { identifier } from './identifier';
 import { defineOperation } from './operation';
+import { IDENTIFIER, QUERY } from './policy-rows';
 
 /**
  * Queries about a teacher's classes. Unknown identifiers give an empty list; so does a teacher
@@ -9,6 +10,7 @@ import { defineOperation } from './operation';
  * student's scope.
  */
 export const getTeacherSubjectsById = defineOperation('GetTeacherSubjectsByID', {
+  policy: { ...QUERY, bounds: { Tid: IDENTIFIER, TClassid: IDENTIFIER } },
   decode: ({ Tid, TClassid }) => ({ teacherId: identifier(Tid), classId: identifier(TClassid) }),
   run: async ({ teacherId, classId }, { store, visibility }) => {
     if (teacherId === undefined || classId === undefined) return [];
@@ -19,6 +21,7 @@ export const getTeacherSubjectsById = defineOperation('GetTeacherSubjectsByID', 
 });
 
 export const getTeacherGroupsById = defineOperation('GetTeacherGrpupsByID', {
+  policy: { ...QUERY, bounds: { Tid: IDENTIFIER } },
   decode: ({ Tid }) => ({ teacherId: identifier(Tid) }),
   run: ({ teacherId }, { store, today, visibility }) => {
     const mayList = visibility.seesEverything || visibility.teacherId === teacherId;

@@ -9,8 +9,8 @@ import { log } from '../lib/log';
 import type { NetworkList } from '../lib/networks';
 import { RateLimitReached, RuleViolation } from '../lib/rule-violation';
 import type { OperationContext, OperationServices } from '../operations/operation';
-import { OPERATION_POLICIES, parameterTooLong } from '../contract/operation-policies';
-import type { Handlers } from '../operations/registry';
+import { type OperationPolicy, parameterTooLong } from '../contract/operation-policies';
+import type { Operations } from '../operations/registry';
 import type { RequestRecord } from '../telemetry/request-record';
 import type { PublicAddress } from '../wire/base-url';
 import type { BindingName, Call, Caller } from './call';
@@ -59,9 +59,9 @@ export interface PipelineSettings extends PublicAddress {
   readonly trustedProxies: NetworkList;
 }
 
-/** What the pipeline is made of: the handlers and what they use, who may call, the audit trail. */
+/** What the pipeline is made of: the operations (row and handler each), what they use, who may call, the audit. */
 export interface PipelineParts {
-  readonly handlers: Handlers;
+  readonly operations: Operations;
   readonly services: OperationServices;
   readonly settings: PipelineSettings;
   readonly callers: CallerRegistry;
@@ -197,7 +197,7 @@ export class CallPipeline {
     const recognising = this.parts.callers.recognise(caller.address, caller.credentials);
     const recognition = recognising instanceof Promise ? await recognising : recognising;
     const identity = recognition.kind === 'identified' ? recognition.identity : undefined;
-    if (recognition.kind === 'refused' || (operation !== undefined && !mayCall(identity, operation))) {
+    if (recognition.kind === 'refused' || (operation !== undefined && !this.mayCall(identity, operation))) {
       if (exchange.record && operation !== undefined) exchange.record.operation = operation;
       throw this.refusal(caller, operation, recognition);
     }
@@ -220,7 +220,7 @@ export class CallPipeline {
    */
   private admit(call: Call, record?: RequestRecord): Admission | Promise<Admission> {
     const name = call.operation.name as OperationName;
-    const tooLong = parameterTooLong(name, call.parameters);
+    const tooLong = parameterTooLong(this.policyOf(name), call.parameters);
     if (tooLong) {
       const message = `${tooLong.name} must be at most ${tooLong.limit} characters long.`;
       return { ok: false, error: new CallError('rule', message) };
@@ -234,7 +234,7 @@ export class CallPipeline {
   private decide(call: Call, name: OperationName, recognition: Recognition, record?: RequestRecord): Admission {
     const identity = recognition.kind === 'identified' ? recognition.identity : undefined;
     if (record && recognition.kind !== 'refused') record.caller = identity?.name ?? 'anonymous';
-    if (!mayCall(identity, name)) return { ok: false, error: this.refusal(call.caller, name, recognition) };
+    if (!this.mayCall(identity, name)) return { ok: false, error: this.refusal(call.caller, name, recognition) };
     return { ok: true, identity };
   }
 
@@ -250,7 +250,7 @@ export class CallPipeline {
     const context = this.contextFor(call, identity, touched, rehearsal);
     // The parameters were decoded by the catalog from the same WSDL the handler's types were
     // generated from (a test keeps the two in step), so they have the shape the handler expects.
-    const handler = this.parts.handlers[name] as { handle(parameters: unknown, context: OperationContext): unknown };
+    const handler = this.parts.operations[name] as { handle(parameters: unknown, context: OperationContext): unknown };
     let invocation: Invocation;
     try {
       const handled = handler.handle(call.parameters, context);
@@ -263,7 +263,7 @@ export class CallPipeline {
       log.error('operation failed', { operation: name, error: error instanceof Error ? error.stack : String(error) });
       invocation = { ok: false, error: new CallError('internal', INTERNAL_REASON) };
     }
-    if (OPERATION_POLICIES[name].audit !== 'none') this.audit(call, context, invocation, touched);
+    if (this.policyOf(name).audit !== 'none') this.audit(call, context, invocation, touched);
     return invocation;
   }
 
@@ -284,7 +284,8 @@ export class CallPipeline {
     if (recognition.kind === 'refused') {
       return new CallError('unauthenticated', `Access denied: the credentials were not accepted. ${HOW_TO_LET_IN}`);
     }
-    if (recognition.kind === 'anonymous' && name !== undefined && this.parts.callers.credentialCouldHelp(name)) {
+    const anonymous = recognition.kind === 'anonymous' && name !== undefined;
+    if (anonymous && this.parts.callers.credentialCouldHelp(name, this.policyOf(name).group)) {
       return new CallError('unauthenticated', `Access denied: ${name} needs a caller's credentials. ${HOW_TO_LET_IN}`);
     }
     const who = callerName === undefined ? address : `caller ${callerName}`;
@@ -341,7 +342,7 @@ export class CallPipeline {
       if (result === undefined || result === 0 || (Array.isArray(result) && result.length === 0)) return;
       outcome = 'ok';
       const typed = call.operation.results.typed;
-      const fromResult = OPERATION_POLICIES[call.operation.name as OperationName].audit === 'shown';
+      const fromResult = this.policyOf(call.operation.name as OperationName).audit === 'shown';
       if (typed && fromResult) collectTouched(typed.type, result, touched);
     }
     this.parts.audit.record({
@@ -372,6 +373,7 @@ export class CallPipeline {
     const { record } = exchange;
     return {
       operation: call.operation.name as OperationName,
+      sends: this.policyOf(call.operation.name as OperationName).effect === 'sends',
       binding: call.caller.binding,
       request: passable(exchange, call),
       // A run only to compare comes after the caller was answered: the request's record is closed by then.
@@ -388,7 +390,7 @@ export class CallPipeline {
         deliver(this.fail(exchange, binding, state, new CallError('internal', LEGACY_UNAVAILABLE)));
       },
       auditForwarded: (ok) => {
-        if (OPERATION_POLICIES[call.operation.name as OperationName].audit === 'none') return;
+        if (this.policyOf(call.operation.name as OperationName).audit === 'none') return;
         this.parts.audit.record({
           at: this.clock(),
           caller: identity?.name ?? 'anonymous',
@@ -406,6 +408,16 @@ export class CallPipeline {
 
   private clock(): Date {
     return this.parts.services.clock();
+  }
+
+  /** The operation's policy row: its group, audit rule, effect and bounds. */
+  private policyOf(name: OperationName): OperationPolicy {
+    return this.parts.operations[name].policy as OperationPolicy;
+  }
+
+  /** Whether the identity may call the operation, by its name and its policy row's group. */
+  private mayCall(identity: Identity | undefined, name: OperationName): boolean {
+    return mayCall(identity, name, this.policyOf(name).group);
   }
 
   /** This service's reply to a call, as the binding shapes it, for no one: a shadow's answer, to compare. */

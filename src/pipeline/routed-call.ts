@@ -1,4 +1,4 @@
-import { type MigrationSettings, type Route, writes } from '../config/migration-settings';
+import type { MigrationSettings, Route } from '../config/migration-settings';
 import type { OperationName } from '../contract/operation-types';
 import type { Answer } from '../migration/answer';
 import type { Comparisons, Subject } from '../migration/comparisons';
@@ -31,6 +31,8 @@ export type LocalOutcome =
  */
 export interface RoutedCall {
   readonly operation: OperationName;
+  /** Whether the call sends something (its policy row's effect): then only the answering side acts. */
+  readonly sends: boolean;
   readonly binding: string;
   readonly request: LegacyRequest;
   /**
@@ -64,7 +66,7 @@ async function legacyAnswer(parts: MigrationParts, call: RoutedCall): Promise<An
 /** Compares this service's answer with the legacy one, asking the legacy service a second time for a noise sample. */
 async function compare(parts: MigrationParts, call: RoutedCall, subject: Subject, local: Answer, legacy: Answer) {
   const { comparisons } = parts;
-  if (comparisons.sampleForNoise(writes(call.operation))) {
+  if (comparisons.sampleForNoise(call.sends)) {
     const second = await legacyAnswer(parts, call);
     if (!(second instanceof LegacyUnavailable)) comparisons.learnNoise(subject, legacy, second);
   }
@@ -79,7 +81,7 @@ async function compare(parts: MigrationParts, call: RoutedCall, subject: Subject
 export async function serveRouted(route: Exclude<Route, 'local'>, parts: MigrationParts, call: RoutedCall) {
   const subject = { operation: call.operation, binding: call.binding };
   const { comparisons } = parts;
-  const acts = writes(call.operation);
+  const acts = call.sends;
   if (route === 'canary') {
     const outcome = await call.runLocal('answer', false);
     call.answer(outcome);

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createApp } from './express-app';
+import { createPageServer } from './express-app';
 import { HttpBinding } from '../bindings/http/http-binding';
 import { JsonBinding } from '../bindings/json/json-binding';
 import { SoapBinding } from '../bindings/soap/soap-binding';
@@ -60,7 +60,7 @@ export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits =
   const http = new HttpBinding(parts.config);
   const json = new JsonBinding(parts.config.budgets);
   const operator = new OperatorRoutes(parts);
-  const app = createApp(parts);
+  const pages = createPageServer(parts);
   const tracking = trackRequests(
     (request, response, record, target) => {
       let serving: Promise<Served>;
@@ -87,7 +87,7 @@ export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits =
           send(response, 500, HTML, exceptionPage(NO_SCRIPT_SERVICE));
           return;
         case 'page':
-          app(request, response);
+          pages(request, response, target);
           return;
       }
       writeWhenServed(request, response, serving);

@@ -23,12 +23,24 @@ export type RequestTarget =
   /** /X.asmx/js or /jsdebug: ASP.NET's script proxy, which ASMX does not serve here (500). */
   | { readonly kind: 'script-proxy'; readonly endpointPath: string }
   /** Everything else, for Express: the endpoint's pages (GET /X.asmx?…), the index, the 404 page. */
-  | { readonly kind: 'page'; readonly endpointPath: string };
+  | PageTarget;
 
 /** An operation call for the HTTP binding: what it needs of the request, resolved here. */
 export interface HttpTarget extends HttpRequest {
   readonly kind: 'http';
   readonly endpointPath: string;
+}
+
+/** A page, resolved as far as Express needs it: the pages never parse the path again. */
+export interface PageTarget {
+  readonly kind: 'page';
+  readonly endpointPath: string;
+  /** The request's path, without its query. */
+  readonly path: string;
+  /** The endpoint whose pages are asked for (GET /X.asmx?…); undefined for any other path (the index, 404). */
+  readonly endpoint: Endpoint | undefined;
+  /** What follows the `?`, undecoded ('' without one): which of the endpoint's pages. */
+  readonly query: string;
 }
 
 const ASMX_PATH = /^(\/[^/]+\.asmx)(?:\/(.*))?$/;
@@ -71,12 +83,15 @@ export class RequestRouter {
     if (operator) return operator;
     const match = ASMX_PATH.exec(path);
     const endpoint = match ? this.catalog.endpointByPath(match[1]) : undefined;
-    if (!match || !endpoint) return { kind: 'page', endpointPath: this.endpointOfPage(path) };
+    const query = queryStart === -1 ? '' : url.slice(queryStart + 1);
+    if (!match || !endpoint) {
+      return { kind: 'page', endpointPath: this.endpointOfPage(path), path, endpoint: undefined, query };
+    }
     const endpointPath = endpoint.path;
     // ASMX's protocols take GET and POST only; HEAD included, anything else finds none of them.
     if (method !== 'GET' && method !== 'POST') return { kind: 'method-not-allowed', endpointPath };
     const operationPart = match[2];
-    if (operationPart === undefined) return { kind: 'page', endpointPath };
+    if (operationPart === undefined) return { kind: 'page', endpointPath, path, endpoint, query };
     if (SCRIPT_PROXY.has(operationPart)) return { kind: 'script-proxy', endpointPath };
     const operationName = decodeURIComponentSafe(operationPart);
     const operation = endpoint.operations.find((candidate) => candidate.name === operationName);
@@ -84,7 +99,6 @@ export class RequestRouter {
     if (operation && method === 'POST' && parseContentType(contentType).mediaType === JSON_TYPE) {
       return { kind: 'json', endpointPath, operation };
     }
-    const query = queryStart === -1 ? '' : url.slice(queryStart + 1);
     return { kind: 'http', endpointPath, endpoint, operationName, operation, query };
   }
 

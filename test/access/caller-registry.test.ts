@@ -1,34 +1,25 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CallerRegistry } from '../../src/access/caller-registry';
-import { readAccessSettings } from '../../src/config/access-settings';
-import { keyFor, payloadSealer } from '../../src/lib/payload-sealer';
-import type { Store } from '../../src/store/open-store';
-import { addTestCaller, TEST_OUTBOX_KEY } from '../support/callers';
-import { openTestStore } from '../support/stores';
+import type { CallerRegistry } from '../../src/access/caller-registry';
+import { addTestCaller, openTestRegistry, type TestRegistry } from '../support/callers';
 
 /** The registry on its own: who it recognises, and what a guess costs. */
 describe('the caller registry', () => {
-  let folder: string;
-  let store: Store;
+  let opened: TestRegistry;
   let now: Date;
   let registry: CallerRegistry;
   let secret: string;
   beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'school-registry-'));
-    store = await openTestStore({ DATA_DIR: folder });
-    secret = (await addTestCaller(store, { name: 'app', secret: true, expires: '2099-01-01' })) as string;
-    await addTestCaller(store, { name: 'office', networks: ['10.1.0.0/16'], operations: ['GetStudentInfoById'] });
     now = new Date('2026-11-24T10:00:05Z');
-    const sealer = payloadSealer(keyFor(Buffer.from(TEST_OUTBOX_KEY, 'hex'), 'caller-digest-secrets'));
-    registry = await CallerRegistry.open(store, readAccessSettings({}), sealer, () => now);
+    opened = await openTestRegistry(
+      [
+        { name: 'app', secret: true, expires: '2099-01-01' },
+        { name: 'office', networks: ['10.1.0.0/16'], operations: ['GetStudentInfoById'] },
+      ],
+      () => now,
+    );
+    ({ registry } = opened);
+    secret = opened.secrets.app;
   });
-  afterAll(async () => {
-    registry.stop();
-    await store.close();
-    rmSync(folder, { recursive: true, force: true });
-  });
+  afterAll(() => opened.close());
 
   test('tells a local, a network, a secret-holding and an unknown caller apart', async () => {
     const name = async (address: string, credentials?: { kind: 'basic'; name: string; secret: string }) => {
@@ -44,7 +35,7 @@ describe('the caller registry', () => {
   });
 
   test('checks ten wrong secrets a minute per name and address: past them even its right one waits', async () => {
-    const guarded = (await addTestCaller(store, { name: 'guarded', secret: true })) as string;
+    const guarded = (await addTestCaller(opened.store, { name: 'guarded', secret: true })) as string;
     await registry.refresh();
     const attempt = (guess: string) =>
       registry.recognise('10.3.0.1', { kind: 'basic', name: 'guarded', secret: guess });

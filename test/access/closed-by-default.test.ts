@@ -5,7 +5,6 @@ import {
   basic,
   type RemoteTestSchool,
   remoteCall,
-  settle,
   startRemoteTestSchool,
 } from '../support/callers';
 import { remoteFetch } from '../support/remote-client';
@@ -68,7 +67,7 @@ describe('closed by default', () => {
 
   test('challenges with Basic (401) once a caller with a secret may call the operation', async () => {
     const secret = await addTestCaller(service.store, { name: 'portal', secret: true, operations: ['queries'] });
-    await settle();
+    await service.readCallers();
     for (const binding of BINDINGS) {
       const challenged = await remoteCall(service.url, INFO, 'GetStudentInfoById', { StudentId: '5' }, binding);
       expect([binding, challenged.status]).toEqual([binding, 401]);

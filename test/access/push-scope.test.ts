@@ -7,7 +7,6 @@ import {
   basic,
   type RemoteTestSchool,
   remoteCall,
-  settle,
   startRemoteTestSchool,
 } from '../support/callers';
 
@@ -108,7 +107,7 @@ describe('pushes in scope', () => {
       const secret = await addTestCaller(store, { name, secret: true, scope, operations: ['notifications'] });
       secrets.set(name, secret as string);
     }
-    await settle();
+    await running.service.readCallers();
   });
   afterAll(() => running.close());
 

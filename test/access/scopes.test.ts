@@ -8,7 +8,6 @@ import {
   basic,
   type RemoteTestSchool,
   remoteCall,
-  settle,
   startRemoteTestSchool,
 } from '../support/callers';
 import { TEST_TODAY } from '../support/stores';
@@ -142,7 +141,7 @@ describe('scopes on data', () => {
         (await addTestCaller(service.store, { name, secret: true, scope, operations: ['all'] })) as string,
       );
     }
-    await settle();
+    await service.readCallers();
   });
   afterAll(() => running.close());
 
@@ -333,7 +332,7 @@ describe('scopes on documents', () => {
       scope,
       operations: ['documents'],
     })) as string;
-    await settle();
+    await service.readCallers();
   });
   afterAll(() => running.close());
 

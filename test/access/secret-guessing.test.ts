@@ -1,14 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { revokeCaller, rotateSecret, updateCaller } from '../../src/access/caller-admin';
 import { CallerRegistry, type Recognition } from '../../src/access/caller-registry';
 import { readAccessSettings } from '../../src/config/access-settings';
 import type { Store } from '../../src/store/open-store';
 import { allCallers } from '../../src/store/queries/callers';
-import { addTestCaller, testDigestSealer } from '../support/callers';
-import { openTestStore } from '../support/stores';
+import { addTestCaller, openTestRegistry, type TestRegistry, testDigestSealer } from '../support/callers';
 
 /**
  * Guessing secrets, on the registry alone: wrong secrets are throttled per caller name and address,
@@ -17,30 +13,29 @@ import { openTestStore } from '../support/stores';
  * refused without throttling the new one.
  */
 describe('guessing secrets', () => {
-  let folder: string;
+  let opened: TestRegistry;
   let store: Store;
   let now: Date;
   let registry: CallerRegistry;
   const secrets: Record<string, string> = {};
   beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'school-guessing-'));
-    store = await openTestStore({ DATA_DIR: folder });
-    for (const name of ['alpha', 'beta', 'gamma', 'delta']) {
-      secrets[name] = (await addTestCaller(store, { name, secret: true })) as string;
-    }
-    await addTestCaller(store, { name: 'lan', networks: ['10.9.0.0/16'] });
     now = new Date();
     const tomorrow = new Date(now.getTime() + 86_400_000).toISOString();
-    secrets.ended = (await addTestCaller(store, { name: 'ended', secret: true, expires: tomorrow })) as string;
     // A CPU share no test here reaches, so that the checks never wait on the gate's budget.
     const settings = readAccessSettings({ SECRET_CHECK_CPU_PERCENT: '400', SECRET_CHECKS_IN_FLIGHT: '4' });
-    registry = await CallerRegistry.open(store, settings, testDigestSealer(), () => now);
+    opened = await openTestRegistry(
+      [
+        ...['alpha', 'beta', 'gamma', 'delta'].map((name) => ({ name, secret: true })),
+        { name: 'lan', networks: ['10.9.0.0/16'] },
+        { name: 'ended', secret: true, expires: tomorrow },
+      ],
+      () => now,
+      settings,
+    );
+    ({ registry, store } = opened);
+    Object.assign(secrets, opened.secrets);
   });
-  afterAll(async () => {
-    registry.stop();
-    await store.close();
-    rmSync(folder, { recursive: true, force: true });
-  });
+  afterAll(() => opened.close());
 
   const attempt = (address: string, name: string, secret: string) =>
     registry.recognise(address, { kind: 'basic', name, secret }) as Promise<Recognition>;

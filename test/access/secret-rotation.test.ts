@@ -3,11 +3,10 @@ import type { RunningService } from '../../src/service';
 import {
   addTestCaller,
   basic,
-  type RemoteTestSchool,
+  type SchoolWithCallers,
   refusalsLogged,
   remoteCall,
-  settle,
-  startRemoteTestSchool,
+  startSchoolWithCallers,
   testDigestSealer,
 } from '../support/callers';
 
@@ -27,16 +26,14 @@ const HOST = '127.0.0.2';
 const PINNED = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 630_000);
 
 describe('secrets from a host several callers share', () => {
-  let school: RemoteTestSchool;
+  let school: SchoolWithCallers;
   let service: RunningService;
   const secrets: Record<string, string> = {};
   beforeAll(async () => {
-    school = await startRemoteTestSchool({}, { now: () => PINNED });
+    const callers = ['app', 'portal', 'kiosk', 'booth'].map((name) => ({ name, secret: true }));
+    school = await startSchoolWithCallers(callers, {}, { now: () => PINNED });
     service = school.service;
-    for (const name of ['app', 'portal', 'kiosk', 'booth']) {
-      secrets[name] = (await addTestCaller(service.store, { name, secret: true })) as string;
-    }
-    await settle();
+    Object.assign(secrets, school.secrets);
   });
   afterAll(() => school.close());
 
@@ -52,7 +49,7 @@ describe('secrets from a host several callers share', () => {
 
   test('in a grace period a client sending the old secret, the new one and another caller are let in', async () => {
     const { secret: renewed } = await rotateSecret(service.store, 'app', testDigestSealer(), new Date(), 86_400_000);
-    await settle();
+    await service.readCallers();
     const statuses: number[] = [];
     // More calls with the old secret than the throttle would count as wrong ones, interleaved with the new.
     for (let call = 0; call < 12; call += 1) {
@@ -66,7 +63,7 @@ describe('secrets from a host several callers share', () => {
   test('after the grace a client with the old secret is refused as retired, never delaying the new one', async () => {
     const stale = secrets.kiosk;
     const { secret: renewed } = await rotateSecret(service.store, 'kiosk', testDigestSealer(), new Date(), 0);
-    await settle();
+    await service.readCallers();
     const reasons = await refusalReasons(async () => {
       for (let call = 0; call < 15; call += 1) expect((await ask('kiosk', stale)).status).toBe(401);
       // The first call with the new secret since the change is checked, not taken from memory.
@@ -92,7 +89,7 @@ describe('secrets from a host several callers share', () => {
     ]);
     // A change of the callers drops the secrets verified so far: the next are checked, from the same host.
     await addTestCaller(service.store, { name: 'desk', networks: ['10.0.0.0/8'] });
-    await settle();
+    await service.readCallers();
     expect((await ask('app', secrets.app)).status).toBe(200);
     expect((await ask('kiosk', secrets.kiosk)).status).toBe(200);
     expect((await ask('portal', secrets.portal, '127.0.0.3')).status).toBe(200);

@@ -1,23 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CallerRegistry } from '../../src/access/caller-registry';
+import type { CallerRegistry } from '../../src/access/caller-registry';
 import type { Credentials } from '../../src/access/credentials';
 import { nonceBytes } from '../../src/access/username-token';
 import { readAccessSettings } from '../../src/config/access-settings';
 import { ConfigError } from '../../src/config/readers';
-import type { Store } from '../../src/store/open-store';
 import {
-  addTestCaller,
-  type RemoteTestSchool,
+  type SchoolWithCallers,
+  openTestRegistry,
   remoteCall,
-  settle,
-  startRemoteTestSchool,
-  testDigestSealer,
+  startSchoolWithCallers,
+  type TestRegistry,
   usernameTokenHeader,
 } from '../support/callers';
-import { openTestStore } from '../support/stores';
 
 /**
  * A captured WS-Security UsernameToken cannot be used again: not as sent, not with its nonce
@@ -51,16 +45,17 @@ function withNonceText(header: string, text: string): string {
 }
 
 describe('UsernameToken replay', () => {
-  let school: RemoteTestSchool;
+  let school: SchoolWithCallers;
   let digestSecret: string;
   let secret: string;
   const ask = (binding: (typeof SOAP_BINDINGS)[number], soapHeader: string) =>
     remoteCall(school.service.url, INFO, 'GetStudentInfoById', { StudentId: '5' }, binding, { soapHeader });
   beforeAll(async () => {
-    school = await startRemoteTestSchool();
-    digestSecret = (await addTestCaller(school.service.store, { name: 'legacy-ws', wsDigest: true })) as string;
-    secret = (await addTestCaller(school.service.store, { name: 'text-ws', secret: true })) as string;
-    await settle();
+    school = await startSchoolWithCallers([
+      { name: 'legacy-ws', wsDigest: true },
+      { name: 'text-ws', secret: true },
+    ]);
+    ({ 'legacy-ws': digestSecret, 'text-ws': secret } = school.secrets);
   });
   afterAll(() => school.close());
 
@@ -112,23 +107,17 @@ describe('UsernameToken replay', () => {
 });
 
 describe('how long a nonce is remembered', () => {
-  let folder: string;
-  let store: Store;
+  let opened: TestRegistry;
   let now: Date;
   let registry: CallerRegistry;
   let digestSecret: string;
   beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'school-nonces-'));
-    store = await openTestStore({ DATA_DIR: folder });
-    digestSecret = (await addTestCaller(store, { name: 'legacy-ws', wsDigest: true })) as string;
     now = new Date('2026-11-24T10:00:00Z');
-    registry = await CallerRegistry.open(store, readAccessSettings({}), testDigestSealer(), () => now);
+    opened = await openTestRegistry([{ name: 'legacy-ws', wsDigest: true }], () => now);
+    ({ registry } = opened);
+    digestSecret = opened.secrets['legacy-ws'];
   });
-  afterAll(async () => {
-    registry.stop();
-    await store.close();
-    rmSync(folder, { recursive: true, force: true });
-  });
+  afterAll(() => opened.close());
 
   /** The token as the header writer makes it, read as the SOAP binding reads it. */
   function token(created: Date): Credentials {

@@ -78,7 +78,7 @@ describe('header blocks marked mustUnderstand', () => {
     ['SOAP 1.2', SOAP12_ENV, SOAP12_HEADERS],
   ])('%s: WS-Security, which the service processes, is understood', async (_name, namespace, headers) => {
     const secret = (await addTestCaller(service.store, { name: `understood-${namespace.length}`, secret: true })) ?? '';
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await service.readCallers();
     const security = usernameTokenHeader(`understood-${namespace.length}`, secret)
       .replace('<soap:Header>', '')
       .replace('</soap:Header>', '')

@@ -1,5 +1,5 @@
 import type { RunningService } from '../../src/service';
-import { addTestCaller, basic, type RemoteTestSchool, settle, startRemoteTestSchool } from '../support/callers';
+import { basic, type SchoolWithCallers, startSchoolWithCallers } from '../support/callers';
 import { bodyOf, rawRequest, statusOf } from '../support/raw-http';
 import { REMOTE_ADDRESS, remoteFetch } from '../support/remote-client';
 import { envelope11, envelope12, NS, post } from '../support/soap';
@@ -10,14 +10,13 @@ import { envelope11, envelope12, NS, post } from '../support/soap';
  * be refused from its headers is refused before its body is even sent.
  */
 
-let school: RemoteTestSchool;
+let school: SchoolWithCallers;
 let service: RunningService;
 let secret: string;
 beforeAll(async () => {
-  school = await startRemoteTestSchool();
+  school = await startSchoolWithCallers([{ name: 'sis', secret: true }]);
   service = school.service;
-  secret = (await addTestCaller(service.store, { name: 'sis', secret: true })) as string;
-  await settle();
+  secret = school.secrets.sis;
 });
 afterAll(() => school.close());
 

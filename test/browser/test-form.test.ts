@@ -77,7 +77,7 @@ describeWithTools([CHROMIUM])('the test form in Chromium', () => {
   test('Arabic typed into a field is posted as percent-encoded UTF-8 and reaches the handler intact', async () => {
     const text = 'ملاحظة جديدة';
     // The handler is the service's own end of the wire: what it is handed is what the service read.
-    const handle = jest.spyOn(service.handlers.PushNotificationToGateway, 'handle');
+    const handle = jest.spyOn(service.operations.PushNotificationToGateway, 'handle');
     await page.goto(`${service.url}/PushNotificationMobile.asmx?op=PushNotificationToGateway`);
     await page.locator('input[name="notes"]').fill(text);
     const { response } = await invoke(page);

@@ -5,23 +5,24 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { RunningService } from '../../src/service';
 import type { Engine } from '../../src/store/engine';
-import { SQLITE_FILE_NAME, type Store } from '../../src/store/open-store';
+import { SQLITE_FILE_NAME } from '../../src/store/open-store';
 import { allCallers } from '../../src/store/queries/callers';
 import { outboxCounts } from '../../src/store/queries/outbox';
 import {
-  addTestCaller,
+  callWithDigest,
+  loadTestSchoolWithCallers,
   REMOTE_TEST_SETTINGS,
   remoteCall,
   TEST_OUTBOX_KEY,
-  usernameTokenHeader,
 } from '../support/callers';
 import { cliArguments, ROOT } from '../support/cli';
 import { describeEachEngine } from '../support/engines';
+import { eventually } from '../support/eventually';
 import { type FakeGateway, startFakeGateway } from '../support/fake-gateway';
 import { callJson, pushToNumberedDevice } from '../support/json-calls';
 import { postgresBinDirectory } from '../support/postgres';
 import { startTestService } from '../support/service';
-import { openTestSchool, openTestStore, TEST_SCHOOL } from '../support/stores';
+import { TEST_SCHOOL, withTestStore } from '../support/stores';
 import { callOperation } from '../support/typed-calls';
 
 /**
@@ -64,15 +65,6 @@ async function everyStudent(service: RunningService): Promise<unknown[]> {
   return answers;
 }
 
-async function withStore<T>(settings: Record<string, string>, work: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openTestStore(settings);
-  try {
-    return await work(store);
-  } finally {
-    await store.close();
-  }
-}
-
 describeEachEngine('a backup taken while the service serves, restored into a new store', (engine) => {
   let folder: string;
   let original: Record<string, string>;
@@ -85,17 +77,10 @@ describeEachEngine('a backup taken while the service serves, restored into a new
     folder = mkdtempSync(join(tmpdir(), 'school-backup-'));
     gateway = await startFakeGateway();
     original = engine.freshStoreSettings();
-    const store = await openTestSchool(original);
-    try {
-      digestSecret = (await addTestCaller(store, {
-        name: 'legacy-ws',
-        wsDigest: true,
-        operations: ['queries'],
-      })) as string;
-      await addTestCaller(store, { name: 'office', networks: ['127.0.0.3/32'] });
-    } finally {
-      await store.close();
-    }
+    ({ 'legacy-ws': digestSecret } = await loadTestSchoolWithCallers(original, [
+      { name: 'legacy-ws', wsDigest: true, operations: ['queries'] },
+      { name: 'office', networks: ['127.0.0.3/32'] },
+    ]));
     service = await startTestService({ ...SETTINGS, ...original });
   });
   afterAll(async () => {
@@ -155,10 +140,10 @@ describeEachEngine('a backup taken while the service serves, restored into a new
       copy.close();
     }
     // The backup is one moment of the store: every push accepted before it began, none started after it ended.
-    const caught = await withStore(restored, async (store) => (await outboxCounts(store)).queued);
+    const caught = await withTestStore(restored, async (store) => (await outboxCounts(store)).queued);
     expect(caught).toBeGreaterThanOrEqual(acceptedBeforeBackup);
     expect(caught).toBeLessThanOrEqual(startedBeforeBackupEnded);
-    expect(await withStore(restored, allCallers)).toEqual(await withStore(original, allCallers));
+    expect(await withTestStore(restored, allCallers)).toEqual(await withTestStore(original, allCallers));
 
     restoredService = await startTestService({
       ...SETTINGS,
@@ -167,10 +152,7 @@ describeEachEngine('a backup taken while the service serves, restored into a new
       DELIVERY_POLL_MS: '50',
     });
     expect(await everyStudent(restoredService)).toEqual(await everyStudent(live));
-    const digest = usernameTokenHeader('legacy-ws', digestSecret, { digest: true });
-    const byDigest = await remoteCall(restoredService.url, INFO, 'GetStudentInfoById', { StudentId: '5' }, 'soap11', {
-      soapHeader: digest,
-    });
+    const byDigest = await callWithDigest(restoredService.url, 'legacy-ws', digestSecret, '5');
     expect([byDigest.status, byDigest.text]).toEqual([200, expect.stringContaining('<NameAr>')]);
     const byNetwork = await remoteCall(restoredService.url, INFO, 'GetStudentInfoById', { StudentId: '5' }, 'json', {
       from: '127.0.0.3',
@@ -180,7 +162,10 @@ describeEachEngine('a backup taken while the service serves, restored into a new
     // Each caught push is opened with the service key and delivered once.
     const delivered = await gateway.waitForRequests(caught, 30_000);
     const restoredStore = (restoredService as RunningService).store;
-    while ((await outboxCounts(restoredStore)).sent < caught) await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(
+      async () => (await outboxCounts(restoredStore)).sent,
+      (sent) => sent >= caught,
+    );
     const bodies = delivered.map(
       (request) => (JSON.parse(request.body) as { message: { notification: { body: string } } }).message.notification,
     );
@@ -205,7 +190,7 @@ describe('school-service backup used wrongly', () => {
     });
 
   test('it overwrites no file, and names a store that is not there; exit code 2 and nothing written', async () => {
-    await withStore({ DATA_DIR: folder }, async () => undefined);
+    await withTestStore({ DATA_DIR: folder }, async () => undefined);
     const existing = join(folder, SQLITE_FILE_NAME);
     const overwrite = backup(existing, folder);
     expect([overwrite.status, overwrite.stderr]).toEqual([2, expect.stringContaining('exists already')]);

@@ -5,18 +5,13 @@ import { join } from 'node:path';
 import type { RunningService } from '../../src/service';
 import { rowCount, tablesInDependencyOrder } from '../../src/store/copy/table-catalog';
 import { SQLITE_FILE_NAME } from '../../src/store/open-store';
-import {
-  addTestCaller,
-  REMOTE_TEST_SETTINGS,
-  remoteCall,
-  TEST_OUTBOX_KEY,
-  usernameTokenHeader,
-} from '../support/callers';
+import { callWithDigest, loadTestSchoolWithCallers, REMOTE_TEST_SETTINGS, TEST_OUTBOX_KEY } from '../support/callers';
 import { cliArguments, ROOT } from '../support/cli';
 import { callJson, pushToNumberedDevice } from '../support/json-calls';
 import { createDatabase, postgresBinDirectory, startTestPostgres, type TestPostgres } from '../support/postgres';
 import { startTestService } from '../support/service';
-import { openTestSchool, openTestStore } from '../support/stores';
+import { openTestSchool, withTestStore } from '../support/stores';
+import { describeOnPostgres } from '../support/tools';
 
 /**
  * Moving the school between engines and restoring it: `copy-store --to URL` takes everything
@@ -53,25 +48,19 @@ function run(settings: Record<string, string>, ...args: string[]): Ran {
 }
 
 /** Every table's row count, as the store itself lists its tables. */
-async function tableCounts(settings: Record<string, string>): Promise<Record<string, number>> {
-  const store = await openTestStore(settings);
-  try {
+function tableCounts(settings: Record<string, string>): Promise<Record<string, number>> {
+  return withTestStore(settings, async (store) => {
     const counts: Record<string, number> = {};
     for (const table of (await tablesInDependencyOrder(store)).sort()) counts[table] = await rowCount(store, table);
     return counts;
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 function mode(path: string): string {
   return (statSync(path).mode & 0o777).toString(8);
 }
 
-const postgresAvailable = postgresBinDirectory() !== undefined;
-const describeWithPostgres = postgresAvailable || process.env.CI === 'true' ? describe : describe.skip;
-
-describeWithPostgres('copy-store and restore move the whole school between engines', () => {
+describeOnPostgres()('copy-store and restore move the whole school between engines', () => {
   let folder: string;
   let cluster: TestPostgres;
   let databases = 0;
@@ -89,10 +78,7 @@ describeWithPostgres('copy-store and restore move the whole school between engin
   async function digestCallerLetIn(settings: Record<string, string>): Promise<void> {
     const service = await startTestService({ ...SETTINGS, ...settings });
     services.push(service);
-    const digest = usernameTokenHeader('legacy-ws', digestSecret, { digest: true });
-    const call = await remoteCall(service.url, INFO, 'GetStudentInfoById', { StudentId: '7' }, 'soap11', {
-      soapHeader: digest,
-    });
+    const call = await callWithDigest(service.url, 'legacy-ws', digestSecret, '7');
     expect([call.status, call.text]).toEqual([200, expect.stringContaining('<NameAr>')]);
     await service.close();
   }
@@ -101,16 +87,9 @@ describeWithPostgres('copy-store and restore move the whole school between engin
     folder = mkdtempSync(join(tmpdir(), 'school-copy-'));
     cluster = await startTestPostgres();
     original = freshSqlite('original');
-    const store = await openTestSchool(original);
-    try {
-      digestSecret = (await addTestCaller(store, {
-        name: 'legacy-ws',
-        wsDigest: true,
-        operations: ['queries'],
-      })) as string;
-    } finally {
-      await store.close();
-    }
+    ({ 'legacy-ws': digestSecret } = await loadTestSchoolWithCallers(original, [
+      { name: 'legacy-ws', wsDigest: true, operations: ['queries'] },
+    ]));
     // Calls that leave an audit trail and an outbox (sealed with the key) behind.
     const service = await startTestService({ ...SETTINGS, ...original });
     services.push(service);

@@ -7,7 +7,7 @@ import type { RunningService } from '../../src/service';
 import { keyFingerprint } from '../../src/lib/payload-sealer';
 import { allCallers } from '../../src/store/queries/callers';
 import { storeExists } from '../../src/store/store-presence';
-import { REMOTE_TEST_SETTINGS, remoteCall, settle, TEST_OUTBOX_KEY, usernameTokenHeader } from '../support/callers';
+import { REMOTE_TEST_SETTINGS, remoteCall, TEST_OUTBOX_KEY, usernameTokenHeader } from '../support/callers';
 import { cliFromAnywhere } from '../support/cli';
 import { describeEachEngine } from '../support/engines';
 import { startTestService } from '../support/service';
@@ -84,7 +84,7 @@ describeEachEngine('the operator commands act on the configured store with its k
     expect(added.stderr.split('\n')[0]).toContain(`key: OUTBOX_KEY (fingerprint ${FINGERPRINT}, the store's)`);
     expect(added.stderr).toContain(`settings: ${envFile}`);
     const secret = /^ {2}(\S+)$/m.exec(added.stdout)?.[1] as string;
-    await settle();
+    await (service as RunningService).readCallers();
     const digest = usernameTokenHeader('portal', secret, { digest: true });
     const call = await remoteCall(
       (service as RunningService).url,

@@ -49,6 +49,12 @@ describe('the contract types the code', () => {
       /Property 'StudentId' is missing/,
     );
   });
+
+  test("the operations without one of them, or with one filed under another's name, do not compile", () => {
+    const errors = typeErrorsOf(['operations-incomplete.ts']).get('operations-incomplete.ts')?.join('\n');
+    expect(errors).toMatch(/Property 'HelloWorld' is missing/);
+    expect(errors).toMatch(/'OperationHandler<"AuthCode">' is not assignable to type 'OperationHandler<"HelloWorld">'/);
+  });
 });
 
 describe('personal data in the contract', () => {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describeWithTools } from '../support/tools';
-import { addTestCaller, REMOTE_TEST_SETTINGS, settle } from '../support/callers';
+import { addTestCaller, REMOTE_TEST_SETTINGS } from '../support/callers';
 import { type ClientCall, runClient } from './support/client-process';
 import { testClientStack, testRemoteClientStack } from './support/client-suite';
 import { SAMPLE_SERVICE_SETTINGS } from './support/sample-arguments';
@@ -47,7 +47,7 @@ describeWithTools([PYTHON])('zeep behind a trusted reverse proxy, let in by its 
     { forwardedFor: '198.51.100.7' },
     async (service) => {
       await addTestCaller(service.store, { name: 'branch-office', networks: ['198.51.100.0/24'] });
-      await settle();
+      await service.readCallers();
     },
   );
   test('calls all 18 operations over SOAP 1.1 and 1.2 without credentials', async () => {

@@ -2,9 +2,11 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from '../support/eventually';
 import { startFakeGateway, type FakeGateway } from '../support/fake-gateway';
 import { pushToNumberedDevice } from '../support/json-calls';
 import { killed, startServiceProcess } from '../support/service-process';
+import { withTestStore } from '../support/stores';
 
 /**
  * Nothing accepted is lost across a crash: the service accepts pushes while it cannot deliver
@@ -44,7 +46,14 @@ describe('Crash recovery of the outbox', () => {
     const second = await startServiceProcess(settings);
     running = second.child;
     await gateway.waitForRequests(MESSAGES, 30_000);
-    await new Promise((resolveWait) => setTimeout(resolveWait, 500));
+    // Once the outbox holds nothing left to send, every send (a second one too) has reached the gateway.
+    const unsent = await withTestStore({ DATA_DIR: folder }, (store) =>
+      eventually(
+        () => store.db.selectFrom('outbox_messages').select('id').where('state', '!=', 'sent').execute(),
+        (rows) => rows.length === 0,
+      ),
+    );
+    expect(unsent).toEqual([]);
     const bodies = gateway.received
       .map(
         (request) =>

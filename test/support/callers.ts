@@ -3,15 +3,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addCaller, type NewCaller } from '../../src/access/caller-admin';
+import { CallerRegistry } from '../../src/access/caller-registry';
+import { type AccessSettings, readAccessSettings } from '../../src/config/access-settings';
 import { flushLog, setLogLevel } from '../../src/lib/log';
 import { keyFor, payloadSealer } from '../../src/lib/payload-sealer';
 import type { RunningService, StartOptions } from '../../src/service';
+import type { Store } from '../../src/store/open-store';
 import type { Session } from '../../src/store/session';
 import { envelope11, envelope12, NS } from './soap';
 import { basic, type RemoteResponse, remoteFetch } from './remote-client';
 import { startTestService } from './service';
 import { TEST_OUTBOX_KEY } from './test-key';
-import { openTestSchool } from './stores';
+import { openTestSchool, openTestStore } from './stores';
 
 /**
  * Callers for the tests of who may call: a service seen from another address, callers added as
@@ -21,20 +24,16 @@ import { openTestSchool } from './stores';
 /** The service key the tests' services run with, so that the tests can seal digest secrets as the command does. */
 export { TEST_OUTBOX_KEY };
 
-/** A service whose only local network is 127.0.0.1, which sees changed callers within 200 ms. */
+/**
+ * A service whose only local network is 127.0.0.1, which sees changed callers within 200 ms (a test
+ * that changes them need not wait: `service.readCallers()` has them read at once).
+ */
 export const REMOTE_TEST_SETTINGS: Readonly<Record<string, string>> = {
   LOCAL_NETWORKS: '127.0.0.1/32',
   ACCESS_REFRESH_MS: '200',
   AUDIT_FLUSH_MS: '100',
   OUTBOX_KEY: TEST_OUTBOX_KEY,
 };
-
-/** Long enough for every process to have read changed callers. */
-export const CALLERS_SETTLE_MS = 600;
-
-export function settle(ms = CALLERS_SETTLE_MS): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /** The sealer of digest secrets of a service running with TEST_OUTBOX_KEY, as the callers command makes it. */
 export function testDigestSealer() {
@@ -62,6 +61,32 @@ export async function addTestCaller(
     new Date(),
   );
   return secret;
+}
+
+/** A caller as a test describes it: what the callers command is given. */
+export type TestCaller = Partial<NewCaller> & { name: string };
+
+/** Adds these callers as the callers command does; their secrets by name (one recognised by network alone has none). */
+export async function addTestCallers(store: Session, callers: readonly TestCaller[]): Promise<Record<string, string>> {
+  const secrets: Record<string, string> = {};
+  for (const caller of callers) {
+    const secret = await addTestCaller(store, caller);
+    if (secret !== undefined) secrets[caller.name] = secret;
+  }
+  return secrets;
+}
+
+/** Loads the test school into the store `settings` name, with these callers; their secrets by name. */
+export async function loadTestSchoolWithCallers(
+  settings: Record<string, string>,
+  callers: readonly TestCaller[],
+): Promise<Record<string, string>> {
+  const store = await openTestSchool(settings);
+  try {
+    return await addTestCallers(store, callers);
+  } finally {
+    await store.close();
+  }
 }
 
 export type Binding = 'soap11' | 'soap12' | 'get' | 'post' | 'json';
@@ -127,6 +152,13 @@ export function remoteCall(
 
 export { basic };
 
+/** A WS-Security client's call with a PasswordDigest UsernameToken: a student asked for over SOAP 1.1. */
+export function callWithDigest(url: string, name: string, secret: string, studentId: string): Promise<RemoteResponse> {
+  return remoteCall(url, '/GetStudentsInformation.asmx', 'GetStudentInfoById', { StudentId: studentId }, 'soap11', {
+    soapHeader: usernameTokenHeader(name, secret, { digest: true }),
+  });
+}
+
 const WSSE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
 const WSU = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd';
 const TOKEN_PROFILE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0';
@@ -155,6 +187,38 @@ export function usernameTokenHeader(
     `<wsse:Nonce>${nonce.toString('base64')}</wsse:Nonce><wsu:Created>${created}</wsu:Created>` +
     '</wsse:UsernameToken></wsse:Security></soap:Header>'
   );
+}
+
+/** A caller registry on a store of its own, as a process of the service holds it, on the test's clock. */
+export interface TestRegistry {
+  readonly registry: CallerRegistry;
+  readonly store: Store;
+  /** The callers' secrets by name. */
+  readonly secrets: Readonly<Record<string, string>>;
+  /** Stops the registry, closes the store and removes its folder. */
+  close(): Promise<void>;
+}
+
+/** Opens a new store with these callers and the registry on it (which reads them), on `clock`. */
+export async function openTestRegistry(
+  callers: readonly TestCaller[],
+  clock: () => Date,
+  settings: AccessSettings = readAccessSettings({}),
+): Promise<TestRegistry> {
+  const folder = mkdtempSync(join(tmpdir(), 'school-registry-'));
+  const store = await openTestStore({ DATA_DIR: folder });
+  const secrets = await addTestCallers(store, callers);
+  const registry = await CallerRegistry.open(store, settings, testDigestSealer(), clock);
+  return {
+    registry,
+    store,
+    secrets,
+    close: async () => {
+      registry.stop();
+      await store.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A running service on the test school in a data folder of its own, as seen from other addresses. */
@@ -186,6 +250,27 @@ export async function startRemoteTestSchool(
       rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/** A test school (as startRemoteTestSchool starts it) whose callers are added and read; their secrets by name. */
+export interface SchoolWithCallers extends RemoteTestSchool {
+  readonly secrets: Readonly<Record<string, string>>;
+}
+
+/**
+ * Starts a test school as seen from other addresses with these callers, added as the callers
+ * command adds them and read by the service before it resolves; `secrets` holds each one's secret
+ * (a caller recognised by network alone has none).
+ */
+export async function startSchoolWithCallers(
+  callers: readonly TestCaller[],
+  settings: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<SchoolWithCallers> {
+  const school = await startRemoteTestSchool(settings, options);
+  const secrets = await addTestCallers(school.service.store, callers);
+  await school.service.readCallers();
+  return { ...school, secrets };
 }
 
 /** A refusal as the log writes it. */

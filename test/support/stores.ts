@@ -12,6 +12,19 @@ export function openTestStore(settings: Record<string, string>): Promise<Store> 
   return openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
 }
 
+/** Runs `work` on the store of `settings`, opened for it and closed after, whatever comes of it. */
+export async function withTestStore<T>(
+  settings: Record<string, string>,
+  work: (store: Store) => Promise<T>,
+): Promise<T> {
+  const store = await openTestStore(settings);
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
 /** Opens a fresh store with the given settings and loads the test school into it. */
 export async function openTestSchool(settings: Record<string, string>): Promise<Store> {
   const store = await openTestStore(settings);

@@ -1,5 +1,5 @@
 import type { CallerRegistry } from '../../src/access/caller-registry';
-import { grantedOperations } from '../../src/access/operation-groups';
+import { grantsOf } from '../../src/access/operation-groups';
 import { SCHOOL_SCOPE } from '../../src/access/scope';
 import type { AuditTrail } from '../../src/audit/audit-trail';
 import type { Operation } from '../../src/contract/catalog';
@@ -7,7 +7,7 @@ import { parseNetworks } from '../../src/lib/networks';
 import { setLogLevel } from '../../src/lib/log';
 import { RuleViolation } from '../../src/lib/rule-violation';
 import type { OperationContext, OperationServices } from '../../src/operations/operation';
-import type { Handlers } from '../../src/operations/registry';
+import { OPERATIONS, type Operations } from '../../src/operations/registry';
 import type { IncomingMessage } from 'node:http';
 import type { Call } from '../../src/pipeline/call';
 import { CallError, ClientGone } from '../../src/pipeline/call-error';
@@ -16,20 +16,20 @@ import { HANG_UP, reply } from '../../src/pipeline/reply';
 
 beforeAll(() => setLogLevel('silent'));
 
-/** A pipeline whose one handler, for GenerateReport, runs `run`; the store and services are never touched. */
+/** A pipeline whose one operation, GenerateReport with its policy row, runs `run`; store and services unused. */
 function pipelineRunning(
   run: (parameters: unknown, context: OperationContext) => unknown,
   recognition: unknown = undefined,
 ): CallPipeline {
-  const handlers = { GenerateReport: { name: 'GenerateReport', handle: run } } as unknown as Handlers;
+  const operations = { GenerateReport: { ...OPERATIONS.GenerateReport, handle: run } } as unknown as Operations;
   const services = { clock: () => new Date('2026-11-22T09:00:00Z') } as unknown as OperationServices;
   const settings = { maxBodyBytes: 1024, publicBaseUrl: undefined, port: 8080, trustedProxies: parseNetworks('') };
   // Every caller is the local one here; recognising callers has tests of its own.
-  const local = { name: 'local', scope: SCHOOL_SCOPE, operations: grantedOperations(['all']) };
+  const local = { name: 'local', scope: SCHOOL_SCOPE, operations: grantsOf(['all']) };
   const recognised = recognition ?? { kind: 'identified', identity: local };
   const callers = { recognise: () => recognised } as unknown as CallerRegistry;
   const audit = { record: () => undefined } as unknown as AuditTrail;
-  return new CallPipeline({ handlers, services, settings, callers, audit });
+  return new CallPipeline({ operations, services, settings, callers, audit });
 }
 
 const call: Call = {

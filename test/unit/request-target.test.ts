@@ -41,6 +41,17 @@ describe('resolving a request to its target, once', () => {
     expect(router.resolve('GET', '/GetStudentsNote.asmx?WSDL', undefined)).toEqual({
       kind: 'page',
       endpointPath: '/GetStudentsNote.asmx',
+      path: '/GetStudentsNote.asmx',
+      endpoint: catalog.endpointByPath('/GetStudentsNote.asmx'),
+      query: 'WSDL',
+    });
+    // Any other path is the index's or the 404 page's, which Express is given without its query.
+    expect(router.resolve('GET', '/nothing/here?x=1', undefined)).toEqual({
+      kind: 'page',
+      endpointPath: 'other',
+      path: '/nothing/here',
+      endpoint: undefined,
+      query: 'x=1',
     });
     expect(router.resolve('POST', '/healthz', undefined)).toEqual({ kind: 'operator', endpointPath: '/healthz' });
   });

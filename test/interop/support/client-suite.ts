@@ -1,5 +1,5 @@
 import type { RunningService } from '../../../src/service';
-import { addTestCaller, REMOTE_TEST_SETTINGS, settle } from '../../support/callers';
+import { addTestCaller, REMOTE_TEST_SETTINGS } from '../../support/callers';
 import type { ClientCall } from './client-process';
 import { SAMPLE_SERVICE_SETTINGS } from './sample-arguments';
 import { type ServiceBehindProxy, useServiceBehindProxy } from './service-behind-proxy';
@@ -55,7 +55,7 @@ export function testRemoteClientStack(
   const addCaller = async (service: RunningService) => {
     const wsDigest = access.credential === 'ws-digest';
     secret = (await addTestCaller(service.store, { name: 'interop', secret: true, wsDigest })) as string;
-    await settle();
+    await service.readCallers();
   };
   const running = useServiceBehindProxy(
     { ...SAMPLE_SERVICE_SETTINGS, ...REMOTE_TEST_SETTINGS },
