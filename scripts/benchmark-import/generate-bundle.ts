@@ -4,12 +4,14 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { ONEROSTER_FILES } from '../../src/roster/manifest';
+import { columnsOf } from '../../src/roster/oneroster-columns';
 
 /**
  * A large school as a OneRoster 1.1 bundle, written for the import benchmark: the sizes the issue
  * names (100,000 users, 3,000 classes, 200,000 enrollments, 5,000,000 results) by default.
  * 80% of users are students in homerooms of 80, each homeroom takes two scheduled classes with a
  * teacher and 32 line items each, and every student has a result on them until the count is reached.
+ * Each file has some of the binding's columns, named as oneroster-columns.ts names them.
  */
 export interface BundleSize {
   readonly users: number;
@@ -81,11 +83,11 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
       ...ONEROSTER_FILES.map((file) => [`file.${file}`, file === 'demographics' ? 'absent' : 'bulk']),
     ],
   );
-  await writeFile(folder, 'orgs.csv', ['sourcedId', 'name', 'type'], [['org-1', 'مدرسة المستقبل', 'school']]);
+  await writeFile(folder, 'orgs.csv', columnsOf('orgs', ['sourcedId', 'name', 'type']), [['org-1', 'مدرسة المستقبل', 'school']]);
   await writeFile(
     folder,
     'academicSessions.csv',
-    ['sourcedId', 'title', 'type', 'startDate', 'endDate', 'parentSourcedId', 'schoolYear'],
+    columnsOf('academicSessions', ['sourcedId', 'title', 'type', 'startDate', 'endDate', 'parentSourcedId', 'schoolYear']),
     [
       ['y', '2026/2027', 'schoolYear', '2026-09-01', '2027-06-30', '', '2027'],
       ['t1', 'الفصل الأول', 'term', '2026-09-01', '2027-01-15', 'y', '2027'],
@@ -95,7 +97,7 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
   await writeFile(
     folder,
     'courses.csv',
-    ['sourcedId', 'title', 'courseCode', 'orgSourcedId'],
+    columnsOf('courses', ['sourcedId', 'title', 'courseCode', 'orgSourcedId']),
     [
       ['math', 'الرياضيات', 'MTH', 'org-1'],
       ['sci', 'العلوم', 'SCI', 'org-1'],
@@ -108,7 +110,7 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
   await writeFile(
     folder,
     'classes.csv',
-    [
+    columnsOf('classes', [
       'sourcedId',
       'title',
       'grades',
@@ -118,7 +120,7 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
       'schoolSourcedId',
       'termSourcedIds',
       'metadata.homeroomSourcedId',
-    ],
+    ]),
     (function* () {
       for (const index of range(homerooms))
         yield [
@@ -141,7 +143,7 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
   await writeFile(
     folder,
     'users.csv',
-    [
+    columnsOf('users', [
       'sourcedId',
       'enabledUser',
       'orgSourcedIds',
@@ -151,7 +153,7 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
       'familyName',
       'phone',
       'agentSourcedIds',
-    ],
+    ]),
     (function* () {
       for (const index of range(students))
         yield [
@@ -194,7 +196,7 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
   await writeFile(
     folder,
     'enrollments.csv',
-    ['sourcedId', 'classSourcedId', 'schoolSourcedId', 'userSourcedId', 'role'],
+    columnsOf('enrollments', ['sourcedId', 'classSourcedId', 'schoolSourcedId', 'userSourcedId', 'role']),
     (function* () {
       let written = 0;
       for (const index of range(students)) {
@@ -213,11 +215,11 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
       }
     })(),
   );
-  await writeFile(folder, 'categories.csv', ['sourcedId', 'title'], [['quiz', 'اختبار قصير']]);
+  await writeFile(folder, 'categories.csv', columnsOf('categories', ['sourcedId', 'title']), [['quiz', 'اختبار قصير']]);
   await writeFile(
     folder,
     'lineItems.csv',
-    [
+    columnsOf('lineItems', [
       'sourcedId',
       'title',
       'assignDate',
@@ -227,7 +229,7 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
       'gradingPeriodSourcedId',
       'resultValueMin',
       'resultValueMax',
-    ],
+    ]),
     (function* () {
       for (const section of range(sections)) {
         for (const item of range(LINE_ITEMS_PER_SECTION)) {
@@ -249,7 +251,7 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
   await writeFile(
     folder,
     'results.csv',
-    ['sourcedId', 'lineItemSourcedId', 'studentSourcedId', 'scoreStatus', 'score', 'scoreDate'],
+    columnsOf('results', ['sourcedId', 'lineItemSourcedId', 'studentSourcedId', 'scoreStatus', 'score', 'scoreDate']),
     resultRows(size.results, students, perHomeroom, homerooms, sections),
   );
 }
@@ -274,7 +276,7 @@ export async function writeResultsDelta(folder: string, size: BundleSize, count:
   await writeFile(
     folder,
     'results.csv',
-    [
+    columnsOf('results', [
       'sourcedId',
       'status',
       'dateLastModified',
@@ -283,7 +285,7 @@ export async function writeResultsDelta(folder: string, size: BundleSize, count:
       'scoreStatus',
       'score',
       'scoreDate',
-    ],
+    ]),
     (function* () {
       for (const [sourcedId, lineItem, student, status, score, date] of resultRows(
         count,

@@ -1,3 +1,4 @@
+import { requiredColumns } from './oneroster-columns';
 import type { FieldReader } from './fields';
 import type { ImportContext } from './import-context';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
@@ -21,7 +22,7 @@ export async function readOrgs(context: ImportContext): Promise<void> {
     start: NonNullable<ReturnType<typeof rowStart>>;
     row: Record<string, unknown>;
   }> = [];
-  await forEachRow(context, 'orgs.csv', ['sourcedId', 'name', 'type'], (reader) => {
+  await forEachRow(context, 'orgs.csv', requiredColumns('orgs', context.version), (reader) => {
     const start = rowStart(context, reader, 'schools', 'metadata.contractId');
     if (!start) return;
     const name = reader.required('name') ?? '';
@@ -29,6 +30,8 @@ export async function readOrgs(context: ImportContext): Promise<void> {
     if (reader.ok) context.orgs.add(start.sourcedId);
     if (type !== 'school') return;
     school.candidates.push({ sourcedId: start.sourcedId, name, identifier: reader.text('identifier') });
+    // Another school than the one --school names: left out like the rows of it (and not given back).
+    if (school.chosen !== undefined && school.chosen !== start.sourcedId) school.leftOut.skipped += 1;
     const row = { name_ar: name, name_en: reader.text('metadata.nameEn') || name };
     if (!reader.ok) context.book.markInvalid('schools', start.sourcedId, reader);
     else if (school.chosen === undefined || school.chosen === start.sourcedId) {
@@ -73,7 +76,7 @@ export async function readAcademicSessions(context: ImportContext): Promise<void
   await forEachRow(
     context,
     'academicSessions.csv',
-    ['sourcedId', 'title', 'type', 'startDate', 'endDate', 'schoolYear'],
+    requiredColumns('academicSessions', context.version),
     (reader) => {
       const start = rowStart(context, reader, ['academic_years', 'terms'], 'metadata.contractId');
       if (!start) return;

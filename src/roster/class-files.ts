@@ -1,3 +1,4 @@
+import { requiredColumns } from './oneroster-columns';
 import type { SchoolTableName } from '../store/roster/school-tables';
 import type { FieldReader } from './fields';
 import { standardGradeLevel } from './grade-levels';
@@ -32,7 +33,7 @@ export async function readGradeLevels(context: ImportContext): Promise<void> {
 }
 
 export async function readCourses(context: ImportContext): Promise<void> {
-  await forEachRow(context, 'courses.csv', ['sourcedId', 'title', 'orgSourcedId'], (reader) => {
+  await forEachRow(context, 'courses.csv', requiredColumns('courses', context.version), (reader) => {
     const start = rowStart(context, reader, 'subjects', 'metadata.contractId');
     if (!start || ofOtherSchool(context, reader, 'orgSourcedId', ['subjects'], start.sourcedId)) return;
     const title = reader.required('title') ?? '';
@@ -101,7 +102,7 @@ export async function readClasses(context: ImportContext): Promise<PendingSectio
   await forEachRow(
     context,
     'classes.csv',
-    ['sourcedId', 'title', 'courseSourcedId', 'classType', 'schoolSourcedId', 'termSourcedIds'],
+    requiredColumns('classes', context.version),
     (reader) => {
       const start = rowStart(context, reader, ['classes', 'class_subjects'], 'metadata.contractId');
       const tables = ['classes', 'class_subjects'] as const;

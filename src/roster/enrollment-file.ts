@@ -1,3 +1,4 @@
+import { requiredColumns } from './oneroster-columns';
 import { checkOrg, ofOtherSchool, type PendingSections } from './class-files';
 import { type ScheduledEnrolments, SectionInference } from './class-sections';
 import type { ImportContext } from './import-context';
@@ -23,7 +24,7 @@ export async function readEnrollments(context: ImportContext, pending: PendingSe
   await forEachRow(
     context,
     'enrollments.csv',
-    ['sourcedId', 'classSourcedId', 'schoolSourcedId', 'userSourcedId', 'role'],
+    requiredColumns('enrollments', context.version),
     (reader) => {
       const tables = ['student_records', 'teacher_assignments'] as const;
       const start = rowStart(context, reader, tables, 'metadata.contractId');

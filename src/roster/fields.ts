@@ -165,6 +165,14 @@ export class FieldReader {
     this.problems.warn({ file: this.file, line, column: this.column(name), kind, message });
   }
 
+  /** The current row's non-empty fields as written, by header name (for the fields an export gives back). */
+  writtenFields(): Array<[name: string, value: string]> {
+    return this.names.flatMap((name, index) => {
+      const value = this.current.values[index] ?? '';
+      return name !== '' && value !== '' ? [[name, value] as [string, string]] : [];
+    });
+  }
+
   /** The raw value, trimmed; '' when the column or the field is absent. */
   raw(name: string): string {
     const index = this.header.get(name.toLowerCase());

@@ -1,6 +1,8 @@
 /**
  * The columns of OneRoster CSV files, in the binding's order, for every side that writes or reads
- * them (the 1.2 export, the REST sync's spooled bundle, the roles reader's required columns).
+ * them: the import's readers (the columns a header must have), the export, the 1.2 export, the
+ * REST sync's spooled bundle and the benchmark's generated bundle. A file's columns are named here
+ * once.
  */
 
 /** roles.csv (OneRoster 1.2 CSV binding, the roles.csv table). */
@@ -124,3 +126,107 @@ export const ONEROSTER_COLUMNS = {
 } as const satisfies Record<string, readonly string[]>;
 
 export type OneRosterFile = keyof typeof ONEROSTER_COLUMNS;
+
+export type ColumnOf<File extends OneRosterFile> = (typeof ONEROSTER_COLUMNS)[File][number];
+
+/**
+ * Some of a file's columns, in the order given, checked against the file's list (the service's own
+ * `metadata.*` columns allowed): for a writer of a bundle that has only some of them.
+ */
+export function columnsOf<File extends OneRosterFile>(
+  _file: File,
+  columns: readonly (ColumnOf<File> | `metadata.${string}`)[],
+): readonly string[] {
+  return columns;
+}
+
+/**
+ * The columns of each file a 1.1 header must have for the import to read the file (a header
+ * without one is a `missing-column` problem): the binding's required columns the store needs.
+ */
+const REQUIRED_11: { readonly [File in OneRosterFile]: readonly ColumnOf<File>[] } = {
+  orgs: ['sourcedId', 'name', 'type'],
+  academicSessions: ['sourcedId', 'title', 'type', 'startDate', 'endDate', 'schoolYear'],
+  courses: ['sourcedId', 'title', 'orgSourcedId'],
+  classes: ['sourcedId', 'title', 'courseSourcedId', 'classType', 'schoolSourcedId', 'termSourcedIds'],
+  users: ['sourcedId', 'enabledUser', 'orgSourcedIds', 'role', 'username', 'givenName', 'familyName'],
+  enrollments: ['sourcedId', 'classSourcedId', 'schoolSourcedId', 'userSourcedId', 'role'],
+  demographics: ['sourcedId'],
+  categories: ['sourcedId', 'title'],
+  lineItems: [
+    'sourcedId',
+    'title',
+    'assignDate',
+    'dueDate',
+    'classSourcedId',
+    'gradingPeriodSourcedId',
+    'resultValueMin',
+    'resultValueMax',
+  ],
+  results: ['sourcedId', 'lineItemSourcedId', 'studentSourcedId', 'scoreStatus', 'score', 'scoreDate'],
+};
+
+/**
+ * The 1.1 columns a 1.2 file need not have (1.2 CSV binding, the users.csv, lineItems.csv and
+ * results.csv tables): a 1.2 user's role and orgs come from roles.csv, a lineItem names its
+ * sessions in `gradingPeriodSourcedIds` or `academicSessionSourcedIds`, and a result may have a
+ * `textScore` instead of a score.
+ */
+const NOT_REQUIRED_IN_12: { readonly [File in OneRosterFile]?: readonly ColumnOf<File>[] } = {
+  users: ['orgSourcedIds', 'role'],
+  lineItems: ['gradingPeriodSourcedId'],
+  results: ['score'],
+};
+
+/** The columns 1.2 adds to files of 1.1, in the binding's order (OneRoster 1.2 CSV binding, each file's table). */
+export const ONEROSTER_12_COLUMNS = {
+  users: [
+    'userMasterIdentifier',
+    'resourceSourcedIds',
+    'preferredGivenName',
+    'preferredMiddleName',
+    'preferredFamilyName',
+    'primaryOrgSourcedId',
+    'pronouns',
+    'userProfileSourcedIds',
+  ],
+  categories: ['weight'],
+  lineItems: ['gradingPeriodSourcedIds', 'academicSessionSourcedIds', 'scoreScaleSourcedId', 'learningObjectiveSet'],
+  results: ['classSourcedId', 'scoreScaleSourcedId', 'textScore', 'learningObjectiveSet', 'inProgress', 'incomplete', 'late', 'missing'],
+} as const satisfies { readonly [File in OneRosterFile]?: readonly string[] };
+
+/** A column 1.2 adds to a file of 1.1. */
+export type Column12<File extends keyof typeof ONEROSTER_12_COLUMNS> = (typeof ONEROSTER_12_COLUMNS)[File][number];
+
+/** scoreScales.csv (OneRoster 1.2 CSV binding, the scoreScales.csv table). */
+export const SCORE_SCALES_COLUMNS = [
+  'sourcedId',
+  'status',
+  'dateLastModified',
+  'title',
+  'type',
+  'orgSourcedId',
+  'courseSourcedId',
+  'classSourcedId',
+  'scoreScaleValue',
+] as const;
+
+/** The files of 1.2 alone, with the columns the import requires of each. */
+const REQUIRED_12_ONLY = {
+  roles: ['sourcedId', 'userSourcedId', 'roleType', 'role', 'orgSourcedId'],
+  scoreScales: ['sourcedId', 'title', 'scoreScaleValue'],
+} as const satisfies {
+  roles: readonly (typeof ROLES_COLUMNS)[number][];
+  scoreScales: readonly (typeof SCORE_SCALES_COLUMNS)[number][];
+};
+
+/** The columns the import requires of a file's header, for the bundle's OneRoster version. */
+export function requiredColumns(
+  file: OneRosterFile | keyof typeof REQUIRED_12_ONLY,
+  version: '1.1' | '1.2',
+): readonly string[] {
+  if (file === 'roles' || file === 'scoreScales') return REQUIRED_12_ONLY[file];
+  const required: readonly string[] = REQUIRED_11[file];
+  const dropped: readonly string[] = version === '1.2' ? (NOT_REQUIRED_IN_12[file] ?? []) : [];
+  return required.filter((column) => !dropped.includes(column));
+}

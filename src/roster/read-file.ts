@@ -40,8 +40,16 @@ export async function forEachRow(
     for await (const row of file.rows) {
       reader.begin(row);
       const leftOutBefore = context.school.leftOut.skipped;
+      const unchangedBefore = context.book.unchanged;
       handle(reader);
-      keep?.(row, reader.ok && context.school.leftOut.skipped === leftOutBefore);
+      // Kept only when the row was taken: not left out (another school's) and, in a delta, not
+      // older than the store's copy (whose kept fields stay as they are).
+      keep?.(
+        row,
+        reader.ok &&
+          context.school.leftOut.skipped === leftOutBefore &&
+          context.book.unchanged === unchangedBefore,
+      );
       count += 1;
       context.rowsRead.count += 1;
       if (batches && count % batches.every === 0) await batches.flush();
@@ -68,24 +76,12 @@ export async function forEachRow(
 }
 
 /**
- * OneRoster files whose accepted rows are kept for export to give back: whole, but for
- * results.csv, which may hold millions of rows: of its rows only the fields the store does not
- * hold (a comment, a 1.2 textScore, a scoreStatus other than the one export writes), and only
- * the rows that have any.
+ * OneRoster files whose accepted rows are kept whole for export to give back; results.csv, which
+ * may hold millions of rows, keeps only what the store does not hold, staged with its marks
+ * (gradebook-files.ts).
  */
-const RESULTS_FROM_STORE = new Set([
-  'sourcedid',
-  'status',
-  'datelastmodified',
-  'lineitemsourcedid',
-  'studentsourcedid',
-  'score',
-  'scoredate',
-  'metadata.contractid',
-]);
-
 function keepsRows(base: string): boolean {
-  return ([...ONEROSTER_FILES, ...V12_FILES] as readonly string[]).includes(base);
+  return base !== 'results' && ([...ONEROSTER_FILES, ...V12_FILES] as readonly string[]).includes(base);
 }
 
 /** Keeps each accepted row's fields, and forgets those of a row a delta deletes. */
@@ -93,10 +89,7 @@ function rowKeeper(context: ImportContext, fileName: string, file: CsvFile) {
   const at = (name: string) => file.header.get(name.toLowerCase());
   const sourcedIdAt = at('sourcedId');
   const statusAt = at('status');
-  const results = fileName === 'results.csv';
-  const kept = file.names.flatMap((name, index) =>
-    results && RESULTS_FROM_STORE.has(name.toLowerCase()) ? [] : [[name, index] as const],
-  );
+  const kept = file.names.map((name, index) => [name, index] as const);
   return (row: CsvRow, accepted: boolean) => {
     const sourcedId = sourcedIdAt === undefined ? '' : (row.values[sourcedIdAt] ?? '').trim();
     if (sourcedId === '') return;
@@ -105,12 +98,7 @@ function rowKeeper(context: ImportContext, fileName: string, file: CsvFile) {
       return;
     }
     if (!accepted) return;
-    const fields = kept.filter(
-      ([name, index]) =>
-        (row.values[index] ?? '') !== '' &&
-        !(results && name.toLowerCase() === 'scorestatus' && row.values[index] === 'fully graded'),
-    );
-    if (results && fields.length === 0) return;
+    const fields = kept.filter(([, index]) => (row.values[index] ?? '') !== '');
     context.kept.keepUnusedFields(
       fileName,
       sourcedId,

@@ -1,3 +1,4 @@
+import { requiredColumns } from './oneroster-columns';
 import { checkOrg } from './class-files';
 import type { ImportContext } from './import-context';
 import { forEachRow, rowStart } from './read-file';
@@ -18,7 +19,7 @@ export async function readRoles(context: ImportContext): Promise<Map<string, Use
   await forEachRow(
     context,
     'roles.csv',
-    ['sourcedId', 'userSourcedId', 'roleType', 'role', 'orgSourcedId'],
+    requiredColumns('roles', context.version),
     (reader) => {
       const start = rowStart(context, reader, [], 'metadata.contractId');
       if (!start) return;

@@ -1,3 +1,4 @@
+import { requiredColumns } from './oneroster-columns';
 import { checkOrg } from './class-files';
 import type { ImportContext } from './import-context';
 import { forEachRow, rowStart } from './read-file';
@@ -14,7 +15,7 @@ export type ScoreScales = ReadonlyMap<string, ReadonlyMap<string, number>>;
 export async function readScoreScales(context: ImportContext): Promise<ScoreScales> {
   const scales = new Map<string, Map<string, number>>();
   if (context.version !== '1.2') return scales;
-  await forEachRow(context, 'scoreScales.csv', ['sourcedId', 'title', 'scoreScaleValue'], (reader) => {
+  await forEachRow(context, 'scoreScales.csv', requiredColumns('scoreScales', context.version), (reader) => {
     const start = rowStart(context, reader, [], 'metadata.contractId');
     if (!start) return;
     reader.required('title');

@@ -136,6 +136,34 @@ describeEachEngine('a delta import', (engine) => {
     expect(await nameOf('s1')).toBe('Newer خالد العتيبي');
   });
 
+  test('a row no newer than the store leaves what is kept for export as it was', async () => {
+    const keptOf = async (file: string, sourcedId: string) => {
+      const row = await store.db
+        .selectFrom('roster_fields')
+        .select('fields')
+        .where('file', '=', file)
+        .where('sourced_id', '=', sourcedId)
+        .executeTakeFirst();
+      return row ? (JSON.parse(row.fields) as Record<string, string>) : undefined;
+    };
+    const at = (time: string) => ({ status: 'active', dateLastModified: time });
+    const newer = deltaBundle({
+      users: [{ ...userRow('s1'), ...at('2026-12-05T00:00:00Z'), email: 'newer@school.example' }],
+      results: [{ ...resultRow('r1'), ...at('2026-12-05T00:00:00Z'), comment: 'newer' }],
+    });
+    const older = deltaBundle({
+      users: [{ ...userRow('s1'), ...at('2026-12-04T00:00:00Z'), email: 'older@school.example' }],
+      results: [{ ...resultRow('r1'), ...at('2026-12-04T00:00:00Z'), comment: 'older' }],
+    });
+    expect(problemsOf(await importBundle(store, writeBundle(newer)))).toEqual([]);
+    expect(problemsOf(await importBundle(store, writeBundle(older)))).toEqual([]);
+    expect(await keptOf('users.csv', 's1')).toMatchObject({
+      email: 'newer@school.example',
+      dateLastModified: '2026-12-05T00:00:00Z',
+    });
+    expect(await keptOf('results.csv', 'r1')).toMatchObject({ comment: 'newer' });
+  });
+
   test('a delta row needs its dateLastModified and status', async () => {
     const outcome = await importBundle(
       store,
