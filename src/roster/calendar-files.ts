@@ -73,38 +73,33 @@ interface SessionRow {
 
 export async function readAcademicSessions(context: ImportContext): Promise<void> {
   const sessions: SessionRow[] = [];
-  await forEachRow(
-    context,
-    'academicSessions.csv',
-    requiredColumns('academicSessions', context.version),
-    (reader) => {
-      const start = rowStart(context, reader, ['academic_years', 'terms'], 'metadata.contractId');
-      if (!start) return;
-      const title = reader.required('title') ?? '';
-      const type = reader.oneOf('type', SESSION_TYPES, true);
-      const startsOn = reader.date('startDate', true);
-      const endsOn = reader.date('endDate', true);
-      const schoolYear = reader.integer('schoolYear', true, { min: 1900, max: 2200 });
-      if (startsOn && endsOn && endsOn < startsOn) reader.fail('endDate', 'bad-date', 'endDate is before startDate');
-      if (!reader.ok || type === undefined || schoolYear === undefined) {
-        context.book.markInvalid(type === 'schoolYear' ? 'academic_years' : 'terms', start.sourcedId, reader);
-        return;
-      }
-      const row =
-        type === 'schoolYear'
-          ? { name: title, starts_on: startsOn, ends_on: endsOn }
-          : { name_ar: title, name_en: reader.text('metadata.nameEn') || title, starts_on: startsOn, ends_on: endsOn };
-      sessions.push({
-        line: reader.line,
-        sourcedId: start.sourcedId,
-        type,
-        parent: reader.raw('parentSourcedId'),
-        schoolYear,
-        start,
-        row,
-      });
-    },
-  );
+  await forEachRow(context, 'academicSessions.csv', requiredColumns('academicSessions', context.version), (reader) => {
+    const start = rowStart(context, reader, ['academic_years', 'terms'], 'metadata.contractId');
+    if (!start) return;
+    const title = reader.required('title') ?? '';
+    const type = reader.oneOf('type', SESSION_TYPES, true);
+    const startsOn = reader.date('startDate', true);
+    const endsOn = reader.date('endDate', true);
+    const schoolYear = reader.integer('schoolYear', true, { min: 1900, max: 2200 });
+    if (startsOn && endsOn && endsOn < startsOn) reader.fail('endDate', 'bad-date', 'endDate is before startDate');
+    if (!reader.ok || type === undefined || schoolYear === undefined) {
+      context.book.markInvalid(type === 'schoolYear' ? 'academic_years' : 'terms', start.sourcedId, reader);
+      return;
+    }
+    const row =
+      type === 'schoolYear'
+        ? { name: title, starts_on: startsOn, ends_on: endsOn }
+        : { name_ar: title, name_en: reader.text('metadata.nameEn') || title, starts_on: startsOn, ends_on: endsOn };
+    sessions.push({
+      line: reader.line,
+      sourcedId: start.sourcedId,
+      type,
+      parent: reader.raw('parentSourcedId'),
+      schoolYear,
+      start,
+      row,
+    });
+  });
   const reader = context.readers.get('academicSessions.csv');
   if (!reader) return;
   const at = (session: SessionRow) => reader.begin({ line: session.line, values: [] });

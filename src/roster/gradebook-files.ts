@@ -49,80 +49,71 @@ export async function readLineItems(
   const { book } = context;
   const scaleOf = new Map<string, ReadonlyMap<string, number>>();
   const v12 = context.version === '1.2';
-  await forEachRow(
-    context,
-    'lineItems.csv',
-    requiredColumns('lineItems', context.version),
-    (reader) => {
-      const start = rowStart(context, reader, 'assessments', 'metadata.contractId');
-      if (!start) return;
-      const title = reader.required('title') ?? '';
-      reader.date('assignDate', true);
-      const dueDate = reader.date('dueDate', true);
-      const reference = (column: string, tables: Parameters<typeof book.resolve>[2], what: string) => {
-        const sourcedId = reader.required(column);
-        return sourcedId ? book.resolve(reader, column, tables, sourcedId, what) : undefined;
-      };
-      const section = reference('classSourcedId', ['class_subjects', 'classes'], 'class');
-      // OneRoster requires a category; a store that has assessments without one exports them with none.
-      const categoryId = reader.raw('categorySourcedId');
-      const category = categoryId
-        ? book.resolve(reader, 'categorySourcedId', ['assessment_categories'], categoryId, 'category')
-        : null;
-      const termColumn =
-        (v12 &&
-          (TERM_COLUMNS.find((column) => reader.raw(column) !== '') ??
-            TERM_COLUMNS.find((column) => reader.hasColumn(column)))) ||
-        TERM_COLUMNS[0];
-      const termId = reader.list(termColumn)[0];
-      const term = termId
-        ? book.resolve(reader, termColumn, ['terms', 'academic_years'], termId, 'grading period')
-        : reader.fail(
-            termColumn,
-            'missing-value',
-            `${v12 ? 'a grading period or academic session' : termColumn} is required`,
-          );
-      const scaleId = v12 ? reader.raw('scoreScaleSourcedId') : '';
-      const scale = scaleId ? scales.get(scaleId) : undefined;
-      if (scaleId && !scale) {
-        reader.fail(
-          'scoreScaleSourcedId',
-          'unknown-reference',
-          `scoreScaleSourcedId "${clip(scaleId)}" names no scoreScale`,
-        );
-      }
-      const min = reader.number('resultValueMin', true);
-      const max = reader.number('resultValueMax', true, { min: 0 });
-      if (section?.table === 'classes') {
-        reader.fail(
-          'classSourcedId',
-          'unknown-reference',
-          'a lineItem belongs to a scheduled class (a subject), not a homeroom',
-        );
-      }
-      if (term?.table === 'academic_years') {
-        reader.fail(
+  await forEachRow(context, 'lineItems.csv', requiredColumns('lineItems', context.version), (reader) => {
+    const start = rowStart(context, reader, 'assessments', 'metadata.contractId');
+    if (!start) return;
+    const title = reader.required('title') ?? '';
+    reader.date('assignDate', true);
+    const dueDate = reader.date('dueDate', true);
+    const reference = (column: string, tables: Parameters<typeof book.resolve>[2], what: string) => {
+      const sourcedId = reader.required(column);
+      return sourcedId ? book.resolve(reader, column, tables, sourcedId, what) : undefined;
+    };
+    const section = reference('classSourcedId', ['class_subjects', 'classes'], 'class');
+    // OneRoster requires a category; a store that has assessments without one exports them with none.
+    const categoryId = reader.raw('categorySourcedId');
+    const category = categoryId
+      ? book.resolve(reader, 'categorySourcedId', ['assessment_categories'], categoryId, 'category')
+      : null;
+    const termColumn =
+      (v12 &&
+        (TERM_COLUMNS.find((column) => reader.raw(column) !== '') ??
+          TERM_COLUMNS.find((column) => reader.hasColumn(column)))) ||
+      TERM_COLUMNS[0];
+    const termId = reader.list(termColumn)[0];
+    const term = termId
+      ? book.resolve(reader, termColumn, ['terms', 'academic_years'], termId, 'grading period')
+      : reader.fail(
           termColumn,
-          'unknown-reference',
-          'a lineItem belongs to a term or grading period, not a school year',
+          'missing-value',
+          `${v12 ? 'a grading period or academic session' : termColumn} is required`,
         );
-      }
-      if (min !== undefined && max !== undefined && max <= min) {
-        reader.fail('resultValueMax', 'bad-number', 'resultValueMax is not above resultValueMin');
-      }
-      if (scale && reader.ok) scaleOf.set(start.sourcedId, scale);
-      takeRow(context, reader, 'assessments', start, {
-        class_id: section?.row?.class_id,
-        subject_id: section?.row?.subject_id,
-        term_id: term,
-        name_ar: title,
-        name_en: reader.text('metadata.nameEn') || title,
-        held_on: dueDate,
-        max_score: max,
-        category_id: category,
-      });
-    },
-  );
+    const scaleId = v12 ? reader.raw('scoreScaleSourcedId') : '';
+    const scale = scaleId ? scales.get(scaleId) : undefined;
+    if (scaleId && !scale) {
+      reader.fail(
+        'scoreScaleSourcedId',
+        'unknown-reference',
+        `scoreScaleSourcedId "${clip(scaleId)}" names no scoreScale`,
+      );
+    }
+    const min = reader.number('resultValueMin', true);
+    const max = reader.number('resultValueMax', true, { min: 0 });
+    if (section?.table === 'classes') {
+      reader.fail(
+        'classSourcedId',
+        'unknown-reference',
+        'a lineItem belongs to a scheduled class (a subject), not a homeroom',
+      );
+    }
+    if (term?.table === 'academic_years') {
+      reader.fail(termColumn, 'unknown-reference', 'a lineItem belongs to a term or grading period, not a school year');
+    }
+    if (min !== undefined && max !== undefined && max <= min) {
+      reader.fail('resultValueMax', 'bad-number', 'resultValueMax is not above resultValueMin');
+    }
+    if (scale && reader.ok) scaleOf.set(start.sourcedId, scale);
+    takeRow(context, reader, 'assessments', start, {
+      class_id: section?.row?.class_id,
+      subject_id: section?.row?.subject_id,
+      term_id: term,
+      name_ar: title,
+      name_en: reader.text('metadata.nameEn') || title,
+      held_on: dueDate,
+      max_score: max,
+      category_id: category,
+    });
+  });
   assignIds(context, 'assessments');
   return scaleOf;
 }

@@ -192,7 +192,16 @@ export const ONEROSTER_12_COLUMNS = {
   ],
   categories: ['weight'],
   lineItems: ['gradingPeriodSourcedIds', 'academicSessionSourcedIds', 'scoreScaleSourcedId', 'learningObjectiveSet'],
-  results: ['classSourcedId', 'scoreScaleSourcedId', 'textScore', 'learningObjectiveSet', 'inProgress', 'incomplete', 'late', 'missing'],
+  results: [
+    'classSourcedId',
+    'scoreScaleSourcedId',
+    'textScore',
+    'learningObjectiveSet',
+    'inProgress',
+    'incomplete',
+    'late',
+    'missing',
+  ],
 } as const satisfies { readonly [File in OneRosterFile]?: readonly string[] };
 
 /** A column 1.2 adds to a file of 1.1. */

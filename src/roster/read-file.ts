@@ -46,9 +46,7 @@ export async function forEachRow(
       // older than the store's copy (whose kept fields stay as they are).
       keep?.(
         row,
-        reader.ok &&
-          context.school.leftOut.skipped === leftOutBefore &&
-          context.book.unchanged === unchangedBefore,
+        reader.ok && context.school.leftOut.skipped === leftOutBefore && context.book.unchanged === unchangedBefore,
       );
       count += 1;
       context.rowsRead.count += 1;
