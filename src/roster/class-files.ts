@@ -15,7 +15,7 @@ import type { Entry } from './roster-book';
  */
 
 export async function readGradeLevels(context: ImportContext): Promise<void> {
-  await forEachRow(context, 'gradeLevels.csv', ['sourcedId', 'ordinal', 'name'], (reader) => {
+  await forEachRow<string>(context, 'gradeLevels.csv', ['sourcedId', 'ordinal', 'name'], (reader) => {
     const start = rowStart(context, reader, 'grade_levels', 'contractId');
     if (!start) return;
     const name = reader.required('name') ?? '';

@@ -1,4 +1,4 @@
-import { type Column12, requiredColumns } from './oneroster-columns';
+import { type Column12, type ReadColumn, requiredColumns } from './oneroster-columns';
 import type { ImportContext } from './import-context';
 import { clip, type FieldReader } from './fields';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
@@ -55,7 +55,7 @@ export async function readLineItems(
     const title = reader.required('title') ?? '';
     reader.date('assignDate', true);
     const dueDate = reader.date('dueDate', true);
-    const reference = (column: string, tables: Parameters<typeof book.resolve>[2], what: string) => {
+    const reference = (column: ReadColumn<'lineItems'>, tables: Parameters<typeof book.resolve>[2], what: string) => {
       const sourcedId = reader.required(column);
       return sourcedId ? book.resolve(reader, column, tables, sourcedId, what) : undefined;
     };

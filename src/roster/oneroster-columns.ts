@@ -229,13 +229,42 @@ const REQUIRED_12_ONLY = {
   scoreScales: readonly (typeof SCORE_SCALES_COLUMNS)[number][];
 };
 
-/** The columns the import requires of a file's header, for the bundle's OneRoster version. */
-export function requiredColumns(
-  file: OneRosterFile | keyof typeof REQUIRED_12_ONLY,
+/**
+ * Columns vendors write that the binding does not name, read as well: a lineItem's one session in
+ * the singular (`academicSessionSourcedId`), a score scale's school as `schoolSourcedId`.
+ */
+const VENDOR_COLUMNS = {
+  lineItems: ['academicSessionSourcedId'],
+  scoreScales: ['schoolSourcedId'],
+} as const;
+
+/** The files a OneRoster bundle's import reads. */
+export type ReadFile = OneRosterFile | keyof typeof REQUIRED_12_ONLY;
+
+/**
+ * The columns an import's reader of a file may ask for: the file's own (1.1 and 1.2), the vendors'
+ * spellings above and the service's `metadata.*`.
+ */
+export type ReadColumn<File extends ReadFile> =
+  | (File extends OneRosterFile ? ColumnOf<File> : never)
+  | (File extends keyof typeof ONEROSTER_12_COLUMNS ? Column12<File> : never)
+  | (File extends 'roles' ? (typeof ROLES_COLUMNS)[number] : never)
+  | (File extends 'scoreScales' ? (typeof SCORE_SCALES_COLUMNS)[number] : never)
+  | (File extends keyof typeof VENDOR_COLUMNS ? (typeof VENDOR_COLUMNS)[File][number] : never)
+  | `metadata.${string}`;
+
+/**
+ * The columns the import requires of a file's header, for the bundle's OneRoster version; typed
+ * as the columns the file's reader may ask for (forEachRow takes its readers' names from it).
+ */
+export function requiredColumns<File extends ReadFile>(
+  file: File,
   version: '1.1' | '1.2',
-): readonly string[] {
-  if (file === 'roles' || file === 'scoreScales') return REQUIRED_12_ONLY[file];
-  const required: readonly string[] = REQUIRED_11[file];
-  const dropped: readonly string[] = version === '1.2' ? (NOT_REQUIRED_IN_12[file] ?? []) : [];
-  return required.filter((column) => !dropped.includes(column));
+): readonly ReadColumn<File>[] {
+  const wanted = file as ReadFile;
+  if (wanted === 'roles' || wanted === 'scoreScales')
+    return REQUIRED_12_ONLY[wanted] as readonly string[] as readonly ReadColumn<File>[];
+  const required: readonly string[] = REQUIRED_11[wanted];
+  const dropped: readonly string[] = version === '1.2' ? (NOT_REQUIRED_IN_12[wanted] ?? []) : [];
+  return required.filter((column) => !dropped.includes(column)) as ReadColumn<File>[];
 }

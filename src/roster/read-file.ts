@@ -10,11 +10,11 @@ import type { Entry } from './roster-book';
  * row to `handle` through a field reader, and reports a file the CSV parser cannot read as one
  * problem at the line it stopped on. Returns false when the file is absent.
  */
-export async function forEachRow(
+export async function forEachRow<Name extends string = string>(
   context: ImportContext,
   fileName: string,
-  requiredColumns: readonly string[],
-  handle: (reader: FieldReader) => void,
+  requiredColumns: readonly Name[],
+  handle: (reader: FieldReader<Name>) => void,
   batches?: { every: number; flush: () => Promise<void> },
 ): Promise<boolean> {
   const base = fileName.replace(/\.csv$/, '');
@@ -28,12 +28,12 @@ export async function forEachRow(
     return false;
   }
   let file: CsvFile;
-  let reader: FieldReader | undefined;
+  let reader: FieldReader<Name> | undefined;
   let count = 0;
   context.progress.file(found, context.bundle.size(found));
   try {
     file = await openCsv(context.bundle, found);
-    reader = new FieldReader(fileName, file.header, context.problems, file.names);
+    reader = new FieldReader<Name>(fileName, file.header, context.problems, file.names);
     context.readers.set(fileName, reader);
     if (!reader.requireColumns(requiredColumns)) return true;
     const keep = keepsRows(base) ? rowKeeper(context, fileName, file) : undefined;

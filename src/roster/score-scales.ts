@@ -20,7 +20,8 @@ export async function readScoreScales(context: ImportContext): Promise<ScoreScal
     if (!start) return;
     reader.required('title');
     reader.text('type');
-    for (const column of ['orgSourcedId', 'schoolSourcedId']) if (reader.raw(column)) checkOrg(context, reader, column);
+    for (const column of ['orgSourcedId', 'schoolSourcedId'] as const)
+      if (reader.raw(column)) checkOrg(context, reader, column);
     reader.raw('courseSourcedId');
     reader.raw('classSourcedId');
     const values = scaleValues(reader.raw('scoreScaleValue'));

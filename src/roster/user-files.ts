@@ -61,7 +61,7 @@ export async function readUsers(context: ImportContext, roles?: ReadonlyMap<stri
     reader.oneOf('enabledUser', ['true', 'false'], true);
     reader.required('username');
     checkOrg(context, reader, 'orgSourcedIds');
-    const names = ['givenName', 'middleName', 'familyName'].map((column) =>
+    const names = (['givenName', 'middleName', 'familyName'] as const).map((column) =>
       reader.text(column, { required: column !== 'middleName' }),
     );
     const nameAr = reader.text('metadata.nameAr') || names.filter((name) => name !== '').join(' ');
