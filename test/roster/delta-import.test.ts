@@ -1,7 +1,7 @@
 import type { Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
 import { type BundleRows, smallSchool, writeBundle } from '../support/roster-bundle';
-import { importBundle, problemsOf, schoolRows } from '../support/roster-import';
+import { importBundle, keptFieldsOf, problemsOf, schoolRows } from '../support/roster-import';
 import { openTestStore } from '../support/stores';
 
 /**
@@ -137,15 +137,6 @@ describeEachEngine('a delta import', (engine) => {
   });
 
   test('a row no newer than the store leaves what is kept for export as it was', async () => {
-    const keptOf = async (file: string, sourcedId: string) => {
-      const row = await store.db
-        .selectFrom('roster_fields')
-        .select('fields')
-        .where('file', '=', file)
-        .where('sourced_id', '=', sourcedId)
-        .executeTakeFirst();
-      return row ? (JSON.parse(row.fields) as Record<string, string>) : undefined;
-    };
     const at = (time: string) => ({ status: 'active', dateLastModified: time });
     const newer = deltaBundle({
       users: [{ ...userRow('s1'), ...at('2026-12-05T00:00:00Z'), email: 'newer@school.example' }],
@@ -157,11 +148,11 @@ describeEachEngine('a delta import', (engine) => {
     });
     expect(problemsOf(await importBundle(store, writeBundle(newer)))).toEqual([]);
     expect(problemsOf(await importBundle(store, writeBundle(older)))).toEqual([]);
-    expect(await keptOf('users.csv', 's1')).toMatchObject({
+    expect(await keptFieldsOf(store, 'users.csv', 's1')).toMatchObject({
       email: 'newer@school.example',
       dateLastModified: '2026-12-05T00:00:00Z',
     });
-    expect(await keptOf('results.csv', 'r1')).toMatchObject({ comment: 'newer' });
+    expect(await keptFieldsOf(store, 'results.csv', 'r1')).toMatchObject({ comment: 'newer' });
   });
 
   test('a delta row needs its dateLastModified and status', async () => {
