@@ -1,4 +1,4 @@
-import { ONEROSTER_COLUMNS } from './oneroster-columns';
+import { ONEROSTER_COLUMNS, requiredColumnsOf } from './oneroster-columns';
 import type { Store } from '../store/open-store';
 import { counted } from '../lib/counted';
 import { openImportConnection } from '../store/roster/import-connection';
@@ -68,8 +68,15 @@ export async function exportSchool(
     // The imported rows' fields the store does not model are given back (see giving-back.ts).
     const kept = await readKeptFields(connection);
     if (version === '1.2') v12 = oneRoster12Writer(bundle, !kept.has('roles.csv'));
-    else kept.delete('roles.csv');
-    writer = givingBack(v12 ?? bundle, kept, school.storedSourcedIds());
+    else {
+      // 1.1 has no roles.csv, and no result without a score (a 1.2 result not submitted, or
+      // with a text score no scale maps): those are not given back.
+      kept.delete('roles.csv');
+      for (const [sourcedId, fields] of kept.get('results.csv') ?? []) {
+        if (!fields.score) kept.get('results.csv')?.delete(sourcedId);
+      }
+    }
+    writer = givingBack(v12 ?? bundle, kept, school.storedSourcedIds(), (file) => requiredColumnsOf(file, version));
     await exportCalendar(writer, counts, school);
     await exportClasses(writer, counts, school);
     await exportUsers(writer, counts, school, await readGuardianLinks(connection));

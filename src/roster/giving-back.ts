@@ -22,6 +22,7 @@ function ownMetadata(column: string): boolean {
 type KeptRows = ReadonlyMap<string, Readonly<Record<string, string>>>;
 
 /**
+ * `required(file)`: the columns the bundle's version requires of that file (see below).
  * `stored`: the sourcedIds the store's records have. A kept row is given back on its own only
  * while every record it names (its *SourcedId/*SourcedIds columns) is stored or kept: a delta that
  * deletes a class takes its enrolments from the store, and so from the export.
@@ -30,6 +31,7 @@ export function givingBack(
   inner: BundleWriter,
   kept: ReadonlyMap<string, KeptRows>,
   stored: ReadonlySet<string>,
+  required: (file: string) => readonly string[] = () => [],
 ): GivingBackWriter {
   const known = new Set(stored);
   for (const rows of kept.values())
@@ -64,6 +66,9 @@ export function givingBack(
       }
     }
     const width = header.length + extra.length;
+    // Columns the binding written requires keep the export's value where the school's row has
+    // none: a 1.2 user's role and orgs (from roles.csv) in a 1.1 export.
+    const needed = new Set(required(name).map((column) => column.toLowerCase()));
     const file = inner.file(name, [...header, ...extra]);
     const seen = new Set<string>();
     const merged = (values: readonly unknown[], fields: Readonly<Record<string, string>> | undefined) => {
@@ -72,7 +77,7 @@ export function givingBack(
       // service's metadata (contract id, names in both languages, a guardian's relation) are added;
       // what the import inferred (a homeroom, a grade, a term) is left out, to be inferred again.
       if (fields && 'sourcedId' in fields) {
-        for (const [column, index] of lower) if (!ownMetadata(column)) out[index] = '';
+        for (const [column, index] of lower) if (!ownMetadata(column) && !needed.has(column)) out[index] = '';
       }
       for (const [column, value] of Object.entries(fields ?? {})) {
         const index = lower.get(column.toLowerCase());

@@ -268,3 +268,10 @@ export function requiredColumns<File extends ReadFile>(
   const dropped: readonly string[] = version === '1.2' ? (NOT_REQUIRED_IN_12[wanted] ?? []) : [];
   return required.filter((column) => !dropped.includes(column)) as ReadColumn<File>[];
 }
+
+/** The columns a version requires of a file, by its name (`users.csv`); none for a file of the service's own. */
+export function requiredColumnsOf(fileName: string, version: '1.1' | '1.2'): readonly string[] {
+  const base = fileName.replace(/\.csv$/, '');
+  const files: readonly string[] = [...Object.keys(REQUIRED_11), ...Object.keys(REQUIRED_12_ONLY)];
+  return files.includes(base) ? requiredColumns(base as ReadFile, version) : [];
+}

@@ -108,6 +108,14 @@ describeEachEngine('export gives back the imported bundle', (engine) => {
     expect(back.get('results.csv')?.get('res-1')?.scoreDate).toBe('2026-09-27');
   });
 
+  test('the 1.2 bundle exported as 1.1 imports back as the same school', async () => {
+    const store = await fresh();
+    expect(problemsOf(await importBundle(store, join(FIXTURES, 'oneroster-1-2')))).toEqual([]);
+    const again = await fresh();
+    expect(problemsOf(await importBundle(again, await exported(store)))).toEqual([]);
+    expect(await schoolRows(again)).toEqual(await schoolRows(store));
+  });
+
   test.each(Object.keys(QUIRKS))('the %s quirk bundle comes back row by row, on content', async (name) => {
     expect(await roundTrip(join(FIXTURES, 'quirks', name))).toEqual(QUIRKS[name]);
   });
