@@ -4,12 +4,14 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { ONEROSTER_FILES } from '../../src/roster/manifest';
+import { columnsOf, ONEROSTER_COLUMNS } from '../../src/roster/oneroster-columns';
 
 /**
  * A large school as a OneRoster 1.1 bundle, written for the import benchmark: the sizes the issue
  * names (100,000 users, 3,000 classes, 200,000 enrollments, 5,000,000 results) by default.
  * 80% of users are students in homerooms of 80, each homeroom takes two scheduled classes with a
  * teacher and 32 line items each, and every student has a result on them until the count is reached.
+ * Each file has some of the binding's columns, named as oneroster-columns.ts names them.
  */
 export interface BundleSize {
   readonly users: number;
@@ -54,6 +56,11 @@ async function writeFile(
   return count - 1;
 }
 
+/** A file's columns but status and dateLastModified, which a bulk bundle may leave out. */
+function withoutRowStatus(columns: readonly string[]): string[] {
+  return columns.filter((column) => column !== 'status' && column !== 'dateLastModified');
+}
+
 function* range(count: number): Iterable<number> {
   for (let index = 0; index < count; index += 1) yield index;
 }
@@ -81,26 +88,18 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
       ...ONEROSTER_FILES.map((file) => [`file.${file}`, file === 'demographics' ? 'absent' : 'bulk']),
     ],
   );
-  await writeFile(folder, 'orgs.csv', ['sourcedId', 'name', 'type'], [['org-1', 'مدرسة المستقبل', 'school']]);
-  await writeFile(
-    folder,
-    'academicSessions.csv',
-    ['sourcedId', 'title', 'type', 'startDate', 'endDate', 'parentSourcedId', 'schoolYear'],
-    [
-      ['y', '2026/2027', 'schoolYear', '2026-09-01', '2027-06-30', '', '2027'],
-      ['t1', 'الفصل الأول', 'term', '2026-09-01', '2027-01-15', 'y', '2027'],
-      ['t2', 'الفصل الثاني', 'term', '2027-01-16', '2027-06-30', 'y', '2027'],
-    ],
-  );
-  await writeFile(
-    folder,
-    'courses.csv',
-    ['sourcedId', 'title', 'courseCode', 'orgSourcedId'],
-    [
-      ['math', 'الرياضيات', 'MTH', 'org-1'],
-      ['sci', 'العلوم', 'SCI', 'org-1'],
-    ],
-  );
+  await writeFile(folder, 'orgs.csv', columnsOf('orgs', ['sourcedId', 'name', 'type']), [
+    ['org-1', 'مدرسة المستقبل', 'school'],
+  ]);
+  await writeFile(folder, 'academicSessions.csv', withoutRowStatus(ONEROSTER_COLUMNS.academicSessions), [
+    ['y', '2026/2027', 'schoolYear', '2026-09-01', '2027-06-30', '', '2027'],
+    ['t1', 'الفصل الأول', 'term', '2026-09-01', '2027-01-15', 'y', '2027'],
+    ['t2', 'الفصل الثاني', 'term', '2027-01-16', '2027-06-30', 'y', '2027'],
+  ]);
+  await writeFile(folder, 'courses.csv', columnsOf('courses', ['sourcedId', 'title', 'courseCode', 'orgSourcedId']), [
+    ['math', 'الرياضيات', 'MTH', 'org-1'],
+    ['sci', 'العلوم', 'SCI', 'org-1'],
+  ]);
   const sectionOf = (index: number) => ({
     homeroom: index % homerooms,
     course: Math.floor(index / homerooms) % 2 ? 'sci' : 'math',
@@ -108,7 +107,7 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
   await writeFile(
     folder,
     'classes.csv',
-    [
+    columnsOf('classes', [
       'sourcedId',
       'title',
       'grades',
@@ -118,7 +117,7 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
       'schoolSourcedId',
       'termSourcedIds',
       'metadata.homeroomSourcedId',
-    ],
+    ]),
     (function* () {
       for (const index of range(homerooms))
         yield [
@@ -141,7 +140,7 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
   await writeFile(
     folder,
     'users.csv',
-    [
+    columnsOf('users', [
       'sourcedId',
       'enabledUser',
       'orgSourcedIds',
@@ -151,7 +150,7 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
       'familyName',
       'phone',
       'agentSourcedIds',
-    ],
+    ]),
     (function* () {
       for (const index of range(students))
         yield [
@@ -194,7 +193,7 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
   await writeFile(
     folder,
     'enrollments.csv',
-    ['sourcedId', 'classSourcedId', 'schoolSourcedId', 'userSourcedId', 'role'],
+    columnsOf('enrollments', ['sourcedId', 'classSourcedId', 'schoolSourcedId', 'userSourcedId', 'role']),
     (function* () {
       let written = 0;
       for (const index of range(students)) {
@@ -213,11 +212,11 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
       }
     })(),
   );
-  await writeFile(folder, 'categories.csv', ['sourcedId', 'title'], [['quiz', 'اختبار قصير']]);
+  await writeFile(folder, 'categories.csv', columnsOf('categories', ['sourcedId', 'title']), [['quiz', 'اختبار قصير']]);
   await writeFile(
     folder,
     'lineItems.csv',
-    [
+    columnsOf('lineItems', [
       'sourcedId',
       'title',
       'assignDate',
@@ -227,7 +226,7 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
       'gradingPeriodSourcedId',
       'resultValueMin',
       'resultValueMax',
-    ],
+    ]),
     (function* () {
       for (const section of range(sections)) {
         for (const item of range(LINE_ITEMS_PER_SECTION)) {
@@ -249,7 +248,7 @@ export async function generateBundle(folder: string, size: BundleSize = ISSUE_SI
   await writeFile(
     folder,
     'results.csv',
-    ['sourcedId', 'lineItemSourcedId', 'studentSourcedId', 'scoreStatus', 'score', 'scoreDate'],
+    columnsOf('results', ['sourcedId', 'lineItemSourcedId', 'studentSourcedId', 'scoreStatus', 'score', 'scoreDate']),
     resultRows(size.results, students, perHomeroom, homerooms, sections),
   );
 }
@@ -274,7 +273,7 @@ export async function writeResultsDelta(folder: string, size: BundleSize, count:
   await writeFile(
     folder,
     'results.csv',
-    [
+    columnsOf('results', [
       'sourcedId',
       'status',
       'dateLastModified',
@@ -283,7 +282,7 @@ export async function writeResultsDelta(folder: string, size: BundleSize, count:
       'scoreStatus',
       'score',
       'scoreDate',
-    ],
+    ]),
     (function* () {
       for (const [sourcedId, lineItem, student, status, score, date] of resultRows(
         count,

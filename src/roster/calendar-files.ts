@@ -1,3 +1,4 @@
+import { requiredColumns } from './oneroster-columns';
 import type { FieldReader } from './fields';
 import type { ImportContext } from './import-context';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
@@ -21,7 +22,7 @@ export async function readOrgs(context: ImportContext): Promise<void> {
     start: NonNullable<ReturnType<typeof rowStart>>;
     row: Record<string, unknown>;
   }> = [];
-  await forEachRow(context, 'orgs.csv', ['sourcedId', 'name', 'type'], (reader) => {
+  await forEachRow(context, 'orgs.csv', requiredColumns('orgs', context.version), (reader) => {
     const start = rowStart(context, reader, 'schools', 'metadata.contractId');
     if (!start) return;
     const name = reader.required('name') ?? '';
@@ -29,6 +30,8 @@ export async function readOrgs(context: ImportContext): Promise<void> {
     if (reader.ok) context.orgs.add(start.sourcedId);
     if (type !== 'school') return;
     school.candidates.push({ sourcedId: start.sourcedId, name, identifier: reader.text('identifier') });
+    // Another school than the one --school names: left out like the rows of it (and not given back).
+    if (school.chosen !== undefined && school.chosen !== start.sourcedId) school.leftOut.skipped += 1;
     const row = { name_ar: name, name_en: reader.text('metadata.nameEn') || name };
     if (!reader.ok) context.book.markInvalid('schools', start.sourcedId, reader);
     else if (school.chosen === undefined || school.chosen === start.sourcedId) {
@@ -70,38 +73,33 @@ interface SessionRow {
 
 export async function readAcademicSessions(context: ImportContext): Promise<void> {
   const sessions: SessionRow[] = [];
-  await forEachRow(
-    context,
-    'academicSessions.csv',
-    ['sourcedId', 'title', 'type', 'startDate', 'endDate', 'schoolYear'],
-    (reader) => {
-      const start = rowStart(context, reader, ['academic_years', 'terms'], 'metadata.contractId');
-      if (!start) return;
-      const title = reader.required('title') ?? '';
-      const type = reader.oneOf('type', SESSION_TYPES, true);
-      const startsOn = reader.date('startDate', true);
-      const endsOn = reader.date('endDate', true);
-      const schoolYear = reader.integer('schoolYear', true, { min: 1900, max: 2200 });
-      if (startsOn && endsOn && endsOn < startsOn) reader.fail('endDate', 'bad-date', 'endDate is before startDate');
-      if (!reader.ok || type === undefined || schoolYear === undefined) {
-        context.book.markInvalid(type === 'schoolYear' ? 'academic_years' : 'terms', start.sourcedId, reader);
-        return;
-      }
-      const row =
-        type === 'schoolYear'
-          ? { name: title, starts_on: startsOn, ends_on: endsOn }
-          : { name_ar: title, name_en: reader.text('metadata.nameEn') || title, starts_on: startsOn, ends_on: endsOn };
-      sessions.push({
-        line: reader.line,
-        sourcedId: start.sourcedId,
-        type,
-        parent: reader.raw('parentSourcedId'),
-        schoolYear,
-        start,
-        row,
-      });
-    },
-  );
+  await forEachRow(context, 'academicSessions.csv', requiredColumns('academicSessions', context.version), (reader) => {
+    const start = rowStart(context, reader, ['academic_years', 'terms'], 'metadata.contractId');
+    if (!start) return;
+    const title = reader.required('title') ?? '';
+    const type = reader.oneOf('type', SESSION_TYPES, true);
+    const startsOn = reader.date('startDate', true);
+    const endsOn = reader.date('endDate', true);
+    const schoolYear = reader.integer('schoolYear', true, { min: 1900, max: 2200 });
+    if (startsOn && endsOn && endsOn < startsOn) reader.fail('endDate', 'bad-date', 'endDate is before startDate');
+    if (!reader.ok || type === undefined || schoolYear === undefined) {
+      context.book.markInvalid(type === 'schoolYear' ? 'academic_years' : 'terms', start.sourcedId, reader);
+      return;
+    }
+    const row =
+      type === 'schoolYear'
+        ? { name: title, starts_on: startsOn, ends_on: endsOn }
+        : { name_ar: title, name_en: reader.text('metadata.nameEn') || title, starts_on: startsOn, ends_on: endsOn };
+    sessions.push({
+      line: reader.line,
+      sourcedId: start.sourcedId,
+      type,
+      parent: reader.raw('parentSourcedId'),
+      schoolYear,
+      start,
+      row,
+    });
+  });
   const reader = context.readers.get('academicSessions.csv');
   if (!reader) return;
   const at = (session: SessionRow) => reader.begin({ line: session.line, values: [] });

@@ -1,3 +1,4 @@
+import { requiredColumns } from './oneroster-columns';
 import type { SchoolTableName } from '../store/roster/school-tables';
 import type { FieldReader } from './fields';
 import { standardGradeLevel } from './grade-levels';
@@ -14,7 +15,7 @@ import type { Entry } from './roster-book';
  */
 
 export async function readGradeLevels(context: ImportContext): Promise<void> {
-  await forEachRow(context, 'gradeLevels.csv', ['sourcedId', 'ordinal', 'name'], (reader) => {
+  await forEachRow<string>(context, 'gradeLevels.csv', ['sourcedId', 'ordinal', 'name'], (reader) => {
     const start = rowStart(context, reader, 'grade_levels', 'contractId');
     if (!start) return;
     const name = reader.required('name') ?? '';
@@ -32,7 +33,7 @@ export async function readGradeLevels(context: ImportContext): Promise<void> {
 }
 
 export async function readCourses(context: ImportContext): Promise<void> {
-  await forEachRow(context, 'courses.csv', ['sourcedId', 'title', 'orgSourcedId'], (reader) => {
+  await forEachRow(context, 'courses.csv', requiredColumns('courses', context.version), (reader) => {
     const start = rowStart(context, reader, 'subjects', 'metadata.contractId');
     if (!start || ofOtherSchool(context, reader, 'orgSourcedId', ['subjects'], start.sourcedId)) return;
     const title = reader.required('title') ?? '';
@@ -98,48 +99,43 @@ export type PendingSections = Map<Entry, PendingSection>;
 export async function readClasses(context: ImportContext): Promise<PendingSections> {
   const pending: PendingSections = new Map();
   const { book } = context;
-  await forEachRow(
-    context,
-    'classes.csv',
-    ['sourcedId', 'title', 'courseSourcedId', 'classType', 'schoolSourcedId', 'termSourcedIds'],
-    (reader) => {
-      const start = rowStart(context, reader, ['classes', 'class_subjects'], 'metadata.contractId');
-      const tables = ['classes', 'class_subjects'] as const;
-      if (!start || ofOtherSchool(context, reader, 'schoolSourcedId', tables, start.sourcedId)) return;
-      const type = reader.oneOf('classType', ['homeroom', 'scheduled'], true);
-      const title = reader.required('title') ?? '';
-      const course = reader.required('courseSourcedId');
-      const subject = course && book.resolve(reader, 'courseSourcedId', ['subjects'], course, 'course');
-      checkOrg(context, reader, 'schoolSourcedId');
-      const terms = reader.list('termSourcedIds');
-      if (terms.length === 0) reader.fail('termSourcedIds', 'missing-value', 'termSourcedIds is required');
-      const session =
-        terms[0] && book.resolve(reader, 'termSourcedIds', ['academic_years', 'terms'], terms[0], 'session');
-      const year = session && (session.table === 'terms' ? (session.row?.academic_year_id as Entry) : session);
-      if (type === 'scheduled') {
-        const entry = takeRow(context, reader, 'class_subjects', start, { class_id: undefined, subject_id: subject });
-        if (entry) {
-          pending.set(entry, {
-            line: reader.line,
-            homeroom: reader.raw('metadata.homeroomSourcedId'),
-            code: reader.raw('classCode'),
-            grade: reader.list('grades')[0] ?? '',
-            title,
-            year: year || undefined,
-          });
-        }
-        return;
+  await forEachRow(context, 'classes.csv', requiredColumns('classes', context.version), (reader) => {
+    const start = rowStart(context, reader, ['classes', 'class_subjects'], 'metadata.contractId');
+    const tables = ['classes', 'class_subjects'] as const;
+    if (!start || ofOtherSchool(context, reader, 'schoolSourcedId', tables, start.sourcedId)) return;
+    const type = reader.oneOf('classType', ['homeroom', 'scheduled'], true);
+    const title = reader.required('title') ?? '';
+    const course = reader.required('courseSourcedId');
+    const subject = course && book.resolve(reader, 'courseSourcedId', ['subjects'], course, 'course');
+    checkOrg(context, reader, 'schoolSourcedId');
+    const terms = reader.list('termSourcedIds');
+    if (terms.length === 0) reader.fail('termSourcedIds', 'missing-value', 'termSourcedIds is required');
+    const session =
+      terms[0] && book.resolve(reader, 'termSourcedIds', ['academic_years', 'terms'], terms[0], 'session');
+    const year = session && (session.table === 'terms' ? (session.row?.academic_year_id as Entry) : session);
+    if (type === 'scheduled') {
+      const entry = takeRow(context, reader, 'class_subjects', start, { class_id: undefined, subject_id: subject });
+      if (entry) {
+        pending.set(entry, {
+          line: reader.line,
+          homeroom: reader.raw('metadata.homeroomSourcedId'),
+          code: reader.raw('classCode'),
+          grade: reader.list('grades')[0] ?? '',
+          title,
+          year: year || undefined,
+        });
       }
-      const grade = gradeLevelOf(context, reader);
-      takeRow(context, reader, 'classes', start, {
-        academic_year_id: year,
-        grade_level_id: grade,
-        section: reader.text('classCode') || title,
-        name_ar: title,
-        name_en: reader.text('metadata.nameEn') || title,
-      });
-    },
-  );
+      return;
+    }
+    const grade = gradeLevelOf(context, reader);
+    takeRow(context, reader, 'classes', start, {
+      academic_year_id: year,
+      grade_level_id: grade,
+      section: reader.text('classCode') || title,
+      name_ar: title,
+      name_en: reader.text('metadata.nameEn') || title,
+    });
+  });
   assignIds(context, 'grade_levels');
   assignIds(context, 'classes');
   return pending;

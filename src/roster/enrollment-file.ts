@@ -1,3 +1,4 @@
+import { requiredColumns } from './oneroster-columns';
 import { checkOrg, ofOtherSchool, type PendingSections } from './class-files';
 import { type ScheduledEnrolments, SectionInference } from './class-sections';
 import type { ImportContext } from './import-context';
@@ -20,63 +21,58 @@ export async function readEnrollments(context: ImportContext, pending: PendingSe
     teacher: Entry;
     section: Entry;
   }> = [];
-  await forEachRow(
-    context,
-    'enrollments.csv',
-    ['sourcedId', 'classSourcedId', 'schoolSourcedId', 'userSourcedId', 'role'],
-    (reader) => {
-      const tables = ['student_records', 'teacher_assignments'] as const;
-      const start = rowStart(context, reader, tables, 'metadata.contractId');
-      if (!start || ofOtherSchool(context, reader, 'schoolSourcedId', tables, start.sourcedId)) return;
-      const role = reader.oneOf('role', ['administrator', 'proctor', 'student', 'teacher'], true);
-      const table = role === 'teacher' ? 'teacher_assignments' : 'student_records';
-      checkOrg(context, reader, 'schoolSourcedId');
-      const classId = reader.required('classSourcedId');
-      const userId = reader.required('userSourcedId');
-      const beginDate = reader.date('beginDate', false);
-      reader.date('endDate', false);
-      const klass = classId && book.resolve(reader, 'classSourcedId', ['classes', 'class_subjects'], classId, 'class');
-      const userTables = role === 'teacher' ? (['teachers'] as const) : (['students'] as const);
-      // A user of the other role is wrong data, said as such (a student enrolled as a teacher).
-      const other = role === 'teacher' ? 'students' : role === 'student' ? 'teachers' : undefined;
-      const user =
-        userId && other && book.find(other, userId) && !book.find(userTables[0], userId)
-          ? reader.fail(
-              'role',
-              'unknown-value',
-              `user "${userId}" is a ${role === 'teacher' ? 'student' : 'teacher'} in users.csv, enrolled as ${role}`,
-            )
-          : userId && (role === 'teacher' || role === 'student')
-            ? book.resolve(reader, 'userSourcedId', userTables, userId, role)
-            : undefined;
-      if (!reader.ok || !klass || !user) {
-        if (reader.ok) return;
-        book.markInvalid(table, start.sourcedId, reader);
-        return;
-      }
-      if (role === 'student' && klass.table === 'classes') {
-        const year = klass.row?.academic_year_id as Entry | number;
-        takeRow(context, reader, 'student_records', start, {
-          student_id: user,
-          class_id: klass,
-          academic_year_id: year,
-          enrolled_on: beginDate ?? startOfYear(context, year),
-          status: 'active',
-        });
-      } else if (role === 'student') {
-        const students = studentsInSections.get(klass) ?? [];
-        students.push(user);
-        studentsInSections.set(klass, students);
-        const enrolments = scheduledOf.get(user) ?? { classes: [], lines: [], beginDate: undefined };
-        enrolments.classes.push(klass);
-        enrolments.lines.push(reader.line);
-        if (beginDate && (!enrolments.beginDate || beginDate < enrolments.beginDate)) enrolments.beginDate = beginDate;
-        scheduledOf.set(user, enrolments);
-      } else if (klass.table === 'class_subjects') {
-        teaching.push({ start, line: reader.line, teacher: user, section: klass });
-      }
-    },
-  );
+  await forEachRow(context, 'enrollments.csv', requiredColumns('enrollments', context.version), (reader) => {
+    const tables = ['student_records', 'teacher_assignments'] as const;
+    const start = rowStart(context, reader, tables, 'metadata.contractId');
+    if (!start || ofOtherSchool(context, reader, 'schoolSourcedId', tables, start.sourcedId)) return;
+    const role = reader.oneOf('role', ['administrator', 'proctor', 'student', 'teacher'], true);
+    const table = role === 'teacher' ? 'teacher_assignments' : 'student_records';
+    checkOrg(context, reader, 'schoolSourcedId');
+    const classId = reader.required('classSourcedId');
+    const userId = reader.required('userSourcedId');
+    const beginDate = reader.date('beginDate', false);
+    reader.date('endDate', false);
+    const klass = classId && book.resolve(reader, 'classSourcedId', ['classes', 'class_subjects'], classId, 'class');
+    const userTables = role === 'teacher' ? (['teachers'] as const) : (['students'] as const);
+    // A user of the other role is wrong data, said as such (a student enrolled as a teacher).
+    const other = role === 'teacher' ? 'students' : role === 'student' ? 'teachers' : undefined;
+    const user =
+      userId && other && book.find(other, userId) && !book.find(userTables[0], userId)
+        ? reader.fail(
+            'role',
+            'unknown-value',
+            `user "${userId}" is a ${role === 'teacher' ? 'student' : 'teacher'} in users.csv, enrolled as ${role}`,
+          )
+        : userId && (role === 'teacher' || role === 'student')
+          ? book.resolve(reader, 'userSourcedId', userTables, userId, role)
+          : undefined;
+    if (!reader.ok || !klass || !user) {
+      if (reader.ok) return;
+      book.markInvalid(table, start.sourcedId, reader);
+      return;
+    }
+    if (role === 'student' && klass.table === 'classes') {
+      const year = klass.row?.academic_year_id as Entry | number;
+      takeRow(context, reader, 'student_records', start, {
+        student_id: user,
+        class_id: klass,
+        academic_year_id: year,
+        enrolled_on: beginDate ?? startOfYear(context, year),
+        status: 'active',
+      });
+    } else if (role === 'student') {
+      const students = studentsInSections.get(klass) ?? [];
+      students.push(user);
+      studentsInSections.set(klass, students);
+      const enrolments = scheduledOf.get(user) ?? { classes: [], lines: [], beginDate: undefined };
+      enrolments.classes.push(klass);
+      enrolments.lines.push(reader.line);
+      if (beginDate && (!enrolments.beginDate || beginDate < enrolments.beginDate)) enrolments.beginDate = beginDate;
+      scheduledOf.set(user, enrolments);
+    } else if (klass.table === 'class_subjects') {
+      teaching.push({ start, line: reader.line, teacher: user, section: klass });
+    }
+  });
   const reader = context.readers.get('enrollments.csv');
   const inferFrom = reader ?? context.readers.get('classes.csv');
   const inference = inferFrom && new SectionInference(context, pending, inferFrom);

@@ -1,13 +1,13 @@
-import { ONEROSTER_COLUMNS } from './oneroster-columns';
+import { ONEROSTER_COLUMNS, requiredColumnsOf } from './oneroster-columns';
 import type { Store } from '../store/open-store';
 import { counted } from '../lib/counted';
 import { openImportConnection } from '../store/roster/import-connection';
-import { readKeptFields } from '../store/roster/kept-fields';
+import { keptColumns, readKeptFields } from '../store/roster/kept-fields';
 import { readGuardianLinks, readSchoolTable, type StoredRow, storedSchool } from '../store/roster/school-reader';
 import { type SchoolTableName, schoolTable } from '../store/roster/school-tables';
 import { type BundleWriter, openBundleWriter } from './bundle-writer';
 import { exportOwnFiles } from './export-own-files';
-import { type GivingBackWriter, givingBack } from './giving-back';
+import { type GivingBackWriter, givingBack, withKeptColumns } from './giving-back';
 import { ONEROSTER_FILES, V12_FILES } from './manifest';
 import { oneRoster12Writer } from './oneroster-12-writer';
 import type { Progress } from './progress';
@@ -68,8 +68,15 @@ export async function exportSchool(
     // The imported rows' fields the store does not model are given back (see giving-back.ts).
     const kept = await readKeptFields(connection);
     if (version === '1.2') v12 = oneRoster12Writer(bundle, !kept.has('roles.csv'));
-    else kept.delete('roles.csv');
-    writer = givingBack(v12 ?? bundle, kept, school.storedSourcedIds());
+    else {
+      // 1.1 has no roles.csv, and no result without a score (a 1.2 result not submitted, or
+      // with a text score no scale maps): those are not given back.
+      kept.delete('roles.csv');
+      for (const [sourcedId, fields] of kept.get('results.csv') ?? []) {
+        if (!fields.score) kept.get('results.csv')?.delete(sourcedId);
+      }
+    }
+    writer = givingBack(v12 ?? bundle, kept, school.storedSourcedIds(), (file) => requiredColumnsOf(file, version));
     await exportCalendar(writer, counts, school);
     await exportClasses(writer, counts, school);
     await exportUsers(writer, counts, school, await readGuardianLinks(connection));
@@ -363,21 +370,30 @@ async function exportGradebook(writer: BundleWriter, counts: Record<string, numb
   );
   const assessments = school.byId('assessments');
   const records = school.byId('student_records');
+  // The marks' kept fields (a comment, a scoreDate, a 1.2 textScore ...) come with them, page by page.
+  const results = withKeptColumns(
+    [...ONEROSTER_COLUMNS.results, 'metadata.contractId'],
+    await keptColumns(school.connection, 'results.csv'),
+  );
   await emit(
     writer,
     counts,
     'results.csv',
-    [...ONEROSTER_COLUMNS.results, 'metadata.contractId'],
-    readSchoolTable(school.connection, schoolTable('marks')),
-    (row) => [
-      ...common(school, 'marks', row),
-      school.ref('assessments', row.assessment_id),
-      school.ref('students', records.get(Number(row.student_record_id))?.student_id),
-      'fully graded',
-      row.score,
-      assessments.get(Number(row.assessment_id))?.held_on ?? '',
-      '',
-      row.id,
-    ],
+    results.header,
+    readSchoolTable(school.connection, schoolTable('marks'), 'results.csv'),
+    (row) =>
+      results.merge(
+        [
+          ...common(school, 'marks', row),
+          school.ref('assessments', row.assessment_id),
+          school.ref('students', records.get(Number(row.student_record_id))?.student_id),
+          'fully graded',
+          row.score,
+          assessments.get(Number(row.assessment_id))?.held_on ?? '',
+          '',
+          row.id,
+        ],
+        row.kept,
+      ),
   );
 }

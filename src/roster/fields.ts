@@ -34,7 +34,11 @@ export interface TextOptions {
   readonly max?: number;
 }
 
-export class FieldReader {
+/**
+ * `Name`: the columns a reader may ask for, for a OneRoster file the names its column list
+ * declares (oneroster-columns.ts), so that a reader naming a column the list lacks does not compile.
+ */
+export class FieldReader<Name extends string = string> {
   private current: CsvRow = { line: 1, values: [] };
   private problemCount = 0;
   /** The file that cannot be read that the current row depends on, when that is all that is wrong with it. */
@@ -99,7 +103,7 @@ export class FieldReader {
     return missing.length === 0;
   }
 
-  hasColumn(name: string): boolean {
+  hasColumn(name: Name): boolean {
     return this.header.has(name.toLowerCase());
   }
 
@@ -133,12 +137,12 @@ export class FieldReader {
   }
 
   /** The field's position in the row (1 for the first), or the position after the last column when there is none. */
-  column(name: string): number {
+  column(name: Name): number {
     const index = this.header.get(name.toLowerCase());
     return index === undefined ? this.header.size + 1 : index + 1;
   }
 
-  fail(name: string, rule: Rule, message: string): undefined {
+  fail(name: Name, rule: Rule, message: string): undefined {
     this.problemCount += 1;
     this.problems.add({ file: this.file, line: this.current.line, column: this.column(name), rule, message });
     return undefined;
@@ -152,28 +156,36 @@ export class FieldReader {
   }
 
   /** A problem found later with a row already read (a reference resolved after the whole file). */
-  failAt(line: number, name: string, rule: Rule, message: string): void {
+  failAt(line: number, name: Name, rule: Rule, message: string): void {
     this.problems.add({ file: this.file, line, column: this.column(name), rule, message });
   }
 
   /** A warning at the current row's field: something inferred or read past, never a refusal. */
-  warn(name: string, kind: WarningKind, message: string): void {
+  warn(name: Name, kind: WarningKind, message: string): void {
     this.warnAt(this.current.line, name, kind, message);
   }
 
-  warnAt(line: number, name: string, kind: WarningKind, message: string): void {
+  warnAt(line: number, name: Name, kind: WarningKind, message: string): void {
     this.problems.warn({ file: this.file, line, column: this.column(name), kind, message });
   }
 
+  /** The current row's non-empty fields as written, by header name (for the fields an export gives back). */
+  writtenFields(): Array<[name: string, value: string]> {
+    return this.names.flatMap((name, index) => {
+      const value = this.current.values[index] ?? '';
+      return name !== '' && value !== '' ? [[name, value] as [string, string]] : [];
+    });
+  }
+
   /** The raw value, trimmed; '' when the column or the field is absent. */
-  raw(name: string): string {
+  raw(name: Name): string {
     const index = this.header.get(name.toLowerCase());
     if (index === undefined) return this.given.get(name) ?? '';
     if (this.asked[index] === '') this.asked[index] = name;
     return (this.current.values[index] ?? '').trim();
   }
 
-  text(name: string, options: TextOptions = {}): string {
+  text(name: Name, options: TextOptions = {}): string {
     const value = this.raw(name);
     const max = options.max ?? MAX_NAME_LENGTH;
     if (value === '' && options.required) this.fail(name, 'missing-value', `${name} is required`);
@@ -182,12 +194,12 @@ export class FieldReader {
   }
 
   /** A value that must be present, or undefined (with a problem). */
-  required(name: string, max = MAX_NAME_LENGTH): string | undefined {
+  required(name: Name, max = MAX_NAME_LENGTH): string | undefined {
     const value = this.text(name, { required: true, max });
     return value === '' ? undefined : value;
   }
 
-  date(name: string, required: boolean): string | undefined {
+  date(name: Name, required: boolean): string | undefined {
     const value = this.raw(name);
     if (value === '') return required ? this.fail(name, 'missing-value', `${name} is required`) : undefined;
     const reading = DATE.test(value) ? readCalendarDate(value) : 'not-a-date';
@@ -196,7 +208,7 @@ export class FieldReader {
     return this.fail(name, 'bad-date', `${name} "${clip(value)}" is not a date (YYYY-MM-DD)`);
   }
 
-  timestamp(name: string, required: boolean): string | undefined {
+  timestamp(name: Name, required: boolean): string | undefined {
     const value = this.raw(name);
     if (value === '') return required ? this.fail(name, 'missing-value', `${name} is required`) : undefined;
     const extended = extendedTimestamp(value);
@@ -210,7 +222,7 @@ export class FieldReader {
     return new Date(time).toISOString();
   }
 
-  time(name: string, required: boolean): string | undefined {
+  time(name: Name, required: boolean): string | undefined {
     const value = this.raw(name);
     if (value === '') return required ? this.fail(name, 'missing-value', `${name} is required`) : undefined;
     const match = TIME.exec(value);
@@ -219,7 +231,7 @@ export class FieldReader {
       : this.fail(name, 'bad-date', `${name} "${clip(value)}" is not a time (HH:MM)`);
   }
 
-  number(name: string, required: boolean, range: { min?: number; max?: number } = {}): number | undefined {
+  number(name: Name, required: boolean, range: { min?: number; max?: number } = {}): number | undefined {
     const value = this.raw(name);
     if (value === '') return required ? this.fail(name, 'missing-value', `${name} is required`) : undefined;
     const parsed = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(value) ? Number(value) : Number.NaN;
@@ -230,26 +242,26 @@ export class FieldReader {
     return parsed;
   }
 
-  integer(name: string, required: boolean, range: { min?: number; max?: number } = {}): number | undefined {
+  integer(name: Name, required: boolean, range: { min?: number; max?: number } = {}): number | undefined {
     const value = this.number(name, required, range);
     if (value === undefined || Number.isInteger(value)) return value;
     return this.fail(name, 'bad-number', `${name} "${clip(this.raw(name))}" is not a whole number`);
   }
 
-  oneOf<Value extends string>(name: string, values: readonly Value[], required: boolean): Value | undefined {
+  oneOf<Value extends string>(name: Name, values: readonly Value[], required: boolean): Value | undefined {
     const value = this.raw(name);
     if (value === '') return required ? this.fail(name, 'missing-value', `${name} is required`) : undefined;
     const found = values.find((candidate) => candidate.toLowerCase() === value.toLowerCase());
     return found ?? this.fail(name, 'unknown-value', `${name} "${clip(value)}" is not one of ${values.join(', ')}`);
   }
 
-  boolean(name: string, required: boolean): boolean | undefined {
+  boolean(name: Name, required: boolean): boolean | undefined {
     const value = this.oneOf(name, ['true', 'false'], required);
     return value === undefined ? undefined : value === 'true';
   }
 
   /** A comma-separated list of sourcedIds (OneRoster's plural columns). */
-  list(name: string): string[] {
+  list(name: Name): string[] {
     return this.raw(name)
       .split(',')
       .map((item) => item.trim())

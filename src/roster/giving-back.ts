@@ -22,6 +22,7 @@ function ownMetadata(column: string): boolean {
 type KeptRows = ReadonlyMap<string, Readonly<Record<string, string>>>;
 
 /**
+ * `required(file)`: the columns the bundle's version requires of that file (see below).
  * `stored`: the sourcedIds the store's records have. A kept row is given back on its own only
  * while every record it names (its *SourcedId/*SourcedIds columns) is stored or kept: a delta that
  * deletes a class takes its enrolments from the store, and so from the export.
@@ -30,6 +31,7 @@ export function givingBack(
   inner: BundleWriter,
   kept: ReadonlyMap<string, KeptRows>,
   stored: ReadonlySet<string>,
+  required: (file: string) => readonly string[] = () => [],
 ): GivingBackWriter {
   const known = new Set(stored);
   for (const rows of kept.values())
@@ -41,6 +43,14 @@ export function givingBack(
         column === 'sourcedId' ||
         value.split(',').every((name) => name.trim() === '' || known.has(name.trim())),
     );
+  // A list names only records given back: a teacher of two schools, imported with one (--school),
+  // comes back with that school's org alone, so that the export imports back on its own.
+  const knownOnly = (value: string) => {
+    const names = value.split(',').map((name) => name.trim());
+    return names.every((name) => name === '' || known.has(name))
+      ? value
+      : names.filter((name) => name !== '' && known.has(name)).join(',');
+  };
   const added = new Map<string, number>();
   const done = new Set<string>();
   const open = (name: string, header: readonly string[], rows: KeptRows): CsvWriter => {
@@ -56,6 +66,9 @@ export function givingBack(
       }
     }
     const width = header.length + extra.length;
+    // Columns the binding written requires keep the export's value where the school's row has
+    // none: a 1.2 user's role and orgs (from roles.csv) in a 1.1 export.
+    const needed = new Set(required(name).map((column) => column.toLowerCase()));
     const file = inner.file(name, [...header, ...extra]);
     const seen = new Set<string>();
     const merged = (values: readonly unknown[], fields: Readonly<Record<string, string>> | undefined) => {
@@ -64,11 +77,11 @@ export function givingBack(
       // service's metadata (contract id, names in both languages, a guardian's relation) are added;
       // what the import inferred (a homeroom, a grade, a term) is left out, to be inferred again.
       if (fields && 'sourcedId' in fields) {
-        for (const [column, index] of lower) if (!ownMetadata(column)) out[index] = '';
+        for (const [column, index] of lower) if (!ownMetadata(column) && !needed.has(column)) out[index] = '';
       }
       for (const [column, value] of Object.entries(fields ?? {})) {
         const index = lower.get(column.toLowerCase());
-        if (index !== undefined) out[index] = value;
+        if (index !== undefined) out[index] = /sourcedids$/i.test(column) ? knownOnly(value) : value;
       }
       return out;
     };
@@ -118,4 +131,34 @@ export function givingBack(
 
 function wholeRows(rows: KeptRows): boolean {
   return [...rows.values()].some((fields) => 'sourcedId' in fields);
+}
+
+/**
+ * A header with the columns of kept fields it lacks appended (names compared in any letter case),
+ * and a function that puts a row's kept fields (JSON, or null) over the export's values: for a file
+ * whose kept fields are read with its rows (results.csv, see readSchoolTable).
+ */
+export function withKeptColumns(
+  header: readonly string[],
+  keptNames: readonly string[],
+): { header: string[]; merge: (values: readonly unknown[], kept: unknown) => unknown[] } {
+  const all = [...header];
+  const lower = new Map(header.map((column, index) => [column.toLowerCase(), index]));
+  for (const name of keptNames) {
+    if (lower.has(name.toLowerCase())) continue;
+    lower.set(name.toLowerCase(), all.length);
+    all.push(name);
+  }
+  return {
+    header: all,
+    merge(values, kept) {
+      const out = Array.from({ length: all.length }, (_, index) => values[index]);
+      if (typeof kept !== 'string') return out;
+      for (const [column, value] of Object.entries(JSON.parse(kept) as Record<string, string>)) {
+        const index = lower.get(column.toLowerCase());
+        if (index !== undefined) out[index] = value;
+      }
+      return out;
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { type Column12, type ReadColumn, requiredColumns } from './oneroster-columns';
 import type { ImportContext } from './import-context';
 import { clip, type FieldReader } from './fields';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
@@ -14,7 +15,7 @@ import type { ScoreScales } from './score-scales';
  */
 
 export async function readCategories(context: ImportContext): Promise<void> {
-  await forEachRow(context, 'categories.csv', ['sourcedId', 'title'], (reader) => {
+  await forEachRow(context, 'categories.csv', requiredColumns('categories', context.version), (reader) => {
     const start = rowStart(context, reader, 'assessment_categories', 'metadata.contractId');
     if (!start) return;
     const title = reader.required('title') ?? '';
@@ -48,89 +49,71 @@ export async function readLineItems(
   const { book } = context;
   const scaleOf = new Map<string, ReadonlyMap<string, number>>();
   const v12 = context.version === '1.2';
-  await forEachRow(
-    context,
-    'lineItems.csv',
-    [
-      'sourcedId',
-      'title',
-      'assignDate',
-      'dueDate',
-      'classSourcedId',
-      ...(v12 ? [] : ['gradingPeriodSourcedId']),
-      'resultValueMin',
-      'resultValueMax',
-    ],
-    (reader) => {
-      const start = rowStart(context, reader, 'assessments', 'metadata.contractId');
-      if (!start) return;
-      const title = reader.required('title') ?? '';
-      reader.date('assignDate', true);
-      const dueDate = reader.date('dueDate', true);
-      const reference = (column: string, tables: Parameters<typeof book.resolve>[2], what: string) => {
-        const sourcedId = reader.required(column);
-        return sourcedId ? book.resolve(reader, column, tables, sourcedId, what) : undefined;
-      };
-      const section = reference('classSourcedId', ['class_subjects', 'classes'], 'class');
-      // OneRoster requires a category; a store that has assessments without one exports them with none.
-      const categoryId = reader.raw('categorySourcedId');
-      const category = categoryId
-        ? book.resolve(reader, 'categorySourcedId', ['assessment_categories'], categoryId, 'category')
-        : null;
-      const termColumn =
-        (v12 &&
-          (TERM_COLUMNS.find((column) => reader.raw(column) !== '') ??
-            TERM_COLUMNS.find((column) => reader.hasColumn(column)))) ||
-        TERM_COLUMNS[0];
-      const termId = reader.list(termColumn)[0];
-      const term = termId
-        ? book.resolve(reader, termColumn, ['terms', 'academic_years'], termId, 'grading period')
-        : reader.fail(
-            termColumn,
-            'missing-value',
-            `${v12 ? 'a grading period or academic session' : termColumn} is required`,
-          );
-      const scaleId = v12 ? reader.raw('scoreScaleSourcedId') : '';
-      const scale = scaleId ? scales.get(scaleId) : undefined;
-      if (scaleId && !scale) {
-        reader.fail(
-          'scoreScaleSourcedId',
-          'unknown-reference',
-          `scoreScaleSourcedId "${clip(scaleId)}" names no scoreScale`,
-        );
-      }
-      const min = reader.number('resultValueMin', true);
-      const max = reader.number('resultValueMax', true, { min: 0 });
-      if (section?.table === 'classes') {
-        reader.fail(
-          'classSourcedId',
-          'unknown-reference',
-          'a lineItem belongs to a scheduled class (a subject), not a homeroom',
-        );
-      }
-      if (term?.table === 'academic_years') {
-        reader.fail(
+  await forEachRow(context, 'lineItems.csv', requiredColumns('lineItems', context.version), (reader) => {
+    const start = rowStart(context, reader, 'assessments', 'metadata.contractId');
+    if (!start) return;
+    const title = reader.required('title') ?? '';
+    reader.date('assignDate', true);
+    const dueDate = reader.date('dueDate', true);
+    const reference = (column: ReadColumn<'lineItems'>, tables: Parameters<typeof book.resolve>[2], what: string) => {
+      const sourcedId = reader.required(column);
+      return sourcedId ? book.resolve(reader, column, tables, sourcedId, what) : undefined;
+    };
+    const section = reference('classSourcedId', ['class_subjects', 'classes'], 'class');
+    // OneRoster requires a category; a store that has assessments without one exports them with none.
+    const categoryId = reader.raw('categorySourcedId');
+    const category = categoryId
+      ? book.resolve(reader, 'categorySourcedId', ['assessment_categories'], categoryId, 'category')
+      : null;
+    const termColumn =
+      (v12 &&
+        (TERM_COLUMNS.find((column) => reader.raw(column) !== '') ??
+          TERM_COLUMNS.find((column) => reader.hasColumn(column)))) ||
+      TERM_COLUMNS[0];
+    const termId = reader.list(termColumn)[0];
+    const term = termId
+      ? book.resolve(reader, termColumn, ['terms', 'academic_years'], termId, 'grading period')
+      : reader.fail(
           termColumn,
-          'unknown-reference',
-          'a lineItem belongs to a term or grading period, not a school year',
+          'missing-value',
+          `${v12 ? 'a grading period or academic session' : termColumn} is required`,
         );
-      }
-      if (min !== undefined && max !== undefined && max <= min) {
-        reader.fail('resultValueMax', 'bad-number', 'resultValueMax is not above resultValueMin');
-      }
-      if (scale && reader.ok) scaleOf.set(start.sourcedId, scale);
-      takeRow(context, reader, 'assessments', start, {
-        class_id: section?.row?.class_id,
-        subject_id: section?.row?.subject_id,
-        term_id: term,
-        name_ar: title,
-        name_en: reader.text('metadata.nameEn') || title,
-        held_on: dueDate,
-        max_score: max,
-        category_id: category,
-      });
-    },
-  );
+    const scaleId = v12 ? reader.raw('scoreScaleSourcedId') : '';
+    const scale = scaleId ? scales.get(scaleId) : undefined;
+    if (scaleId && !scale) {
+      reader.fail(
+        'scoreScaleSourcedId',
+        'unknown-reference',
+        `scoreScaleSourcedId "${clip(scaleId)}" names no scoreScale`,
+      );
+    }
+    const min = reader.number('resultValueMin', true);
+    const max = reader.number('resultValueMax', true, { min: 0 });
+    if (section?.table === 'classes') {
+      reader.fail(
+        'classSourcedId',
+        'unknown-reference',
+        'a lineItem belongs to a scheduled class (a subject), not a homeroom',
+      );
+    }
+    if (term?.table === 'academic_years') {
+      reader.fail(termColumn, 'unknown-reference', 'a lineItem belongs to a term or grading period, not a school year');
+    }
+    if (min !== undefined && max !== undefined && max <= min) {
+      reader.fail('resultValueMax', 'bad-number', 'resultValueMax is not above resultValueMin');
+    }
+    if (scale && reader.ok) scaleOf.set(start.sourcedId, scale);
+    takeRow(context, reader, 'assessments', start, {
+      class_id: section?.row?.class_id,
+      subject_id: section?.row?.subject_id,
+      term_id: term,
+      name_ar: title,
+      name_en: reader.text('metadata.nameEn') || title,
+      held_on: dueDate,
+      max_score: max,
+      category_id: category,
+    });
+  });
   assignIds(context, 'assessments');
   return scaleOf;
 }
@@ -146,7 +129,39 @@ export interface StagedMark {
   readonly modifiedAt: string | null;
   /** A delta's status=tobedeleted: the mark leaves the store. */
   readonly deleted: boolean;
+  /** The fields export gives back that the store does not hold, as JSON (kept-fields.ts); null for none. */
+  readonly kept: string | null;
 }
+
+/** What the store holds of a result, or export writes for it: not kept (lower-cased header names). */
+const RESULT_FROM_STORE = new Set([
+  'sourcedid',
+  'status',
+  'datelastmodified',
+  'lineitemsourcedid',
+  'studentsourcedid',
+  'score',
+  'metadata.contractid',
+]);
+
+/**
+ * A result's fields that the store does not hold, to be given back by export: a comment, 1.2
+ * columns such as textScore, a scoreStatus other than "fully graded" and a scoreDate other than
+ * its lineItem's dueDate (which export writes for them). Most results have none, and keep nothing.
+ */
+function keptResultFields(reader: FieldReader, dueDate: unknown): string | null {
+  const fields = reader.writtenFields().filter(([name, value]) => {
+    const column = name.toLowerCase();
+    if (RESULT_FROM_STORE.has(column)) return false;
+    if (column === 'scorestatus') return value !== 'fully graded';
+    if (column === 'scoredate') return value !== dueDate;
+    return true;
+  });
+  return fields.length > 0 ? JSON.stringify(Object.fromEntries(fields)) : null;
+}
+
+/** 1.2's flags of a result: checked, not kept by the store (they are given back). */
+const RESULT_FLAGS = ['inProgress', 'incomplete', 'late', 'missing'] as const satisfies readonly Column12<'results'>[];
 
 const SCORE_STATUSES = ['exempt', 'fully graded', 'not submitted', 'partially graded', 'submitted'] as const;
 /** 1.2 results whose score may be empty: nothing was graded, so no mark is stored and nothing is wrong. */
@@ -169,7 +184,7 @@ export async function readResults(
   await forEachRow(
     context,
     'results.csv',
-    ['sourcedId', 'lineItemSourcedId', 'studentSourcedId', 'scoreStatus', ...(v12 ? [] : ['score']), 'scoreDate'],
+    requiredColumns('results', context.version),
     (reader) => {
       const status = reader.raw('status').toLowerCase();
       const start = rowStart(context, reader, 'marks', 'metadata.contractId');
@@ -185,6 +200,7 @@ export async function readResults(
             score: 0,
             modifiedAt: null,
             deleted: true,
+            kept: null,
           });
         }
         return;
@@ -204,7 +220,7 @@ export async function readResults(
         );
       }
       const textScore = numeric === undefined && reader.ok ? text : '';
-      if (v12) for (const flag of ['inProgress', 'incomplete', 'late', 'missing']) reader.boolean(flag, false);
+      if (v12) for (const flag of RESULT_FLAGS) reader.boolean(flag, false);
       reader.date('scoreDate', true);
       const assessment = lineItem && book.resolve(reader, 'lineItemSourcedId', ['assessments'], lineItem, 'lineItem');
       const student = studentId && book.resolve(reader, 'studentSourcedId', ['students'], studentId, 'student');
@@ -222,6 +238,10 @@ export async function readResults(
       if (v12 && numeric === undefined && !textScore && reader.ok && !UNSCORED.has(scoreStatus ?? '')) {
         reader.fail('score', 'missing-value', `a result "${scoreStatus}" needs a score or a textScore`);
       }
+      // A result with no mark (1.2: not submitted, or a text score no scale maps) is kept whole,
+      // to be given back as a row of its own.
+      if (reader.ok && assessment && record !== undefined && score === undefined)
+        context.kept.keepUnusedFields('results.csv', start.sourcedId, Object.fromEntries(reader.writtenFields()));
       if (!reader.ok || !assessment || record === undefined || score === undefined) return;
       batch.push({
         line: reader.line,
@@ -232,6 +252,7 @@ export async function readResults(
         score,
         modifiedAt: start.modifiedAt ?? null,
         deleted: false,
+        kept: keptResultFields(reader, assessment.row?.held_on),
       });
       taken += 1;
     },

@@ -21,6 +21,7 @@ import {
   duplicateMarks,
   stagedMarkCount,
   stageMarks,
+  writeStagedMarkFields,
   writeStagedMarks,
 } from '../store/roster/staged-marks';
 import type { BundleLimits } from './bundle-limits';
@@ -380,6 +381,7 @@ async function writeSchool(
     );
     await recordLedger(connection, ledger);
     await context.kept.write(connection, !delta);
+    await writeStagedMarkFields(connection, delta);
     await commitSchoolChange(connection, log);
   } catch (error) {
     await abortSchoolChange(connection);

@@ -31,7 +31,9 @@ export class KeptFields {
    */
   keepUnusedFields(file: string, sourcedId: string, row: Readonly<Record<string, string>>): void {
     const fields: Record<string, string> = {};
-    for (const name in row) if (row[name] !== '') fields[name] = row[name];
+    // The sourcedId under the binding's spelling whatever the header's: it marks a row kept whole.
+    for (const name in row)
+      if (row[name] !== '') fields[name.toLowerCase() === 'sourcedid' ? 'sourcedId' : name] = row[name];
     const spool = this.openSpool();
     writeSync(spool.fd, `${JSON.stringify([file, sourcedId, JSON.stringify(fields)])}\n`);
     this.latest.set(`${file}\0${sourcedId}`, this.lines);

@@ -22,7 +22,7 @@ async function readOwnFile(
   required: readonly string[],
   fill: Fill,
 ): Promise<void> {
-  await forEachRow(context, file, ['sourcedId', ...required], (reader) => {
+  await forEachRow<string>(context, file, ['sourcedId', ...required], (reader) => {
     const start = rowStart(context, reader, table, 'contractId');
     if (!start) return;
     const ref = (column: string, tables: SchoolTableName[], what: string) => {

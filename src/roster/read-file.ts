@@ -10,11 +10,11 @@ import type { Entry } from './roster-book';
  * row to `handle` through a field reader, and reports a file the CSV parser cannot read as one
  * problem at the line it stopped on. Returns false when the file is absent.
  */
-export async function forEachRow(
+export async function forEachRow<Name extends string = string>(
   context: ImportContext,
   fileName: string,
-  requiredColumns: readonly string[],
-  handle: (reader: FieldReader) => void,
+  requiredColumns: readonly Name[],
+  handle: (reader: FieldReader<Name>) => void,
   batches?: { every: number; flush: () => Promise<void> },
 ): Promise<boolean> {
   const base = fileName.replace(/\.csv$/, '');
@@ -28,20 +28,26 @@ export async function forEachRow(
     return false;
   }
   let file: CsvFile;
-  let reader: FieldReader | undefined;
+  let reader: FieldReader<Name> | undefined;
   let count = 0;
   context.progress.file(found, context.bundle.size(found));
   try {
     file = await openCsv(context.bundle, found);
-    reader = new FieldReader(fileName, file.header, context.problems, file.names);
+    reader = new FieldReader<Name>(fileName, file.header, context.problems, file.names);
     context.readers.set(fileName, reader);
     if (!reader.requireColumns(requiredColumns)) return true;
     const keep = keepsRows(base) ? rowKeeper(context, fileName, file) : undefined;
     for await (const row of file.rows) {
       reader.begin(row);
       const leftOutBefore = context.school.leftOut.skipped;
+      const unchangedBefore = context.book.unchanged;
       handle(reader);
-      keep?.(row, reader.ok && context.school.leftOut.skipped === leftOutBefore);
+      // Kept only when the row was taken: not left out (another school's) and, in a delta, not
+      // older than the store's copy (whose kept fields stay as they are).
+      keep?.(
+        row,
+        reader.ok && context.school.leftOut.skipped === leftOutBefore && context.book.unchanged === unchangedBefore,
+      );
       count += 1;
       context.rowsRead.count += 1;
       if (batches && count % batches.every === 0) await batches.flush();
@@ -68,24 +74,12 @@ export async function forEachRow(
 }
 
 /**
- * OneRoster files whose accepted rows are kept for export to give back: whole, but for
- * results.csv, which may hold millions of rows: of its rows only the fields the store does not
- * hold (a comment, a 1.2 textScore, a scoreStatus other than the one export writes), and only
- * the rows that have any.
+ * OneRoster files whose accepted rows are kept whole for export to give back; results.csv, which
+ * may hold millions of rows, keeps only what the store does not hold, staged with its marks
+ * (gradebook-files.ts).
  */
-const RESULTS_FROM_STORE = new Set([
-  'sourcedid',
-  'status',
-  'datelastmodified',
-  'lineitemsourcedid',
-  'studentsourcedid',
-  'score',
-  'scoredate',
-  'metadata.contractid',
-]);
-
 function keepsRows(base: string): boolean {
-  return ([...ONEROSTER_FILES, ...V12_FILES] as readonly string[]).includes(base);
+  return base !== 'results' && ([...ONEROSTER_FILES, ...V12_FILES] as readonly string[]).includes(base);
 }
 
 /** Keeps each accepted row's fields, and forgets those of a row a delta deletes. */
@@ -93,10 +87,7 @@ function rowKeeper(context: ImportContext, fileName: string, file: CsvFile) {
   const at = (name: string) => file.header.get(name.toLowerCase());
   const sourcedIdAt = at('sourcedId');
   const statusAt = at('status');
-  const results = fileName === 'results.csv';
-  const kept = file.names.flatMap((name, index) =>
-    results && RESULTS_FROM_STORE.has(name.toLowerCase()) ? [] : [[name, index] as const],
-  );
+  const kept = file.names.map((name, index) => [name, index] as const);
   return (row: CsvRow, accepted: boolean) => {
     const sourcedId = sourcedIdAt === undefined ? '' : (row.values[sourcedIdAt] ?? '').trim();
     if (sourcedId === '') return;
@@ -105,12 +96,7 @@ function rowKeeper(context: ImportContext, fileName: string, file: CsvFile) {
       return;
     }
     if (!accepted) return;
-    const fields = kept.filter(
-      ([name, index]) =>
-        (row.values[index] ?? '') !== '' &&
-        !(results && name.toLowerCase() === 'scorestatus' && row.values[index] === 'fully graded'),
-    );
-    if (results && fields.length === 0) return;
+    const fields = kept.filter(([, index]) => (row.values[index] ?? '') !== '');
     context.kept.keepUnusedFields(
       fileName,
       sourcedId,

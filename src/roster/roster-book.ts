@@ -40,6 +40,11 @@ export class RosterBook {
   /** Tables whose file cannot be read, with where it broke and the rows left out because of it. */
   private readonly broken = new Map<SchoolTableName, { file: string; where: string; skipped: number }>();
   private readonly quietlyInvalid = new Map<SchoolTableName, Map<string, { where: string; skipped: number }>>();
+  /**
+   * Delta rows no newer than the store's copy, so far: such a row changes nothing, its kept fields
+   * (the ledger) included, and the reader compares this count around each row to know it.
+   */
+  unchanged = 0;
 
   constructor(
     readonly mode: ImportMode,
@@ -83,7 +88,10 @@ export class RosterBook {
     }
     if (this.mode === 'delta' && entry.modifiedAt !== undefined) {
       const stored = this.ledger.idOf(table, entry.sourcedId)?.modifiedAt;
-      if (stored && stored >= entry.modifiedAt) return undefined;
+      if (stored && stored >= entry.modifiedAt) {
+        this.unchanged += 1;
+        return undefined;
+      }
     }
     const accepted: Entry = { ...entry, table, id: 0, file: reader.file, line: reader.line };
     entries.set(entry.sourcedId, accepted);

@@ -1,3 +1,4 @@
+import { requiredColumns } from './oneroster-columns';
 import { checkOrg } from './class-files';
 import type { ImportContext } from './import-context';
 import { forEachRow, rowStart } from './read-file';
@@ -14,12 +15,13 @@ export type ScoreScales = ReadonlyMap<string, ReadonlyMap<string, number>>;
 export async function readScoreScales(context: ImportContext): Promise<ScoreScales> {
   const scales = new Map<string, Map<string, number>>();
   if (context.version !== '1.2') return scales;
-  await forEachRow(context, 'scoreScales.csv', ['sourcedId', 'title', 'scoreScaleValue'], (reader) => {
+  await forEachRow(context, 'scoreScales.csv', requiredColumns('scoreScales', context.version), (reader) => {
     const start = rowStart(context, reader, [], 'metadata.contractId');
     if (!start) return;
     reader.required('title');
     reader.text('type');
-    for (const column of ['orgSourcedId', 'schoolSourcedId']) if (reader.raw(column)) checkOrg(context, reader, column);
+    for (const column of ['orgSourcedId', 'schoolSourcedId'] as const)
+      if (reader.raw(column)) checkOrg(context, reader, column);
     reader.raw('courseSourcedId');
     reader.raw('classSourcedId');
     const values = scaleValues(reader.raw('scoreScaleValue'));

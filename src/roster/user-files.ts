@@ -1,3 +1,4 @@
+import { requiredColumns } from './oneroster-columns';
 import { normalisePhone } from '../lib/phone-number';
 import type { SchoolTableName } from '../store/roster/school-tables';
 import { checkOrg, ofOtherSchool } from './class-files';
@@ -41,9 +42,7 @@ type Agents = Map<Entry, { line: number; agents: string[]; relation: string }>;
 /** `roles`: for a OneRoster 1.2 bundle, each user's role and orgs from roles.csv. */
 export async function readUsers(context: ImportContext, roles?: ReadonlyMap<string, UserRoles>): Promise<void> {
   const agents: Agents = new Map();
-  const required = roles
-    ? ['sourcedId', 'enabledUser', 'username', 'givenName', 'familyName']
-    : ['sourcedId', 'enabledUser', 'orgSourcedIds', 'role', 'username', 'givenName', 'familyName'];
+  const required = requiredColumns('users', roles ? '1.2' : '1.1');
   const present = await forEachRow(context, 'users.csv', required, (reader) => {
     if (roles) {
       const found = roles.get(reader.raw('sourcedId'));
@@ -62,7 +61,7 @@ export async function readUsers(context: ImportContext, roles?: ReadonlyMap<stri
     reader.oneOf('enabledUser', ['true', 'false'], true);
     reader.required('username');
     checkOrg(context, reader, 'orgSourcedIds');
-    const names = ['givenName', 'middleName', 'familyName'].map((column) =>
+    const names = (['givenName', 'middleName', 'familyName'] as const).map((column) =>
       reader.text(column, { required: column !== 'middleName' }),
     );
     const nameAr = reader.text('metadata.nameAr') || names.filter((name) => name !== '').join(' ');
@@ -155,7 +154,7 @@ function linkGuardians(context: ImportContext, agents: Agents): void {
 }
 
 export async function readDemographics(context: ImportContext): Promise<void> {
-  await forEachRow(context, 'demographics.csv', ['sourcedId'], (reader) => {
+  await forEachRow(context, 'demographics.csv', requiredColumns('demographics', context.version), (reader) => {
     const start = rowStart(context, reader, 'students', 'metadata.contractId');
     if (!start) return;
     const birthDate = reader.date('birthDate', false);

@@ -101,106 +101,120 @@ export function roleRows(record: Json): Row[] {
   }));
 }
 
-const MAPPINGS: Record<CollectionName, (record: Json) => Row> = {
-  orgs: (record) => {
-    const row = common(record);
-    row.name = text(record.name);
-    row.type = text(record.type);
-    row.identifier = text(record.identifier);
-    row.parentSourcedId = ref(record.parent);
-    return row;
-  },
-  academicSessions: (record) => {
-    const row = common(record);
-    row.title = text(record.title);
-    row.type = text(record.type);
-    row.startDate = date(record.startDate);
-    row.endDate = date(record.endDate);
-    row.parentSourcedId = ref(record.parent);
-    row.schoolYear = text(record.schoolYear);
-    return row;
-  },
-  courses: (record) => {
-    const row = common(record);
-    row.schoolYearSourcedId = ref(record.schoolYear);
-    row.title = text(record.title);
-    row.courseCode = text(record.courseCode);
-    row.grades = list(record.grades);
-    row.orgSourcedId = ref(record.org);
-    row.subjects = list(record.subjects);
-    row.subjectCodes = list(record.subjectCodes);
-    return row;
-  },
-  classes: (record) => {
-    const row = common(record);
-    row.title = text(record.title);
-    row.grades = list(record.grades);
-    row.courseSourcedId = ref(record.course);
-    row.classCode = text(record.classCode);
-    row.classType = text(record.classType);
-    row.location = text(record.location);
-    row.schoolSourcedId = ref(record.school);
-    row.termSourcedIds = refs(record.terms);
-    row.subjects = list(record.subjects);
-    row.subjectCodes = list(record.subjectCodes);
-    row.periods = list(record.periods);
-    return row;
-  },
-  users: userRow,
-  enrollments: (record) => {
-    const row = common(record);
-    row.classSourcedId = ref(record.class);
-    row.schoolSourcedId = ref(record.school);
-    row.userSourcedId = ref(record.user);
-    row.role = text(record.role);
-    row.primary = text(record.primary);
-    row.beginDate = date(record.beginDate);
-    row.endDate = date(record.endDate);
-    return row;
-  },
-  demographics: (record) => {
-    const row = common(record);
-    for (const [name, value] of Object.entries(record)) {
-      if (!(name in row) && name !== 'metadata' && !isObject(value))
-        row[name] = name === 'birthDate' ? date(value) : text(value);
-    }
-    return row;
-  },
-  categories: (record) => {
-    const row = common(record);
-    row.title = text(record.title);
-    if (record.weight !== undefined) row.weight = text(record.weight);
-    return row;
-  },
-  lineItems: (record) => {
-    const row = common(record);
-    row.title = text(record.title);
-    row.description = text(record.description);
-    row.assignDate = date(record.assignDate);
-    row.dueDate = date(record.dueDate);
-    row.classSourcedId = ref(record.class);
-    row.categorySourcedId = ref(record.category);
-    row.gradingPeriodSourcedId = ref(record.gradingPeriod) || ref(record.academicSession);
-    row.resultValueMin = text(record.resultValueMin);
-    row.resultValueMax = text(record.resultValueMax);
-    if (record.scoreScale !== undefined) row.scoreScaleSourcedId = ref(record.scoreScale);
-    return row;
-  },
-  results: (record) => {
-    const row = common(record);
-    row.lineItemSourcedId = ref(record.lineItem);
-    row.studentSourcedId = ref(record.student);
-    row.scoreStatus = text(record.scoreStatus);
-    row.score = text(record.score);
-    row.scoreDate = date(record.scoreDate);
-    row.comment = text(record.comment);
-    if (record.textScore !== undefined) row.textScore = text(record.textScore);
-    return row;
-  },
+/** How a member of a REST record becomes a CSV cell. */
+const CELL = { text, ref, refs, list, date } as const;
+
+/**
+ * A column of a CSV file from a member of the REST record: its name in the record (or names, the
+ * first non-empty one counting), how it is converted, and whether the column is written only when
+ * the record has the member (1.2 additions an import reads when present).
+ */
+type Column = readonly [column: string, member: string | readonly string[], cell: keyof typeof CELL, when?: 'present'];
+
+/** The files whose rows are their record's members one to one, each column as the binding names it. */
+const COLUMNS: Record<Exclude<CollectionName, 'users' | 'demographics'>, readonly Column[]> = {
+  orgs: [
+    ['name', 'name', 'text'],
+    ['type', 'type', 'text'],
+    ['identifier', 'identifier', 'text'],
+    ['parentSourcedId', 'parent', 'ref'],
+  ],
+  academicSessions: [
+    ['title', 'title', 'text'],
+    ['type', 'type', 'text'],
+    ['startDate', 'startDate', 'date'],
+    ['endDate', 'endDate', 'date'],
+    ['parentSourcedId', 'parent', 'ref'],
+    ['schoolYear', 'schoolYear', 'text'],
+  ],
+  courses: [
+    ['schoolYearSourcedId', 'schoolYear', 'ref'],
+    ['title', 'title', 'text'],
+    ['courseCode', 'courseCode', 'text'],
+    ['grades', 'grades', 'list'],
+    ['orgSourcedId', 'org', 'ref'],
+    ['subjects', 'subjects', 'list'],
+    ['subjectCodes', 'subjectCodes', 'list'],
+  ],
+  classes: [
+    ['title', 'title', 'text'],
+    ['grades', 'grades', 'list'],
+    ['courseSourcedId', 'course', 'ref'],
+    ['classCode', 'classCode', 'text'],
+    ['classType', 'classType', 'text'],
+    ['location', 'location', 'text'],
+    ['schoolSourcedId', 'school', 'ref'],
+    ['termSourcedIds', 'terms', 'refs'],
+    ['subjects', 'subjects', 'list'],
+    ['subjectCodes', 'subjectCodes', 'list'],
+    ['periods', 'periods', 'list'],
+  ],
+  enrollments: [
+    ['classSourcedId', 'class', 'ref'],
+    ['schoolSourcedId', 'school', 'ref'],
+    ['userSourcedId', 'user', 'ref'],
+    ['role', 'role', 'text'],
+    ['primary', 'primary', 'text'],
+    ['beginDate', 'beginDate', 'date'],
+    ['endDate', 'endDate', 'date'],
+  ],
+  categories: [
+    ['title', 'title', 'text'],
+    ['weight', 'weight', 'text', 'present'],
+  ],
+  lineItems: [
+    ['title', 'title', 'text'],
+    ['description', 'description', 'text'],
+    ['assignDate', 'assignDate', 'date'],
+    ['dueDate', 'dueDate', 'date'],
+    ['classSourcedId', 'class', 'ref'],
+    ['categorySourcedId', 'category', 'ref'],
+    ['gradingPeriodSourcedId', ['gradingPeriod', 'academicSession'], 'ref'],
+    ['resultValueMin', 'resultValueMin', 'text'],
+    ['resultValueMax', 'resultValueMax', 'text'],
+    ['scoreScaleSourcedId', 'scoreScale', 'ref', 'present'],
+  ],
+  results: [
+    ['lineItemSourcedId', 'lineItem', 'ref'],
+    ['studentSourcedId', 'student', 'ref'],
+    ['scoreStatus', 'scoreStatus', 'text'],
+    ['score', 'score', 'text'],
+    ['scoreDate', 'scoreDate', 'date'],
+    ['comment', 'comment', 'text'],
+    ['textScore', 'textScore', 'text', 'present'],
+  ],
 };
+
+/** A row of a file of COLUMNS, filled column by column. */
+function columnsRow(record: Json, columns: readonly Column[]): Row {
+  const row = common(record);
+  for (const [column, member, cell, when] of columns) {
+    const members = typeof member === 'string' ? [member] : member;
+    if (when === 'present' && members.every((name) => record[name] === undefined)) continue;
+    let value = '';
+    for (const name of members) {
+      value = CELL[cell](record[name]);
+      if (value !== '') break;
+    }
+    row[column] = value;
+  }
+  return row;
+}
+
+/** A demographics record: every plain member is a column of the same name. */
+function demographicsRow(record: Json): Row {
+  const row = common(record);
+  for (const [name, value] of Object.entries(record)) {
+    if (!(name in row) && name !== 'metadata' && !isObject(value))
+      row[name] = name === 'birthDate' ? date(value) : text(value);
+  }
+  return row;
+}
 
 /** The CSV row of a record of `collection`, or undefined for an answer entry that is no record (no sourcedId). */
 export function rowOf(collection: CollectionName, record: unknown): Row | undefined {
   if (!isObject(record) || typeof record.sourcedId !== 'string' || record.sourcedId === '') return undefined;
-  return MAPPINGS[collection](record);
+  if (collection === 'users') return userRow(record);
+  if (collection === 'demographics') return demographicsRow(record);
+  return columnsRow(record, COLUMNS[collection]);
 }

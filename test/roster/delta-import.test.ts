@@ -1,7 +1,7 @@
 import type { Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
 import { type BundleRows, smallSchool, writeBundle } from '../support/roster-bundle';
-import { importBundle, problemsOf, schoolRows } from '../support/roster-import';
+import { importBundle, keptFieldsOf, problemsOf, schoolRows } from '../support/roster-import';
 import { openTestStore } from '../support/stores';
 
 /**
@@ -134,6 +134,25 @@ describeEachEngine('a delta import', (engine) => {
     expect(problemsOf(await importBundle(store, writeBundle(newer)))).toEqual([]);
     expect(problemsOf(await importBundle(store, writeBundle(older)))).toEqual([]);
     expect(await nameOf('s1')).toBe('Newer خالد العتيبي');
+  });
+
+  test('a row no newer than the store leaves what is kept for export as it was', async () => {
+    const at = (time: string) => ({ status: 'active', dateLastModified: time });
+    const newer = deltaBundle({
+      users: [{ ...userRow('s1'), ...at('2026-12-05T00:00:00Z'), email: 'newer@school.example' }],
+      results: [{ ...resultRow('r1'), ...at('2026-12-05T00:00:00Z'), comment: 'newer' }],
+    });
+    const older = deltaBundle({
+      users: [{ ...userRow('s1'), ...at('2026-12-04T00:00:00Z'), email: 'older@school.example' }],
+      results: [{ ...resultRow('r1'), ...at('2026-12-04T00:00:00Z'), comment: 'older' }],
+    });
+    expect(problemsOf(await importBundle(store, writeBundle(newer)))).toEqual([]);
+    expect(problemsOf(await importBundle(store, writeBundle(older)))).toEqual([]);
+    expect(await keptFieldsOf(store, 'users.csv', 's1')).toMatchObject({
+      email: 'newer@school.example',
+      dateLastModified: '2026-12-05T00:00:00Z',
+    });
+    expect(await keptFieldsOf(store, 'results.csv', 'r1')).toMatchObject({ comment: 'newer' });
   });
 
   test('a delta row needs its dateLastModified and status', async () => {

@@ -22,7 +22,10 @@ export interface FieldDifference {
 
 type Rows = Map<string, Record<string, string>>;
 
-/** A folder bundle's OneRoster files, each as rows by sourcedId (header names as written, unquoted, BOM dropped). */
+/**
+ * A folder bundle's OneRoster files, each as rows by sourcedId (header names as written, unquoted,
+ * BOM dropped, any line ends).
+ */
 export function bundleRows(folder: string): Map<string, Rows> {
   const files = new Map<string, Rows>();
   for (const name of readdirSync(folder)) {
@@ -32,7 +35,10 @@ export function bundleRows(folder: string): Map<string, Rows> {
       bom: true,
       skip_empty_lines: true,
     }) as Array<Record<string, string>>;
-    files.set(name, new Map(records.map((record) => [record.sourcedId ?? '', record])));
+    // Keyed by the sourcedId column in whatever letter case the header spells it (`SourcedId`).
+    const sourcedIdOf = (record: Record<string, string>) =>
+      Object.entries(record).find(([column]) => column.toLowerCase() === 'sourcedid')?.[1] ?? '';
+    files.set(name, new Map(records.map((record) => [sourcedIdOf(record), record])));
   }
   return files;
 }

@@ -57,6 +57,17 @@ export async function ledgerRows(store: Store): Promise<unknown[]> {
     .execute();
 }
 
+/** What the store keeps of a bundle's row for export to give back (roster_fields), or undefined. */
+export async function keptFieldsOf(
+  store: Store,
+  file: string,
+  sourcedId: string,
+): Promise<Record<string, string> | undefined> {
+  const kept = await store.db.selectFrom('roster_fields').selectAll().where('file', '=', file).execute();
+  const row = kept.find((candidate) => candidate.sourced_id === sourcedId);
+  return row && (JSON.parse(row.fields) as Record<string, string>);
+}
+
 /** Whether the store holds any row of the school. */
 export async function schoolIsEmpty(store: Store): Promise<boolean> {
   const rows = await schoolRows(store);

@@ -25,13 +25,18 @@ export async function writeKeptFields(
   }
 }
 
-/** Every kept row, by file then sourcedId, in sourcedId order. */
+/**
+ * Every kept row, by file then sourcedId, in sourcedId order, but the kept fields of stored marks:
+ * there may be millions, and the export reads them with their marks (readSchoolTable's `kept`).
+ */
 export async function readKeptFields(
   connection: ImportConnection,
 ): Promise<Map<string, Map<string, Record<string, string>>>> {
   const files = new Map<string, Map<string, Record<string, string>>>();
   const rows = await connection.all<{ file: string; sourced_id: string; fields: string }>(
-    'SELECT file, sourced_id, fields FROM roster_fields ORDER BY file, sourced_id',
+    'SELECT file, sourced_id, fields FROM roster_fields f WHERE NOT (f.file = ? AND EXISTS ' +
+      "(SELECT 1 FROM roster_ids r WHERE r.kind = 'marks' AND r.sourced_id = f.sourced_id)) ORDER BY file, sourced_id",
+    ['results.csv'],
   );
   for (const row of rows) {
     let file = files.get(row.file);
@@ -42,4 +47,15 @@ export async function readKeptFields(
     file.set(row.sourced_id, JSON.parse(row.fields) as Record<string, string>);
   }
   return files;
+}
+
+/** The header names the kept fields of a file's rows use, each once (the columns an export adds for them). */
+export async function keptColumns(connection: ImportConnection, file: string): Promise<string[]> {
+  const rows = await connection.all<{ name: string }>(
+    connection.engine === 'sqlite'
+      ? 'SELECT DISTINCT j.key AS name FROM roster_fields f, json_each(f.fields) j WHERE f.file = ? ORDER BY 1'
+      : 'SELECT DISTINCT jsonb_object_keys(f.fields::jsonb) AS name FROM roster_fields f WHERE f.file = ? ORDER BY 1',
+    [file],
+  );
+  return rows.map((row) => row.name);
 }

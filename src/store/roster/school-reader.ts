@@ -10,14 +10,25 @@ export type StoredRow = Record<string, unknown> & { id: number; sourced_id: stri
 
 const PAGE = 5000;
 
-export async function* readSchoolTable(connection: ImportConnection, table: SchoolTable): AsyncGenerator<StoredRow> {
+/**
+ * With `keptFile`, each row also has `kept`: the fields kept of it under that file (roster_fields,
+ * as JSON), null for none: the marks' kept fields are read with them, a page at a time.
+ */
+export async function* readSchoolTable(
+  connection: ImportConnection,
+  table: SchoolTable,
+  keptFile?: string,
+): AsyncGenerator<StoredRow> {
   const columns = table.columns.map((column) => `t.${column}`).join(', ');
+  const kept = keptFile
+    ? { column: ', f.fields AS kept', join: ' LEFT JOIN roster_fields f ON f.file = ? AND f.sourced_id = r.sourced_id' }
+    : { column: '', join: '' };
   let after = 0;
   for (;;) {
     const rows = await connection.all<StoredRow>(
-      `SELECT t.id, ${columns}, r.sourced_id, r.modified_at FROM ${table.name} t ` +
-        'LEFT JOIN roster_ids r ON r.kind = ? AND r.id = t.id WHERE t.id > ? ORDER BY t.id LIMIT ?',
-      [table.name, after, PAGE],
+      `SELECT t.id, ${columns}, r.sourced_id, r.modified_at${kept.column} FROM ${table.name} t ` +
+        `LEFT JOIN roster_ids r ON r.kind = ? AND r.id = t.id${kept.join} WHERE t.id > ? ORDER BY t.id LIMIT ?`,
+      [table.name, ...(keptFile ? [keptFile] : []), after, PAGE],
     );
     for (const row of rows) yield { ...row, id: Number(row.id) };
     if (rows.length < PAGE) return;

@@ -15,6 +15,8 @@ export interface MarkRow {
   readonly score: number;
   readonly modifiedAt: string | null;
   readonly deleted: boolean;
+  /** The row's fields the store does not hold (a comment, a scoreDate of its own ...), as JSON; null for none. */
+  readonly kept: string | null;
 }
 
 /** Two rows of results.csv under one sourcedId, or asking for one id: the later line, and the first. */
@@ -34,6 +36,7 @@ const COLUMNS = [
   'score',
   'modified_at',
   'deleted',
+  'kept',
 ];
 /** Conflicts reported at most; the rest are only counted by the caller's problem list. */
 const REPORTED = 10_001;
@@ -45,7 +48,7 @@ export async function createMarkStaging(connection: ImportConnection): Promise<v
   await connection.run(
     `CREATE ${temporary} TABLE staged_marks (line INTEGER PRIMARY KEY, sourced_id TEXT NOT NULL, pinned_id INTEGER, ` +
       `assessment_id INTEGER NOT NULL, student_record_id INTEGER NOT NULL, score ${real} NOT NULL, ` +
-      'modified_at TEXT, deleted INTEGER NOT NULL, id INTEGER)',
+      'modified_at TEXT, deleted INTEGER NOT NULL, kept TEXT, id INTEGER)',
   );
 }
 
@@ -59,6 +62,7 @@ export async function stageMarks(connection: ImportConnection, marks: readonly M
     mark.score,
     mark.modifiedAt,
     mark.deleted ? 1 : 0,
+    mark.kept,
   ]);
   // SQLite: one transaction per batch, which takes no lock on the school (temporary tables are the connection's).
   if (connection.engine === 'sqlite') await connection.run('BEGIN');
@@ -159,5 +163,26 @@ export async function writeStagedMarks(connection: ImportConnection, upsert: boo
       'FROM staged_marks WHERE deleted = 0 ON CONFLICT (kind, sourced_id) DO UPDATE SET id = excluded.id, ' +
       'modified_at = excluded.modified_at WHERE roster_ids.id <> excluded.id ' +
       'OR roster_ids.modified_at IS DISTINCT FROM excluded.modified_at',
+  );
+}
+
+/**
+ * The staged marks' kept fields (roster_fields, file results.csv), written from the staging table
+ * in one statement rather than held per row in memory: a delta's rows (changed or deleted) first
+ * lose what was kept of them, then the rows written keep what they have. Runs after the kept
+ * fields of the other files, whose bulk write clears the table. The stale rows of a delta left
+ * the staging table before (dropUnchangedMarks), so what is kept of them stays as it was.
+ */
+export async function writeStagedMarkFields(connection: ImportConnection, delta: boolean): Promise<void> {
+  if (delta) {
+    await connection.run(
+      "DELETE FROM roster_fields WHERE file = 'results.csv' AND sourced_id IN (SELECT sourced_id FROM staged_marks)",
+    );
+  }
+  await connection.run(
+    "INSERT INTO roster_fields (file, sourced_id, fields) SELECT 'results.csv', sourced_id, kept FROM staged_marks " +
+      // In key order, so that the key's index grows at its end rather than page by random page.
+      'WHERE deleted = 0 AND kept IS NOT NULL ORDER BY sourced_id ' +
+      'ON CONFLICT (file, sourced_id) DO UPDATE SET fields = excluded.fields',
   );
 }
