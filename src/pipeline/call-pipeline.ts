@@ -102,6 +102,19 @@ function passable(exchange: Exchange, call: Call): LegacyRequest {
 export class CallPipeline {
   constructor(private readonly parts: PipelineParts) {}
 
+  /**
+   * Runs `send` (which writes a call's answer) once the audit trail holds the call's record where
+   * a crash cannot lose it; `fail` instead when it cannot be kept.
+   */
+  afterAudit(send: () => void, fail: (error: unknown) => void): void {
+    this.parts.audit.afterJournal(send, fail);
+  }
+
+  /** Whether an answer written now would leave before an audit record: then it goes through `afterAudit`. */
+  get auditHoldsAnswers(): boolean {
+    return this.parts.audit.holdsAnswers;
+  }
+
   /** The exchange of one request; `record` is what the access log and the figures will learn of it. */
   exchange(request: IncomingMessage, record: RequestRecord | undefined): Exchange {
     const { settings } = this.parts;

@@ -165,6 +165,56 @@ describeEachEngine('the audit journal', (engine) => {
     expect(statSync(join(folder, JOURNAL_FOLDER)).mode & 0o777).toBe(0o700);
   });
 
+  test('answers wait for the journal: the calls of one turn are written together, then their answers sent', async () => {
+    const store = await openTestStore(settings);
+    const trail = new AuditTrail(
+      { databaseUrl: settings.DATABASE_URL, dataDirectory: folder },
+      { flushMs: 60_000, retentionDays: 365 },
+    );
+    try {
+      const sent: number[] = [];
+      const failed: unknown[] = [];
+      expect(trail.holdsAnswers).toBe(false);
+      trail.afterJournal(
+        () => sent.push(0),
+        (error) => failed.push(error),
+      );
+      // Nothing recorded and unwritten: an answer leaves at once.
+      expect(sent).toEqual([0]);
+      const written = new Promise<number>((resolve) => {
+        for (const student of [4, 5]) {
+          trail.record({
+            at: new Date(),
+            caller: 'portal',
+            address: '127.0.0.1',
+            operation: 'GetStudentInfoById',
+            binding: 'json',
+            outcome: 'ok',
+            students: [student],
+            teachers: [],
+            classes: [],
+          });
+          trail.afterJournal(
+            () => {
+              sent.push(student);
+              if (student === 5) resolve(journal(folder).calls);
+            },
+            (error) => failed.push(error),
+          );
+        }
+      });
+      // Held until the end of this turn, and not yet in the file.
+      expect(trail.holdsAnswers).toBe(true);
+      expect([sent, journal(folder).calls]).toEqual([[0], 0]);
+      // When the answers are sent, both records are in the file.
+      expect(await written).toBe(2);
+      expect([sent, failed, trail.holdsAnswers]).toEqual([[0, 4, 5], [], false]);
+    } finally {
+      await trail.close();
+      await store.close();
+    }
+  });
+
   test('a writer thread that dies is replaced, its batch written, and the death logged', async () => {
     setLogLevel('warn');
     const store = await openTestStore(settings);
