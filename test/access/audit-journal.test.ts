@@ -165,7 +165,7 @@ describeEachEngine('the audit journal', (engine) => {
     expect(statSync(join(folder, JOURNAL_FOLDER)).mode & 0o777).toBe(0o700);
   });
 
-  test('answers wait for the journal: the calls of one turn are written together, then their answers sent', async () => {
+  test('answers wait for the journal: a turn's calls are written together, then their answers sent', async () => {
     const store = await openTestStore(settings);
     const trail = new AuditTrail(
       { databaseUrl: settings.DATABASE_URL, dataDirectory: folder },
