@@ -56,6 +56,21 @@ function journal(folder: string): { files: string[]; calls: number } {
   return { files, calls };
 }
 
+/** Records a portal's lookup of one student, as the pipeline does for an answer that showed the student. */
+function recordLookup(trail: AuditTrail, student: number): void {
+  trail.record({
+    at: new Date(),
+    caller: 'portal',
+    address: '127.0.0.1',
+    operation: 'GetStudentInfoById',
+    binding: 'json',
+    outcome: 'ok',
+    students: [student],
+    teachers: [],
+    classes: [],
+  });
+}
+
 const askFor = (url: string, student: number) =>
   remoteCall(url, INFO, 'GetStudentInfoById', { StudentId: String(student) }, 'json', { from: '127.0.0.1' });
 
@@ -165,7 +180,7 @@ describeEachEngine('the audit journal', (engine) => {
     expect(statSync(join(folder, JOURNAL_FOLDER)).mode & 0o777).toBe(0o700);
   });
 
-  test('answers wait for the journal: a turn's calls are written together, then their answers sent', async () => {
+  test("answers wait for the journal: one turn's calls are written at once, then their answers sent", async () => {
     const store = await openTestStore(settings);
     const trail = new AuditTrail(
       { databaseUrl: settings.DATABASE_URL, dataDirectory: folder },
@@ -183,17 +198,7 @@ describeEachEngine('the audit journal', (engine) => {
       expect(sent).toEqual([0]);
       const written = new Promise<number>((resolve) => {
         for (const student of [4, 5]) {
-          trail.record({
-            at: new Date(),
-            caller: 'portal',
-            address: '127.0.0.1',
-            operation: 'GetStudentInfoById',
-            binding: 'json',
-            outcome: 'ok',
-            students: [student],
-            teachers: [],
-            classes: [],
-          });
+          recordLookup(trail, student);
           trail.afterJournal(
             () => {
               sent.push(student);
@@ -226,17 +231,7 @@ describeEachEngine('the audit journal', (engine) => {
     try {
       const logged = await capturedLog(async () => {
         for (const student of [4, 5, 6]) {
-          trail.record({
-            at: new Date(),
-            caller: 'portal',
-            address: '127.0.0.1',
-            operation: 'GetStudentInfoById',
-            binding: 'json',
-            outcome: 'ok',
-            students: [student],
-            teachers: [],
-            classes: [],
-          });
+          recordLookup(trail, student);
         }
         // The first writer dies on this batch; the flush ends once its replacement has written it.
         await trail.flush();
