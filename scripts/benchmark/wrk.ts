@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   CLOCK_TICKS_PER_SECOND,
   cpuSeconds,
+  cpuTimes,
   machineBusySeconds,
   waitForExit,
   type ProcessGroup,
@@ -31,6 +32,8 @@ export interface LoadResult {
   readonly errors: number;
   /** Server CPU time (user + system) per completed request, from /proc before and after. */
   readonly cpuMicrosPerRequest: number;
+  /** The part of it the kernel spent in the server's system calls (stime): socket reads and writes, file locks. */
+  readonly systemCpuMicrosPerRequest: number;
   /** wrk's own CPU time per completed request. */
   readonly clientCpuMicrosPerRequest: number;
   /** CPU time per completed request of each further group of processes runWrk was asked to measure. */
@@ -137,14 +140,16 @@ export async function runWrk(
       Object.entries(measured).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0)]),
     );
   const groupsBefore = groupCpu();
-  const cpuBefore = cpuSeconds(serverPid);
+  const cpuBefore = cpuTimes(serverPid);
   const busyBefore = machineBusySeconds();
   const wrk = group.spawn('sh', ['-c', WRK_WRAPPER, 'wrk', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   wrk.stdout?.setEncoding('utf8');
   wrk.stdout?.on('data', (chunk: string) => (output += chunk));
   const code = await waitForExit(wrk, (settings.durationSeconds + 15) * 1000, 'wrk');
-  const serverCpu = cpuSeconds(serverPid) - cpuBefore;
+  const cpuAfter = cpuTimes(serverPid);
+  const serverSystemCpu = cpuAfter.system - cpuBefore.system;
+  const serverCpu = cpuAfter.user - cpuBefore.user + serverSystemCpu;
   const busy = machineBusySeconds() - busyBefore;
   const groupsAfter = groupCpu();
   const lines = output.split('\n');
@@ -171,6 +176,7 @@ export async function runWrk(
     p99Micros: figures.p99Micros,
     errors: figures.errors,
     cpuMicrosPerRequest: perRequest(serverCpu),
+    systemCpuMicrosPerRequest: perRequest(serverSystemCpu),
     clientCpuMicrosPerRequest: perRequest(wrkCpu),
     groupCpuMicrosPerRequest: Object.fromEntries(groupsUsed.map(([name, cpu]) => [name, perRequest(cpu)])),
     otherCores: Math.max(0, busy - serverCpu - groupsTotal - wrkCpu) / seconds,

@@ -59,6 +59,8 @@ export class AuditJournal {
   private fd: number;
   private path: string;
   private lines: string[] = [];
+  /** Lines appended and not yet written to the file: the calls of this turn of the event loop. */
+  private unwritten = '';
 
   constructor(private readonly folder: string) {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -72,15 +74,29 @@ export class AuditJournal {
     return this.lines.length;
   }
 
-  /** Appends one call's line, to memory and to the file. */
+  /** Appends one call's line to memory; `write` takes it to the file, with the others appended since. */
   append(line: string): void {
-    writeSync(this.fd, `${line}\n`);
+    this.unwritten += `${line}\n`;
     this.lines.push(line);
+  }
+
+  /** Whether lines were appended that are not in the file yet. */
+  get holdsUnwritten(): boolean {
+    return this.unwritten !== '';
+  }
+
+  /** Writes the lines appended since the last write to the file, in one system call. */
+  write(): void {
+    if (this.unwritten === '') return;
+    const text = this.unwritten;
+    this.unwritten = '';
+    writeSync(this.fd, text);
   }
 
   /** Closes the segment being written and opens the next; the closed one, or nothing when it was empty. */
   rotate(): JournalSegment | undefined {
     if (this.lines.length === 0) return undefined;
+    this.write();
     const closed = { path: this.path, lines: this.lines };
     closeSync(this.fd);
     this.segment += 1;
@@ -92,6 +108,7 @@ export class AuditJournal {
 
   /** Closes the file for good, removing the segment being written when it holds nothing (rotate first). */
   close(): void {
+    this.write();
     OPEN_HERE.delete(this.token);
     closeSync(this.fd);
     if (this.lines.length === 0) unlinkSync(this.path);

@@ -38,6 +38,12 @@ interface Batch extends JournalSegment {
   readonly id: number;
 }
 
+/** An answer waiting for the journal: written once its lines are in the file, or failed when they cannot be. */
+interface HeldAnswer {
+  readonly send: () => void;
+  readonly fail: (error: unknown) => void;
+}
+
 /**
  * The audit trail of calls that returned personal data or caused a message or a document. What a
  * call pays for it is a line appended to memory and to this process's journal file before its
@@ -65,6 +71,8 @@ export class AuditTrail {
   /** Resolved when the batch of that id has been answered (written or failed). */
   private readonly answered = new Map<number, () => void>();
   private writerExited: Promise<void> = Promise.resolve();
+  /** Answers held until the journal lines of this turn of the event loop are written. */
+  private held: HeldAnswer[] = [];
 
   /** `writerFile`: the writer thread's code; a test gives one that dies. */
   constructor(
@@ -100,6 +108,39 @@ export class AuditTrail {
     this.journal.append(journalLine(entry, `${this.journal.token}/${this.sequence}`));
     if (this.journal.length >= MAX_BUFFERED) void this.flush();
   }
+
+  /**
+   * Sends an answer once every call recorded so far is in the journal file: at once when it is,
+   * else at the end of this turn of the event loop, when the lines of every call of the turn are
+   * written in one system call (a write a call cost an audited call several microseconds of the
+   * kernel's time) and the answers held for them then sent, in order. When the lines cannot be
+   * written, the answers held fail instead: no answer leaves before its record.
+   */
+  afterJournal(send: () => void, fail: (error: unknown) => void): void {
+    if (!this.holdsAnswers) {
+      send();
+      return;
+    }
+    this.held.push({ send, fail });
+    if (this.held.length === 1) setImmediate(this.releaseHeld);
+  }
+
+  /** Whether calls were recorded that are not in the journal file yet: answers wait for them. */
+  get holdsAnswers(): boolean {
+    return this.journal.holdsUnwritten;
+  }
+
+  private readonly releaseHeld = (): void => {
+    const held = this.held;
+    this.held = [];
+    try {
+      this.journal.write();
+    } catch (error) {
+      for (const answer of held) answer.fail(error);
+      return;
+    }
+    for (const answer of held) answer.send();
+  };
 
   /** Sends what is held to the writer; resolves once every batch sent so far is written (or its failure logged). */
   flush(): Promise<void> {

@@ -49,6 +49,12 @@ export type Invocation =
   | { readonly ok: true; readonly result: unknown }
   | { readonly ok: false; readonly error: CallError };
 
+/** A caller recognised before the body was read, and let go on. */
+interface BeforeBody {
+  readonly caller: Caller;
+  readonly recognition: Recognition;
+}
+
 /** Whether a call may go on, and as whom. */
 type Admission =
   | { readonly ok: true; readonly identity: Identity | undefined }
@@ -96,6 +102,19 @@ function passable(exchange: Exchange, call: Call): LegacyRequest {
 export class CallPipeline {
   constructor(private readonly parts: PipelineParts) {}
 
+  /**
+   * Runs `send` (which writes a call's answer) once the audit trail holds the call's record where
+   * a crash cannot lose it; `fail` instead when it cannot be kept.
+   */
+  afterAudit(send: () => void, fail: (error: unknown) => void): void {
+    this.parts.audit.afterJournal(send, fail);
+  }
+
+  /** Whether an answer written now would leave before an audit record: then it goes through `afterAudit`. */
+  get auditHoldsAnswers(): boolean {
+    return this.parts.audit.holdsAnswers;
+  }
+
   /** The exchange of one request; `record` is what the access log and the figures will learn of it. */
   exchange(request: IncomingMessage, record: RequestRecord | undefined): Exchange {
     const { settings } = this.parts;
@@ -110,14 +129,18 @@ export class CallPipeline {
     const { record } = exchange;
     if (record) record.binding = binding.nameOf(exchange, state);
     let call: Call;
+    let beforeBody: BeforeBody | undefined;
     try {
-      await this.decideBeforeBody(exchange, binding, state);
+      // Awaited even when decided at once: by then node has parsed a body that came in the same
+      // packets as the headers, which the binding then takes whole (wire/read-body.ts).
+      beforeBody = await this.decideBeforeBody(exchange, binding, state);
       call = await binding.decode(exchange, state);
     } catch (error) {
       return this.fail(exchange, binding, state, error);
     }
     if (record) record.operation = call.operation.name;
-    const admitting = this.admit(call, record);
+    // The same caller, recognised before the body, is not recognised again.
+    const admitting = this.admit(call, record, beforeBody?.caller === call.caller ? beforeBody.recognition : undefined);
     const admission = admitting instanceof Promise ? await admitting : admitting;
     if (!admission.ok) return this.fail(exchange, binding, state, admission.error);
     const { migration } = this.parts;
@@ -188,19 +211,37 @@ export class CallPipeline {
    * flood of bodies from such callers then costs no parsing. SOAP without an Authorization header
    * is left to the body, which may carry a UsernameToken.
    */
-  private async decideBeforeBody<State>(exchange: Exchange, binding: Binding<State>, state: State): Promise<void> {
+  private decideBeforeBody<State>(
+    exchange: Exchange,
+    binding: Binding<State>,
+    state: State,
+  ): BeforeBody | undefined | Promise<BeforeBody> {
     const bindingName = binding.nameOf(exchange, state);
-    if (bindingName === undefined) return;
+    if (bindingName === undefined) return undefined;
     const operation = binding.operationBeforeBody?.(state);
+    // Nothing to decide yet (SOAP without an Authorization header): no caller to describe, no promise.
+    if (operation === undefined && !exchange.request.headers.authorization) return undefined;
     const caller = exchange.caller(bindingName);
-    if (caller.credentials === undefined && operation === undefined) return;
+    if (caller.credentials === undefined && operation === undefined) return undefined;
     const recognising = this.parts.callers.recognise(caller.address, caller.credentials);
-    const recognition = recognising instanceof Promise ? await recognising : recognising;
+    return recognising instanceof Promise
+      ? recognising.then((recognition) => this.decideOnRecognition(exchange, caller, operation, recognition))
+      : this.decideOnRecognition(exchange, caller, operation, recognising);
+  }
+
+  /** Throws the refusal of a caller that may not go on; else what was learnt of it, for the admission. */
+  private decideOnRecognition(
+    exchange: Exchange,
+    caller: Caller,
+    operation: OperationName | undefined,
+    recognition: Recognition,
+  ): BeforeBody {
     const identity = recognition.kind === 'identified' ? recognition.identity : undefined;
     if (recognition.kind === 'refused' || (operation !== undefined && !this.mayCall(identity, operation))) {
       if (exchange.record && operation !== undefined) exchange.record.operation = operation;
       throw this.refusal(caller, operation, recognition);
     }
+    return { caller, recognition };
   }
 
   /**
@@ -218,13 +259,14 @@ export class CallPipeline {
    * Most callers are recognised from memory: a promise only when recognising needs one spares the
    * call a turn of the queue.
    */
-  private admit(call: Call, record?: RequestRecord): Admission | Promise<Admission> {
+  private admit(call: Call, record?: RequestRecord, recognised?: Recognition): Admission | Promise<Admission> {
     const name = call.operation.name as OperationName;
     const tooLong = parameterTooLong(this.policyOf(name), call.parameters);
     if (tooLong) {
       const message = `${tooLong.name} must be at most ${tooLong.limit} characters long.`;
       return { ok: false, error: new CallError('rule', message) };
     }
+    if (recognised) return this.decide(call, name, recognised, record);
     const recognising = this.parts.callers.recognise(call.caller.address, call.caller.credentials);
     return recognising instanceof Promise
       ? recognising.then((recognition) => this.decide(call, name, recognition, record))

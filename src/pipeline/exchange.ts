@@ -17,6 +17,8 @@ export class Exchange {
   private bodyRead = false;
   /** The body as read, kept for a call passed on to the legacy service unchanged. */
   private bodyBytes: Buffer | undefined;
+  /** The caller as the headers describe it, made once: the pipeline asks before and after the body. */
+  private headerCaller: Caller | undefined;
 
   constructor(
     readonly request: IncomingMessage,
@@ -27,21 +29,34 @@ export class Exchange {
     private readonly trustedProxies: NetworkList,
   ) {}
 
-  /** The client's address, behind a trusted proxy the one it forwarded. */
+  /** The client's address, behind a trusted proxy the one it forwarded (as the request's record has it). */
   get clientAddress(): string {
-    return clientAddress(
-      this.request.socket.remoteAddress ?? '',
-      this.request.headers['x-forwarded-for'],
-      this.trustedProxies,
+    return (
+      this.record?.address ??
+      clientAddress(
+        this.request.socket.remoteAddress ?? '',
+        this.request.headers['x-forwarded-for'],
+        this.trustedProxies,
+      )
     );
   }
 
   /**
    * The caller as every binding describes it: its address, the headers that matter, the binding.
    * The Authorization header's credentials count on every binding, a bearer token on JSON only;
-   * a binding with credentials of its own (SOAP's WS-Security header) passes them instead.
+   * a binding with credentials of its own (SOAP's WS-Security header) passes them instead. Without
+   * those, the same binding gets the same caller: the pipeline can tell it recognised it already.
    */
   caller(binding: BindingName, bindingCredentials?: Credentials | typeof UNREADABLE): Caller {
+    if (bindingCredentials !== undefined) return this.describeCaller(binding, bindingCredentials);
+    if (this.headerCaller?.binding !== binding) this.headerCaller = this.describeCaller(binding, undefined);
+    return this.headerCaller;
+  }
+
+  private describeCaller(
+    binding: BindingName,
+    bindingCredentials: Credentials | typeof UNREADABLE | undefined,
+  ): Caller {
     const { headers } = this.request;
     const federation = headers[FEDERATION_HEADER];
     let credentials = bindingCredentials ?? credentialsOfAuthorization(headers.authorization);

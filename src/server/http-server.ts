@@ -4,6 +4,7 @@ import { HttpBinding } from '../bindings/http/http-binding';
 import { JsonBinding } from '../bindings/json/json-binding';
 import { SoapBinding } from '../bindings/soap/soap-binding';
 import { exceptionPage, NO_SCRIPT_SERVICE, UNRECOGNIZED_FORMAT } from '../pages/error-page';
+import type { CallPipeline } from '../pipeline/call-pipeline';
 import type { Served } from '../pipeline/reply';
 import { send } from '../wire/send';
 import { failRequest } from './fail-request';
@@ -38,10 +39,26 @@ export interface HttpServer {
   readonly tracking: RequestTracking;
 }
 
-/** Writes the reply once the call is served; a failure on the way is the last resort's. No closure per call. */
-async function writeWhenServed(request: IncomingMessage, response: ServerResponse, serving: Promise<Served>) {
+/**
+ * Writes the reply once the call is served and its audit record kept (see AuditTrail.afterJournal);
+ * a failure on the way is the last resort's.
+ */
+async function writeWhenServed(
+  pipeline: CallPipeline,
+  request: IncomingMessage,
+  response: ServerResponse,
+  serving: Promise<Served>,
+) {
   try {
-    writeReply(response, await serving);
+    const served = await serving;
+    if (!pipeline.auditHoldsAnswers) {
+      writeReply(response, served);
+      return;
+    }
+    pipeline.afterAudit(
+      () => writeReply(response, served),
+      (error) => failRequest(response, error, request),
+    );
   } catch (error) {
     failRequest(response, error, request);
   }
@@ -90,7 +107,7 @@ export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits =
           pages(request, response, target);
           return;
       }
-      writeWhenServed(request, response, serving);
+      writeWhenServed(pipeline, request, response, serving);
     },
     {
       router: new RequestRouter(parts.catalog),

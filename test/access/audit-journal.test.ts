@@ -56,6 +56,21 @@ function journal(folder: string): { files: string[]; calls: number } {
   return { files, calls };
 }
 
+/** Records a portal's lookup of one student, as the pipeline does for an answer that showed the student. */
+function recordLookup(trail: AuditTrail, student: number): void {
+  trail.record({
+    at: new Date(),
+    caller: 'portal',
+    address: '127.0.0.1',
+    operation: 'GetStudentInfoById',
+    binding: 'json',
+    outcome: 'ok',
+    students: [student],
+    teachers: [],
+    classes: [],
+  });
+}
+
 const askFor = (url: string, student: number) =>
   remoteCall(url, INFO, 'GetStudentInfoById', { StudentId: String(student) }, 'json', { from: '127.0.0.1' });
 
@@ -165,6 +180,46 @@ describeEachEngine('the audit journal', (engine) => {
     expect(statSync(join(folder, JOURNAL_FOLDER)).mode & 0o777).toBe(0o700);
   });
 
+  test("answers wait for the journal: one turn's calls are written at once, then their answers sent", async () => {
+    const store = await openTestStore(settings);
+    const trail = new AuditTrail(
+      { databaseUrl: settings.DATABASE_URL, dataDirectory: folder },
+      { flushMs: 60_000, retentionDays: 365 },
+    );
+    try {
+      const sent: number[] = [];
+      const failed: unknown[] = [];
+      expect(trail.holdsAnswers).toBe(false);
+      trail.afterJournal(
+        () => sent.push(0),
+        (error) => failed.push(error),
+      );
+      // Nothing recorded and unwritten: an answer leaves at once.
+      expect(sent).toEqual([0]);
+      const written = new Promise<number>((resolve) => {
+        for (const student of [4, 5]) {
+          recordLookup(trail, student);
+          trail.afterJournal(
+            () => {
+              sent.push(student);
+              if (student === 5) resolve(journal(folder).calls);
+            },
+            (error) => failed.push(error),
+          );
+        }
+      });
+      // Held until the end of this turn, and not yet in the file.
+      expect(trail.holdsAnswers).toBe(true);
+      expect([sent, journal(folder).calls]).toEqual([[0], 0]);
+      // When the answers are sent, both records are in the file.
+      expect(await written).toBe(2);
+      expect([sent, failed, trail.holdsAnswers]).toEqual([[0, 4, 5], [], false]);
+    } finally {
+      await trail.close();
+      await store.close();
+    }
+  });
+
   test('a writer thread that dies is replaced, its batch written, and the death logged', async () => {
     setLogLevel('warn');
     const store = await openTestStore(settings);
@@ -176,17 +231,7 @@ describeEachEngine('the audit journal', (engine) => {
     try {
       const logged = await capturedLog(async () => {
         for (const student of [4, 5, 6]) {
-          trail.record({
-            at: new Date(),
-            caller: 'portal',
-            address: '127.0.0.1',
-            operation: 'GetStudentInfoById',
-            binding: 'json',
-            outcome: 'ok',
-            students: [student],
-            teachers: [],
-            classes: [],
-          });
+          recordLookup(trail, student);
         }
         // The first writer dies on this batch; the flush ends once its replacement has written it.
         await trail.flush();

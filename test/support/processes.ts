@@ -174,15 +174,23 @@ export function procFile(pid: number, name: string): string {
  * the ")" closing the command name, which may itself hold spaces.
  */
 export function cpuSeconds(pid: number): number {
-  let ticks = 0;
+  const { user, system } = cpuTimes(pid);
+  return user + system;
+}
+
+/** The same CPU seconds, user (the process's own code) and system (the kernel's, in its system calls) apart. */
+export function cpuTimes(pid: number): { user: number; system: number } {
+  let user = 0;
+  let system = 0;
   for (const member of processTree(pid)) {
     const stat = procFile(member, 'stat');
     if (!stat) continue;
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // fields[0] is field 3 (state), so field N is fields[N - 3].
-    ticks += Number(fields[11]) + Number(fields[12]);
+    user += Number(fields[11]);
+    system += Number(fields[12]);
   }
-  return ticks / CLOCK_TICKS_PER_SECOND;
+  return { user: user / CLOCK_TICKS_PER_SECOND, system: system / CLOCK_TICKS_PER_SECOND };
 }
 
 /**

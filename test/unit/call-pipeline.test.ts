@@ -140,3 +140,40 @@ describe('serving a request: a reply for the server to write', () => {
     expect(served).toBe(HANG_UP);
   });
 });
+
+describe('recognising the caller once a call', () => {
+  /** A pipeline counting how often it recognises a caller, serving a binding that knows the operation from the path. */
+  function countingPipeline(): { pipeline: CallPipeline; recognitions: () => number } {
+    let recognitions = 0;
+    const pipeline = pipelineRunning(() => 'report');
+    const callers = (pipeline as unknown as { parts: { callers: CallerRegistry } }).parts.callers;
+    const recognise = callers.recognise.bind(callers);
+    callers.recognise = (...args: Parameters<CallerRegistry['recognise']>) => {
+      recognitions += 1;
+      return recognise(...args);
+    };
+    return { pipeline, recognitions: () => recognitions };
+  }
+
+  function bindingWithCaller(credentials?: Call['caller']['credentials']): Binding<undefined> {
+    return {
+      ...textBinding(),
+      decode: (exchange) => ({ ...call, caller: exchange.caller('json', credentials) }),
+    };
+  }
+
+  test('a caller recognised before the body is not recognised again after it', async () => {
+    const { pipeline, recognitions } = countingPipeline();
+    const served = await pipeline.serve(pipeline.exchange(request({}), undefined), bindingWithCaller(), undefined);
+    expect(served).toMatchObject({ status: 200, body: 'report' });
+    expect(recognitions()).toBe(1);
+  });
+
+  test('credentials found in the body are recognised in their turn', async () => {
+    const { pipeline, recognitions } = countingPipeline();
+    const token = { kind: 'bearer', secret: 'from the body' } as const;
+    const served = await pipeline.serve(pipeline.exchange(request({}), undefined), bindingWithCaller(token), undefined);
+    expect(served).toMatchObject({ status: 200, body: 'report' });
+    expect(recognitions()).toBe(2);
+  });
+});
