@@ -37,11 +37,11 @@ test('a record sent twice is written once; past the bound, within the last pages
     await spool.add('results', [row('r1'), row('r2'), row('r3')]);
     await spool.add('results', [row('r3'), row('r4')]);
     expect(spool.duplicates).toBe(1);
-    // Four ids remembered: from here on, those of the last eight pages.
-    for (let page = 5; page < 15; page += 1) await spool.add('results', [row(`r${page}`)]);
-    await spool.add('results', [row('r14'), row('r6')]);
-    expect(spool.duplicates).toBe(2);
-    expect(spool.count('results').rows).toBe(15);
+    // Four ids remembered: from here on, those of the last eight pages at least, sixteen at most.
+    for (let page = 5; page < 30; page += 1) await spool.add('results', [row(`r${page}`)]);
+    await spool.add('results', [row('r22'), row('r29'), row('r6')]);
+    expect(spool.duplicates).toBe(3);
+    expect(spool.count('results').rows).toBe(30);
   } finally {
     await spool.remove();
   }
