@@ -1,4 +1,3 @@
-import { readCalendarDate } from '../../src/lib/calendar-date';
 import { FieldReader } from '../../src/roster/fields';
 import { Problems } from '../../src/roster/problems';
 
@@ -58,16 +57,5 @@ describe('timestamps of a file', () => {
       '6: dateLastModified "2026-09-01T10:61:00.000Z" is not an ISO 8601 date and time',
       '7: dateLastModified "2026-13-01T00:00:00.000Z" is not an ISO 8601 date and time',
     ]);
-  });
-});
-
-describe('calendar dates', () => {
-  test('have February 29 in leap years only, centuries by the 400-year rule', () => {
-    expect(readCalendarDate('2000-02-29')).toBe('day');
-    expect(readCalendarDate('1900-02-29')).toBe('no-such-day');
-    expect(readCalendarDate('2100-02-29')).toBe('no-such-day');
-    expect(readCalendarDate('2028-02-29')).toBe('day');
-    expect(readCalendarDate('2026-06-31')).toBe('no-such-day');
-    expect(readCalendarDate('2026-07-31')).toBe('day');
   });
 });
