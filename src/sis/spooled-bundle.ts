@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -14,8 +14,9 @@ import type { Row } from './json-rows';
  * The provider's records written to a temporary folder as a OneRoster CSV bundle while they are
  * read, so that a school of millions of results is held on disk, not in memory, and the import
  * then reads it as it reads any bundle: one mapping, the import's rules, one transaction. A
- * record sent twice (offset paging over data that moves) is written once. Columns a record adds
- * (metadata.*) join the header, written last, ahead of the rows.
+ * record sent twice (offset paging over data that moves) is written once. Each file starts with
+ * its collection's columns; when records add columns (metadata.*), the file is written again at
+ * the end under the longer header.
  */
 
 /** Every sourcedId of a file is remembered up to this many; past it, those of the last pages only. */
@@ -67,7 +68,11 @@ type FileName = CollectionName | 'roles';
 interface SpoolFile {
   readonly columns: string[];
   readonly known: Set<string>;
+  /** The file, its header (the collection's columns) written first. */
   readonly body: WriteStream;
+  /** The bytes of that header: when records add columns, the rows after it go under a new one. */
+  readonly headerBytes: number;
+  readonly columnsAtStart: number;
   readonly seen: SeenIds;
   rows: number;
   deletions: number;
@@ -93,10 +98,15 @@ export class SpooledBundle {
       const columns = [
         ...(name === 'roles' ? ROLES_COLUMNS : (COLLECTIONS.find((c) => c.name === name)?.columns ?? [])),
       ];
+      const header = stringify([columns]);
+      const body = createWriteStream(join(this.folder, `${name}.csv`));
+      body.write(header);
       file = {
         columns,
         known: new Set(columns),
-        body: createWriteStream(join(this.folder, `${name}.body`)),
+        body,
+        headerBytes: Buffer.byteLength(header),
+        columnsAtStart: columns.length,
         seen: new SeenIds(this.exactIds),
         rows: 0,
         deletions: 0,
@@ -149,10 +159,15 @@ export class SpooledBundle {
       file.seen.forget();
       file.body.end();
       await once(file.body, 'close');
-      const target = createWriteStream(join(this.folder, `${name}.csv`));
-      target.write(stringify([file.columns]));
-      await pipeline(createReadStream(join(this.folder, `${name}.body`)), target);
-      await rm(join(this.folder, `${name}.body`));
+      // Copied under the longer header only when records added columns (metadata.*): 5,000,000
+      // results are not written twice otherwise.
+      if (file.columns.length > file.columnsAtStart) {
+        const path = join(this.folder, `${name}.csv`);
+        const target = createWriteStream(`${path}.headed`);
+        target.write(stringify([file.columns]));
+        await pipeline(createReadStream(path, { start: file.headerBytes }), target);
+        await rename(`${path}.headed`, path);
+      }
       if (name !== 'roles') manifest.push([`file.${name}`, mode]);
     }
     await writeFile(join(this.folder, 'manifest.csv'), stringify(manifest));
