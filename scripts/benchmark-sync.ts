@@ -15,7 +15,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse/sync';
-import { type Json, OneRosterProvider, type RecordList, recordOf } from '../test/support/oneroster-provider';
+import { type Json, OneRosterProvider, type RecordList, recordMaker } from '../test/support/oneroster-provider';
 import { ONEROSTER_FILES } from '../src/roster/manifest';
 import { buildService } from './benchmark/build';
 import { runCli } from './benchmark/run-cli';
@@ -43,6 +43,7 @@ function fileRecords(
   const header = parse(lines[0]) as string[][];
   const columns = header[0];
   const changed = new Map<number, Json>();
+  const recordOf = recordMaker(name, columns, version);
   return {
     changed,
     length: lines.length - 1,
@@ -51,7 +52,7 @@ function fileRecords(
       if (own) return own;
       const line = lines[index + 1];
       const values = line.includes('"') ? (parse(line) as string[][])[0] : line.split(',');
-      return recordOf(name, Object.fromEntries(columns.map((column, at) => [column, values[at] ?? ''])), version);
+      return recordOf(values);
     },
     modifiedAfter: (since) =>
       [...changed.entries()]

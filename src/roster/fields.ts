@@ -27,6 +27,13 @@ function extendedTimestamp(value: string): string | undefined {
   const zoned = /^[+-]/.test(zone) ? `${zone.slice(0, 3)}:${minutes}` : zone.toUpperCase();
   return `${year}-${month}-${day}T${hour}:${minute}:${second}.${fraction.padEnd(3, '0').slice(0, 3)}${zoned}`;
 }
+/**
+ * A timestamp already in the one form the reader gives back (what toISOString writes, as OneRoster
+ * REST providers and the sync's bundle send it): when its day is on the calendar it is returned as
+ * it is, without parsing it into a Date and writing it out again. That took a fifth of the time
+ * of reading a result of the sync's bundle, 5,000,000 times over.
+ */
+const CANONICAL_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)(:[0-5]\d)?$/;
 
 export interface TextOptions {
@@ -43,6 +50,8 @@ export class FieldReader<Name extends string = string> {
   private problemCount = 0;
   /** The file that cannot be read that the current row depends on, when that is all that is wrong with it. */
   private quietCause: object | undefined;
+  /** The last timestamp found canonical and on the calendar (see CANONICAL_TIMESTAMP). */
+  private lastTimestamp = '';
 
   /** Per header field: the name a reader asked for it by, at its first read ('' while never read). */
   private readonly asked: string[];
@@ -211,6 +220,12 @@ export class FieldReader<Name extends string = string> {
   timestamp(name: Name, required: boolean): string | undefined {
     const value = this.raw(name);
     if (value === '') return required ? this.fail(name, 'missing-value', `${name} is required`) : undefined;
+    if (value === this.lastTimestamp) return value;
+    if (CANONICAL_TIMESTAMP.test(value) && readCalendarDate(value) === 'day') {
+      // Rows of a file mostly share a few modification times: the last one is remembered.
+      this.lastTimestamp = value;
+      return value;
+    }
     const extended = extendedTimestamp(value);
     if (extended !== undefined && readCalendarDate(extended) === 'no-such-day') {
       return this.fail(name, 'bad-date', `${name} "${clip(value)}": no such day`);

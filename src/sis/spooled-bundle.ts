@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -14,42 +14,48 @@ import type { Row } from './json-rows';
  * The provider's records written to a temporary folder as a OneRoster CSV bundle while they are
  * read, so that a school of millions of results is held on disk, not in memory, and the import
  * then reads it as it reads any bundle: one mapping, the import's rules, one transaction. A
- * record sent twice (offset paging over data that moves) is written once. Columns a record adds
- * (metadata.*) join the header, written last, ahead of the rows.
+ * record sent twice (offset paging over data that moves) is written once. Each file starts with
+ * its collection's columns; when records add columns (metadata.*), the file is written again at
+ * the end under the longer header.
  */
 
 /** Every sourcedId of a file is remembered up to this many; past it, those of the last pages only. */
 const EXACT_IDS = 250_000;
+/** Past the bound, the ids of at least this many last pages (at most twice as many) are remembered. */
 const RECENT_PAGES = 8;
 
 /**
  * The sourcedIds a file has been sent. Offset paging over data that moves sends a record again
  * on a nearby page; a file of millions (results) keeps the ids of its last pages only, so that its
  * memory stays bounded, and a record repeated further apart reaches the import, which reports it.
+ * The last pages are two generations of RECENT_PAGES pages each, the older dropped when the newer
+ * is full: two lookups a record, not one a page (8 pages, 5,000,000 results).
  */
 class SeenIds {
   private readonly all = new Set<string>();
-  private recent: Array<Set<string>> | undefined;
+  private recent: { current: Set<string>; previous: Set<string>; pages: number } | undefined;
 
   constructor(private readonly exactIds: number) {}
 
   has(id: string): boolean {
-    return this.recent ? this.recent.some((page) => page.has(id)) : this.all.has(id);
+    return this.recent ? this.recent.current.has(id) || this.recent.previous.has(id) : this.all.has(id);
   }
 
   add(id: string): void {
-    if (this.recent) (this.recent.at(-1) as Set<string>).add(id);
+    if (this.recent) this.recent.current.add(id);
     else this.all.add(id);
   }
 
   nextPage(): void {
     if (!this.recent && this.all.size >= this.exactIds) {
       this.all.clear();
-      this.recent = [];
+      this.recent = { current: new Set(), previous: new Set(), pages: 0 };
     }
     if (!this.recent) return;
-    this.recent.push(new Set());
-    if (this.recent.length > RECENT_PAGES) this.recent.shift();
+    this.recent.pages += 1;
+    if (this.recent.pages > RECENT_PAGES) {
+      this.recent = { current: new Set(), previous: this.recent.current, pages: 1 };
+    }
   }
 
   forget(): void {
@@ -62,7 +68,11 @@ type FileName = CollectionName | 'roles';
 interface SpoolFile {
   readonly columns: string[];
   readonly known: Set<string>;
+  /** The file, its header (the collection's columns) written first. */
   readonly body: WriteStream;
+  /** The bytes of that header: when records add columns, the rows after it go under a new one. */
+  readonly headerBytes: number;
+  readonly columnsAtStart: number;
   readonly seen: SeenIds;
   rows: number;
   deletions: number;
@@ -88,10 +98,15 @@ export class SpooledBundle {
       const columns = [
         ...(name === 'roles' ? ROLES_COLUMNS : (COLLECTIONS.find((c) => c.name === name)?.columns ?? [])),
       ];
+      const header = stringify([columns]);
+      const body = createWriteStream(join(this.folder, `${name}.csv`));
+      body.write(header);
       file = {
         columns,
         known: new Set(columns),
-        body: createWriteStream(join(this.folder, `${name}.body`)),
+        body,
+        headerBytes: Buffer.byteLength(header),
+        columnsAtStart: columns.length,
         seen: new SeenIds(this.exactIds),
         rows: 0,
         deletions: 0,
@@ -144,10 +159,15 @@ export class SpooledBundle {
       file.seen.forget();
       file.body.end();
       await once(file.body, 'close');
-      const target = createWriteStream(join(this.folder, `${name}.csv`));
-      target.write(stringify([file.columns]));
-      await pipeline(createReadStream(join(this.folder, `${name}.body`)), target);
-      await rm(join(this.folder, `${name}.body`));
+      // Copied under the longer header only when records added columns (metadata.*): 5,000,000
+      // results are not written twice otherwise.
+      if (file.columns.length > file.columnsAtStart) {
+        const path = join(this.folder, `${name}.csv`);
+        const target = createWriteStream(`${path}.headed`);
+        target.write(stringify([file.columns]));
+        await pipeline(createReadStream(path, { start: file.headerBytes }), target);
+        await rename(`${path}.headed`, path);
+      }
       if (name !== 'roles') manifest.push([`file.${name}`, mode]);
     }
     await writeFile(join(this.folder, 'manifest.csv'), stringify(manifest));

@@ -26,6 +26,15 @@ describe('calendar dates', () => {
     expect(readCalendarDate('2026-00-10')).toBe('not-a-date');
     expect(readCalendarDate('yesterday')).toBe('not-a-date');
   });
+
+  test('have February 29 in leap years only, centuries by the 400-year rule', () => {
+    expect(readCalendarDate('2000-02-29')).toBe('day');
+    expect(readCalendarDate('1900-02-29')).toBe('no-such-day');
+    expect(readCalendarDate('2100-02-29')).toBe('no-such-day');
+    expect(readCalendarDate('2028-02-29T00:00:00.000Z')).toBe('day');
+    expect(readCalendarDate('2026-06-31')).toBe('no-such-day');
+    expect(readCalendarDate('2026-07-31')).toBe('day');
+  });
 });
 
 describe("the status chart's axis", () => {
