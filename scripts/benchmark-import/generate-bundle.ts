@@ -273,16 +273,8 @@ export async function writeResultsDelta(folder: string, size: BundleSize, count:
   await writeFile(
     folder,
     'results.csv',
-    columnsOf('results', [
-      'sourcedId',
-      'status',
-      'dateLastModified',
-      'lineItemSourcedId',
-      'studentSourcedId',
-      'scoreStatus',
-      'score',
-      'scoreDate',
-    ]),
+    // A delta's rows carry their status and time: every column of the binding's but the comment.
+    ONEROSTER_COLUMNS.results.filter((column) => column !== 'comment'),
     (function* () {
       for (const [sourcedId, lineItem, student, status, score, date] of resultRows(
         count,

@@ -51,6 +51,7 @@ async function writeWhenServed(
 ) {
   try {
     const served = await serving;
+    // afterAudit sends at once too when nothing is held; asking first spares most calls its two closures.
     if (!pipeline.auditHoldsAnswers) {
       writeReply(response, served);
       return;
