@@ -1,5 +1,6 @@
 import { extname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../lib/start-thread';
 import { log } from '../lib/log';
 import type { StoreSettings } from '../store/open-store';
 import { AuditJournal, JOURNAL_FOLDER, type JournalSegment } from './audit-journal';
@@ -26,13 +27,6 @@ const RESTART_PAUSE_MS = 1_000;
 
 /** The writer's file, beside this one. */
 const WRITER_FILE = join(__dirname, `audit-writer${extname(__filename)}`);
-
-/** Runs the writer, as TypeScript through tsx where the service itself is (tests, `npm run dev`). */
-function startWriterThread(file: string, settings: WriterSettings): Worker {
-  if (extname(file) !== '.ts') return new Worker(file, { workerData: settings });
-  const code = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(file)});`;
-  return new Worker(code, { eval: true, workerData: settings });
-}
 
 interface Batch extends JournalSegment {
   readonly id: number;
@@ -188,7 +182,7 @@ export class AuditTrail {
 
   private startWriter(): void {
     this.writerStartedAt = Date.now();
-    const writer = startWriterThread(this.writerFile, this.writerSettings);
+    const writer = startThread(this.writerFile, this.writerSettings);
     this.writer = writer;
     if (!this.shuttingDown) writer.unref();
     writer.on('message', (message: FromWriter) => this.heard(message));

@@ -1,3 +1,4 @@
+import { BundleStop } from './bundle-stop';
 import { Transform, type Readable } from 'node:stream';
 
 /**
@@ -27,7 +28,7 @@ export const MAX_INFLATION_RATIO = 100;
 const RATIO_FLOOR_BYTES = 16 * 1024 * 1024;
 
 /** A bound the bundle passed: the import stops, and writes nothing. */
-export class BundleLimitError extends Error {}
+export class BundleLimitError extends BundleStop {}
 
 export interface DeclaredEntry {
   readonly name: string;

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse';
-import { BundleLimitError } from './bundle-limits';
+import { BundleStop } from './bundle-stop';
 import type { Bundle } from './bundle-source';
 import { restoreCell } from './spreadsheet-cells';
 import { locateSyntaxError } from './csv-syntax';
@@ -72,8 +72,8 @@ export async function openCsv(bundle: Bundle, name: string): Promise<CsvFile> {
         return { line, values: result.value.map(restoreCell) };
       }
     } catch (error) {
-      // A bound of the whole bundle stops the import, not just this file.
-      if (error instanceof BundleLimitError) throw error;
+      // A fault of the whole bundle (a bound, a sync's reading that failed) stops the import, not just this file.
+      if (error instanceof BundleStop) throw error;
       const message = error instanceof Error ? error.message : String(error);
       if (error instanceof CsvSyntaxError) throw error;
       // csv-parse reads ahead and counts lines its own way: the file is scanned again for the fault's place.

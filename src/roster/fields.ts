@@ -55,6 +55,7 @@ export class FieldReader<Name extends string = string> {
 
   /** Per header field: the name a reader asked for it by, at its first read ('' while never read). */
   private readonly asked: string[];
+  private readonly lowerCaseNames: readonly string[];
 
   constructor(
     readonly file: string,
@@ -63,6 +64,7 @@ export class FieldReader<Name extends string = string> {
     private readonly names: readonly string[] = [],
   ) {
     this.asked = names.map(() => '');
+    this.lowerCaseNames = names.map((name) => name.toLowerCase());
   }
 
   /**
@@ -176,6 +178,24 @@ export class FieldReader<Name extends string = string> {
 
   warnAt(line: number, name: Name, kind: WarningKind, message: string): void {
     this.problems.warn({ file: this.file, line, column: this.column(name), kind, message });
+  }
+
+  /**
+   * The current row's non-empty fields as written, by header name, but those `skip` names (by the
+   * lower-cased name): undefined when none is left. Once a row, millions of times: no array is
+   * made for fields left out.
+   */
+  writtenFieldsBut(skip: (lowerCaseName: string, value: string) => boolean): Record<string, string> | undefined {
+    let fields: Record<string, string> | undefined;
+    const { values } = this.current;
+    for (let index = 0; index < this.names.length; index += 1) {
+      const name = this.names[index];
+      const value = values[index] ?? '';
+      if (name === '' || value === '' || skip(this.lowerCaseNames[index], value)) continue;
+      fields ??= {};
+      fields[name] = value;
+    }
+    return fields;
   }
 
   /** The current row's non-empty fields as written, by header name (for the fields an export gives back). */

@@ -150,14 +150,13 @@ const RESULT_FROM_STORE = new Set([
  * its lineItem's dueDate (which export writes for them). Most results have none, and keep nothing.
  */
 function keptResultFields(reader: FieldReader, dueDate: unknown): string | null {
-  const fields = reader.writtenFields().filter(([name, value]) => {
-    const column = name.toLowerCase();
-    if (RESULT_FROM_STORE.has(column)) return false;
-    if (column === 'scorestatus') return value !== 'fully graded';
-    if (column === 'scoredate') return value !== dueDate;
-    return true;
-  });
-  return fields.length > 0 ? JSON.stringify(Object.fromEntries(fields)) : null;
+  const fields = reader.writtenFieldsBut(
+    (column, value) =>
+      RESULT_FROM_STORE.has(column) ||
+      (column === 'scorestatus' && value === 'fully graded') ||
+      (column === 'scoredate' && value === dueDate),
+  );
+  return fields ? JSON.stringify(fields) : null;
 }
 
 /** 1.2's flags of a result: checked, not kept by the store (they are given back). */

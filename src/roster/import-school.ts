@@ -69,6 +69,11 @@ export interface ImportOptions {
   readonly progress: Progress;
   /** How much the bundle may inflate to, and by when it must be read; none when undefined. */
   readonly limits?: BundleLimits;
+  /**
+   * A bundle still being written as it is read (a sync's): settles once it is whole and accepted.
+   * The import waits for it before it decides or writes anything, and fails with its error.
+   */
+  readonly untilWhole?: () => Promise<void>;
 }
 
 export interface ImportOutcome {
@@ -132,6 +137,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
       kept,
     };
     await readBundle(context, connection, ledger.highest.get('marks') ?? 0, options.skipInvalid);
+    await options.untilWhole?.();
     if (context.school.needed) {
       return {
         written: false,

@@ -7,14 +7,15 @@ import type { ProviderAuth } from './provider-auth';
 import { SyncFailure } from './sync-failure';
 
 /**
- * GETs of the provider's JSON with the faults a SIS shows: 429 and 503 wait for Retry-After (up
+ * GETs of the provider's pages with the faults a SIS shows: 429 and 503 wait for Retry-After (up
  * to SIS_MAX_RETRY_AFTER_S; a longer wait fails the sync rather than hold it for hours), other
  * 5xx, timeouts and broken connections are tried again after a backoff, SIS_RETRIES times; a 401
  * fetches a new token once. An answer over SIS_MAX_RESPONSE_BYTES, a redirect or another 4xx
  * fails at once. Messages name the path and the answer, never a credential.
  */
-export interface JsonPage {
-  readonly body: unknown;
+export interface ProviderPage {
+  /** The answer's body, as it came: parsed where its records are written (page-records.ts). */
+  readonly text: string;
   readonly headers: Headers;
 }
 
@@ -28,7 +29,7 @@ export class ProviderClient {
     private readonly wait: (ms: number) => Promise<unknown> = sleep,
   ) {}
 
-  async getJson(url: string): Promise<JsonPage> {
+  async getPage(url: string): Promise<ProviderPage> {
     const where = new URL(url).pathname;
     let reason = '';
     for (let attempt = 1; attempt <= this.settings.retries + 1; attempt += 1) {
@@ -51,7 +52,7 @@ export class ProviderClient {
         continue;
       }
       const { status } = response;
-      if (status === 200) return { body: parseJson(where, response.body), headers: response.headers };
+      if (status === 200) return { text: response.body, headers: response.headers };
       if (status === 401 && this.auth.refused(authorization)) {
         reason = 'the token was refused';
         continue;
@@ -81,13 +82,5 @@ export class ProviderClient {
     if (attempt > this.settings.retries) return;
     const { backoffBaseMs, maxRetryAfterMs } = this.settings;
     await this.wait(Math.min(retryDelayMs(attempt, backoffBaseMs, backoffBaseMs * 32, retryAfterMs), maxRetryAfterMs));
-  }
-}
-
-function parseJson(where: string, text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new SyncFailure(`${where}: the answer is not JSON`);
   }
 }

@@ -1,26 +1,42 @@
 import { counted } from '../lib/counted';
 import type { SisSettings } from '../config/sis-settings';
 import { collectionPages } from './collection-reader';
-import { COLLECTIONS } from './collections';
+import { COLLECTIONS, type CollectionName } from './collections';
 import { type Row, roleRows, rowOf } from './json-rows';
+import { pageRecords } from './page-records';
 import type { ProviderClient } from './provider-client';
 import { schoolFilter } from './school-filter';
-import type { SpooledBundle } from './spooled-bundle';
+import type { FileName, SpooledBundle } from './spooled-bundle';
 import { SyncFailure } from './sync-failure';
 
 /**
  * Reads every collection the import uses from the provider into the spooled bundle, page by page,
- * each record turned into its CSV row. Fails when the records pass SIS_MAX_RECORDS. Returns the
- * results sent (when `keepResults`: a delta whose new marks may be notified) and their lineItems.
+ * in the order the import reads them, each record turned into its CSV row. `progress` hears of
+ * each page's files as they grow and of each collection once it is whole, so that the import can
+ * read them meanwhile. Fails when the records pass SIS_MAX_RECORDS. Returns the records read, and
+ * the results sent (when `keepResults`: a delta whose new marks may be notified) and their lineItems.
  */
+export interface ReadProgress {
+  /** Bytes written so far to a file, and whether records added columns after its header. */
+  grown(name: FileName, bytes: number, grew: boolean): void;
+  /** The file is whole on disk. */
+  whole(name: FileName, bytes: number): void;
+}
+
+export interface ProviderRead {
+  readonly records: number;
+  readonly markedLineItems: string[];
+  readonly results: string[];
+}
+
 export async function readProvider(
   client: ProviderClient,
   settings: SisSettings,
   spool: SpooledBundle,
   since: string | undefined,
-  stillHeld: () => Promise<void>,
+  progress: ReadProgress,
   keepResults: boolean,
-): Promise<{ records: number; markedLineItems: Set<string>; results: string[] }> {
+): Promise<ProviderRead> {
   // A bulk sync hands every school to the import, whose --school chooses (a teacher of two schools
   // keeps both orgs); a delta carries too few orgs for the import to tell schools apart: filtered here.
   const inSchool =
@@ -30,39 +46,54 @@ export async function readProvider(
   let records = 0;
   const markedLineItems = new Set<string>();
   const results: string[] = [];
+  const rowsOf = (name: CollectionName, page: readonly unknown[]) => {
+    const rows: Row[] = [];
+    for (const record of page) {
+      const row = rowOf(name, record);
+      if (!row || (inSchool && !inSchool(name, row))) continue;
+      rows.push(row);
+      if (keepResults && name === 'results' && row.status !== 'tobedeleted') {
+        markedLineItems.add(row.lineItemSourcedId);
+        results.push(row.sourcedId);
+      }
+    }
+    return rows;
+  };
+  const told = (name: FileName) => {
+    const state = spool.state(name);
+    progress.grown(name, state.bytes, state.grew);
+  };
   for (const collection of COLLECTIONS) {
-    for await (const page of collectionPages(client, settings, collection, since)) {
-      await stillHeld();
-      records += page.length;
+    const take = async (text: string, url: string) => {
+      const page = pageRecords(text, collection.name, url);
+      const rows = rowsOf(collection.name, page);
+      spool.add(collection.name, rows);
+      told(collection.name);
+      if (collection.name === 'users' && settings.version === '1.2') {
+        spool.add('roles', userRoles(page, rows));
+        told('roles');
+      }
+      return page.length;
+    };
+    for await (const count of collectionPages(client, settings, collection, since, take)) {
+      records += count;
       if (records > settings.maxRecords) {
         throw new SyncFailure(
           `the provider sent more than ${counted(settings.maxRecords, 'record')} (SIS_MAX_RECORDS)`,
         );
       }
-      const rows: Row[] = [];
-      for (const record of page) {
-        const row = rowOf(collection.name, record);
-        if (!row || (inSchool && !inSchool(collection.name, row))) continue;
-        rows.push(row);
-        if (keepResults && collection.name === 'results' && row.status !== 'tobedeleted') {
-          markedLineItems.add(row.lineItemSourcedId);
-          results.push(row.sourcedId);
-        }
-      }
-      await spool.add(collection.name, rows);
-      if (collection.name === 'users' && settings.version === '1.2') {
-        const kept = new Set(rows.map((row) => row.sourcedId));
-        const users = page.filter(
-          (record) => typeof record === 'object' && record !== null && kept.has((record as Row).sourcedId),
-        );
-        await spool.add(
-          'roles',
-          users.flatMap((record) => roleRows(record as never)),
-        );
-      }
     }
+    progress.whole(collection.name, await spool.end(collection.name));
   }
-  return { records, markedLineItems, results };
+  return { records, markedLineItems: [...markedLineItems], results };
+}
+
+/** The rows of roles.csv of a 1.2 page of users: the roles of the users kept. */
+function userRoles(page: readonly unknown[], kept: readonly Row[]): Row[] {
+  const ids = new Set(kept.map((row) => row.sourcedId));
+  return page
+    .filter((record) => typeof record === 'object' && record !== null && ids.has((record as Row).sourcedId))
+    .flatMap((record) => roleRows(record as never));
 }
 
 /**
@@ -73,11 +104,14 @@ async function otherSchools(client: ProviderClient, settings: SisSettings, schoo
   const orgs = COLLECTIONS.find((collection) => collection.name === 'orgs');
   const others = new Set<string>();
   if (!orgs) return others;
-  for await (const page of collectionPages(client, settings, orgs, undefined)) {
-    for (const record of page) {
+  const take = async (text: string, url: string) => {
+    const records = pageRecords(text, 'orgs', url);
+    for (const record of records) {
       const row = rowOf('orgs', record);
       if (row && row.type === 'school' && row.sourcedId !== school) others.add(row.sourcedId);
     }
-  }
+    return records.length;
+  };
+  for await (const count of collectionPages(client, settings, orgs, undefined, take)) void count;
   return others;
 }

@@ -1,8 +1,7 @@
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, openSync, writeSync } from 'node:fs';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
 import type { SisVersion } from '../config/sis-settings';
@@ -14,9 +13,9 @@ import type { Row } from './json-rows';
  * The provider's records written to a temporary folder as a OneRoster CSV bundle while they are
  * read, so that a school of millions of results is held on disk, not in memory, and the import
  * then reads it as it reads any bundle: one mapping, the import's rules, one transaction. A
- * record sent twice (offset paging over data that moves) is written once. Each file starts with
- * its collection's columns; when records add columns (metadata.*), the file is written again at
- * the end under the longer header.
+ * record sent twice (offset paging over data that moves) is written once. Each file's header is
+ * its collection's columns and those the first page's records add (metadata.*); when later
+ * records add more, the file is written again at the end under the longer header.
  */
 
 /** Every sourcedId of a file is remembered up to this many; past it, those of the last pages only. */
@@ -63,21 +62,27 @@ class SeenIds {
     this.recent = undefined;
   }
 }
-type FileName = CollectionName | 'roles';
+export type FileName = CollectionName | 'roles';
 
 interface SpoolFile {
   readonly columns: string[];
   readonly known: Set<string>;
-  /** The file, its header (the collection's columns) written first. */
-  readonly body: WriteStream;
-  /** The bytes of that header: when records add columns, the rows after it go under a new one. */
-  readonly headerBytes: number;
-  readonly columnsAtStart: number;
+  /** The open file; closed once the collection is read whole. */
+  fd: number | undefined;
+  /** Columns of the header written first (the collection's, and those of the first page's records). */
+  headerColumns: number;
+  headerBytes: number;
+  /** Bytes written, header included. */
+  bytes: number;
   readonly seen: SeenIds;
   rows: number;
   deletions: number;
 }
 
+/**
+ * Files are written synchronously: the spool runs on a thread of its own (spool-thread.ts), where
+ * nothing else waits, and a file's size is then the bytes another reader of it can read.
+ */
 export class SpooledBundle {
   private readonly files = new Map<FileName, SpoolFile>();
   /** Records sent more than once, counted once. */
@@ -88,8 +93,28 @@ export class SpooledBundle {
     private readonly exactIds: number,
   ) {}
 
-  static async create(exactIds = EXACT_IDS): Promise<SpooledBundle> {
-    return new SpooledBundle(await mkdtemp(join(tmpdir(), 'sis-sync-')), exactIds);
+  /**
+   * A bundle in `folder` (a new temporary folder when none is given) whose manifest declares every
+   * collection in `mode`: it is written first, so that the import can begin while records arrive.
+   */
+  static async create(
+    mode: 'bulk' | 'delta',
+    version: SisVersion,
+    options: { folder?: string; exactIds?: number } = {},
+  ): Promise<SpooledBundle> {
+    const folder = options.folder ?? (await mkdtemp(join(tmpdir(), 'sis-sync-')));
+    const manifest: string[][] = [
+      ['propertyName', 'value'],
+      ['manifest.version', '1.0'],
+      ['oneroster.version', version],
+      ['source.systemName', 'OneRoster REST sync'],
+      ...COLLECTIONS.map((collection) => [`file.${collection.name}`, mode]),
+    ];
+    await writeFile(join(folder, 'manifest.csv'), stringify(manifest));
+    const bundle = new SpooledBundle(folder, options.exactIds ?? EXACT_IDS);
+    // Every file is there from the start, so that a reader of a file still growing can open it.
+    for (const collection of COLLECTIONS) bundle.file(collection.name);
+    return bundle;
   }
 
   private file(name: FileName): SpoolFile {
@@ -98,15 +123,13 @@ export class SpooledBundle {
       const columns = [
         ...(name === 'roles' ? ROLES_COLUMNS : (COLLECTIONS.find((c) => c.name === name)?.columns ?? [])),
       ];
-      const header = stringify([columns]);
-      const body = createWriteStream(join(this.folder, `${name}.csv`));
-      body.write(header);
       file = {
         columns,
         known: new Set(columns),
-        body,
-        headerBytes: Buffer.byteLength(header),
-        columnsAtStart: columns.length,
+        fd: openSync(join(this.folder, `${name}.csv`), 'w'),
+        headerColumns: 0,
+        headerBytes: 0,
+        bytes: 0,
         seen: new SeenIds(this.exactIds),
         rows: 0,
         deletions: 0,
@@ -117,10 +140,11 @@ export class SpooledBundle {
   }
 
   /** Writes the rows of one page; a sourcedId already written to this file is skipped. */
-  async add(name: FileName, rows: readonly Row[]): Promise<void> {
+  add(name: FileName, rows: readonly Row[]): void {
     const file = this.file(name);
+    if (file.fd === undefined) throw new Error(`${name}.csv is already whole`);
     file.seen.nextPage();
-    let text = '';
+    const taken: Row[] = [];
     for (const row of rows) {
       if (file.seen.has(row.sourcedId)) {
         this.duplicates += 1;
@@ -133,11 +157,20 @@ export class SpooledBundle {
           file.columns.push(column);
         }
       }
-      text += csvLine(file.columns.map((column) => row[column] ?? ''));
+      taken.push(row);
       file.rows += 1;
       if (row.status === 'tobedeleted') file.deletions += 1;
     }
-    if (text !== '' && !file.body.write(text)) await once(file.body, 'drain');
+    // The header goes with the first rows, so that the columns of the first page's records are in it.
+    let text = file.bytes === 0 ? this.header(file) : '';
+    for (const row of taken) text += csvLine(file.columns.map((column) => row[column] ?? ''));
+    this.write(file, text);
+  }
+
+  /** Bytes written to the file so far, and whether records added columns after its header was written. */
+  state(name: FileName): { bytes: number; grew: boolean } {
+    const file = this.files.get(name);
+    return { bytes: file?.bytes ?? 0, grew: file !== undefined && file.columns.length > file.headerColumns };
   }
 
   /** Records written, and those among them marked tobedeleted. */
@@ -146,42 +179,63 @@ export class SpooledBundle {
     return { rows: file?.rows ?? 0, deletions: file?.deletions ?? 0 };
   }
 
-  /** Writes each file (header, then its rows) and the manifest; the folder is then a bundle to import. */
-  async finish(mode: 'bulk' | 'delta', version: SisVersion): Promise<string> {
-    for (const collection of COLLECTIONS) this.file(collection.name);
-    const manifest: string[][] = [
-      ['propertyName', 'value'],
-      ['manifest.version', '1.0'],
-      ['oneroster.version', version],
-      ['source.systemName', 'OneRoster REST sync'],
-    ];
-    for (const [name, file] of this.files) {
-      file.seen.forget();
-      file.body.end();
-      await once(file.body, 'close');
-      // Copied under the longer header only when records added columns (metadata.*): 5,000,000
-      // results are not written twice otherwise.
-      if (file.columns.length > file.columnsAtStart) {
-        const path = join(this.folder, `${name}.csv`);
-        const target = createWriteStream(`${path}.headed`);
-        target.write(stringify([file.columns]));
-        await pipeline(createReadStream(path, { start: file.headerBytes }), target);
-        await rename(`${path}.headed`, path);
-      }
-      if (name !== 'roles') manifest.push([`file.${name}`, mode]);
+  /**
+   * The collection is read whole: its file is closed, under the longer header when records added
+   * columns after it was written (5,000,000 results are not copied otherwise). Returns its size.
+   */
+  async end(name: FileName): Promise<number> {
+    const file = this.file(name);
+    if (file.fd === undefined) return file.bytes;
+    if (file.bytes === 0) this.write(file, this.header(file));
+    file.seen.forget();
+    closeSync(file.fd);
+    file.fd = undefined;
+    if (file.columns.length > file.headerColumns) {
+      const path = join(this.folder, `${name}.csv`);
+      const target = createWriteStream(`${path}.headed`);
+      const header = stringify([file.columns]);
+      target.write(header);
+      await pipeline(createReadStream(path, { start: file.headerBytes }), target);
+      await rename(`${path}.headed`, path);
+      file.bytes += Buffer.byteLength(header) - file.headerBytes;
+      file.headerColumns = file.columns.length;
     }
-    await writeFile(join(this.folder, 'manifest.csv'), stringify(manifest));
+    return file.bytes;
+  }
+
+  /** Ends every file: the folder is then a bundle to import. */
+  async finish(): Promise<string> {
+    for (const collection of COLLECTIONS) await this.end(collection.name);
+    for (const name of this.files.keys()) await this.end(name);
     return this.folder;
   }
 
-  async remove(): Promise<void> {
-    // Ended, not destroyed: a page written just before a failure is still being flushed.
+  /** Closes what is open (a sync that failed); the folder is the caller's to remove. */
+  close(): void {
     for (const file of this.files.values()) {
-      if (file.body.closed) continue;
-      file.body.end();
-      await once(file.body, 'close').catch(() => undefined);
+      if (file.fd !== undefined) closeSync(file.fd);
+      file.fd = undefined;
     }
+  }
+
+  async remove(): Promise<void> {
+    this.close();
     await rm(this.folder, { recursive: true, force: true });
+  }
+
+  private header(file: SpoolFile): string {
+    const header = stringify([file.columns]);
+    file.headerColumns = file.columns.length;
+    file.headerBytes = Buffer.byteLength(header);
+    return header;
+  }
+
+  private write(file: SpoolFile, text: string): void {
+    if (text === '' || file.fd === undefined) return;
+    const bytes = Buffer.from(text);
+    let written = 0;
+    while (written < bytes.length) written += writeSync(file.fd, bytes, written);
+    file.bytes += bytes.length;
   }
 }
 

@@ -4,7 +4,7 @@ import type { SisSettings } from '../config/sis-settings';
 import type { PayloadSealer } from '../lib/payload-sealer';
 import { counted } from '../lib/counted';
 import { queueMarkNotifications } from '../notifications/mark-notifications';
-import { type ImportOutcome, importSchool } from '../roster/import-school';
+import { type ImportOptions, type ImportOutcome, importSchool } from '../roster/import-school';
 import { SILENT_PROGRESS } from '../roster/progress';
 import type { Store } from '../store/open-store';
 import {
@@ -19,21 +19,20 @@ import {
   takeSyncLease,
 } from '../store/queries/sis-sync';
 import { SCHOOL_TABLES } from '../store/roster/school-tables';
-import { providerAuth } from './provider-auth';
+import { BundleStop } from '../roster/bundle-stop';
 import { problemRecords } from './problem-records';
-import { ProviderClient } from './provider-client';
-import { readProvider } from './read-provider';
-import { SpooledBundle } from './spooled-bundle';
+import { ColumnsGrew } from './live-bundle';
+import { ReadingThread } from './reading-thread';
 import { SyncFailure } from './sync-failure';
 
 /**
- * One sync: the provider's school read whole into a spooled bundle, then imported by the import
- * itself (its rules, inferences and problems; its one transaction), so a sync that fails at any
- * page leaves the store as it was and the next one starts again from the last successful one. The
- * first sync, and every sync with --full, reads everything and applies it as a bulk import; the
- * others ask for records changed since the last successful sync and apply them as a delta
- * (tobedeleted records leave the store). A lease in the store lets one sync run at a time across
- * every node sharing it.
+ * One sync: the provider's school read into a spooled bundle on the reading thread while the
+ * import itself reads that bundle (its rules, inferences and problems; its one transaction), which
+ * decides and writes nothing before the reading is whole, so a sync that fails at any page leaves
+ * the store as it was and the next one starts again from the last successful one. The first sync,
+ * and every sync with --full, reads everything and applies it as a bulk import; the others ask for
+ * records changed since the last successful sync and apply them as a delta (tobedeleted records
+ * leave the store). A lease in the store lets one sync run at a time across every node sharing it.
  */
 export interface SyncOptions {
   readonly full: boolean;
@@ -57,7 +56,7 @@ export interface SyncOutcome {
   readonly mode: 'bulk' | 'delta';
   readonly startedAt: string;
   readonly durationMs: number;
-  /** Of which reading the provider into the spooled bundle (the rest is the import). */
+  /** From the start until the provider was read whole (the import runs beside the reading, and after it). */
   readonly readMs: number;
   readonly records: number;
   readonly added: number;
@@ -109,7 +108,6 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
   }
   const since = options.full ? undefined : await syncedUntil(store);
   const mode = since ? 'delta' : 'bulk';
-  const client = new ProviderClient(settings, providerAuth(settings), options.wait);
   let renewedAt = started.getTime();
   // Renewed as pages arrive (a sync waiting on the provider is alive); a lease lost means another node syncs now.
   const stillHeld = async () => {
@@ -117,25 +115,20 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
     renewedAt = now().getTime();
     if (!(await takeSyncLease(store, holder, now(), SYNC_LEASE_MS))) throw new SyncFailure('the sync lease was lost');
   };
-  let spool: SpooledBundle | undefined;
+  let thread: ReadingThread | undefined;
   let outcome: SyncOutcome;
   try {
-    const bundle = await SpooledBundle.create();
-    spool = bundle;
     const notifying = options.notify !== undefined && since !== undefined && !options.dryRun;
-    const read = await readProvider(client, settings, bundle, since, stillHeld, notifying);
-    const readMs = now().getTime() - started.getTime();
-    if (options.strict && bundle.duplicates > 0) {
-      throw new SyncFailure(
-        `the provider sent ${counted(bundle.duplicates, 'record')} twice (a warning; --strict makes warnings problems)`,
-      );
-    }
-    const folder = await bundle.finish(mode, settings.version);
-    await stillHeld();
-    const ledgerBefore = await ledgerSize(store);
-    const recordsBefore = await schoolRecordCount(store, idTables());
-    const imported = await importSchool(store, {
-      path: folder,
+    const reader = await ReadingThread.start(settings, {
+      mode,
+      since,
+      keepResults: notifying,
+      wait: options.wait,
+      alive: stillHeld,
+    });
+    thread = reader;
+    const importOptions: ImportOptions = {
+      path: reader.folder,
       mode,
       dryRun: options.dryRun,
       skipInvalid: options.skipInvalid,
@@ -147,7 +140,48 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       fromIdentifier: options.fromIdentifier,
       defaultCountryCode: options.defaultCountryCode,
       progress: SILENT_PROGRESS,
+    };
+    const ledgerBefore = await ledgerSize(store);
+    const recordsBefore = await schoolRecordCount(store, idTables());
+    // The import reads each file as soon as it is whole, and results as they come, while the
+    // reading thread reads the rest: the reading no longer comes before the import. The import
+    // decides and writes nothing before the reading is whole and accepted; a failed reading stops it.
+    const reading = (async () => {
+      const done = await reader.done;
+      if (options.strict && done.duplicates > 0) {
+        throw new SyncFailure(
+          `the provider sent ${counted(done.duplicates, 'record')} twice (a warning; --strict makes warnings problems)`,
+        );
+      }
+      await stillHeld();
+      return { ...done, readMs: now().getTime() - started.getTime() };
+    })();
+    reading.then(
+      () => reader.bundle.seal(),
+      (error) => reader.bundle.fail(error),
+    );
+    let importStopped = false;
+    const importing = importSchool(store, {
+      ...importOptions,
+      bundle: reader.bundle,
+      untilWhole: async () => void (await reading),
     });
+    importing.catch((error) => {
+      // Its own failure, not one of the bundle (the reading's, or columns to read again): the reading stops.
+      if (error instanceof BundleStop) return;
+      importStopped = true;
+      reader.stop(new SyncFailure('the import stopped'));
+    });
+    const [read, firstImport] = await Promise.allSettled([reading, importing]);
+    if (read.status === 'rejected') {
+      // The reading stopped because the import had failed: the import's error is the one to tell.
+      throw importStopped && firstImport.status === 'rejected' ? firstImport.reason : read.reason;
+    }
+    // Records that gained a column after the growing file's header: imported again, now whole.
+    if (firstImport.status === 'rejected' && !(firstImport.reason instanceof ColumnsGrew)) throw firstImport.reason;
+    const imported = firstImport.status === 'fulfilled' ? firstImport.value : await importSchool(store, importOptions);
+    const { readMs, duplicates } = read.value;
+    const folder = reader.folder;
     const problems = imported.problems.count;
     const said = imported.problems;
     const records = await problemRecords(folder, [
@@ -156,13 +190,13 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       ...said.notes(),
     ]);
     // A record sent twice is the sync's own warning, beside the import's.
-    const warnings = bundle.duplicates + said.warningCount;
+    const warnings = duplicates + said.warningCount;
     const tally = {
       ...empty,
       problemRecords: records,
       readMs,
-      records: read.records,
-      duplicates: bundle.duplicates,
+      records: read.value.records,
+      duplicates,
       warnings,
       problems,
     };
@@ -180,7 +214,7 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
         mode,
         startedAt,
         durationMs: now().getTime() - started.getTime(),
-        requests: client.requests,
+        requests: thread?.requests ?? 0,
         notified: 0,
         message: wouldApply ? '' : whyNothingWritten(imported),
         imported,
@@ -189,14 +223,14 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       const added = (await ledgerSize(store)) - ledgerBefore;
       const brought = since ? await ledgerModifiedSince(store, since) : added;
       const deleted = Math.max(0, recordsBefore + added - (await schoolRecordCount(store, idTables())));
-      const notified = options.notify && notifying ? await notifyMarks(store, read, options.notify, now()) : 0;
+      const notified = options.notify && notifying ? await notifyMarks(store, read.value, options.notify, now()) : 0;
       outcome = {
         ...tally,
         outcome: problems > 0 ? 'rows-skipped' : 'done',
         mode,
         startedAt,
         durationMs: now().getTime() - started.getTime(),
-        requests: client.requests,
+        requests: thread?.requests ?? 0,
         added,
         changed: Math.max(0, brought - added),
         deleted,
@@ -214,12 +248,12 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       mode,
       startedAt,
       durationMs: now().getTime() - started.getTime(),
-      requests: client.requests,
+      requests: thread?.requests ?? 0,
       notified: 0,
       message,
     };
   } finally {
-    await spool?.remove();
+    await thread?.remove();
   }
   try {
     if (!options.dryRun) {
@@ -288,7 +322,7 @@ function runRow(outcome: SyncOutcome) {
  */
 async function notifyMarks(
   store: Store,
-  read: { readonly markedLineItems: ReadonlySet<string>; readonly results: readonly string[] },
+  read: { readonly markedLineItems: Iterable<string>; readonly results: readonly string[] },
   notify: NonNullable<SyncOptions['notify']>,
   now: Date,
 ): Promise<number> {

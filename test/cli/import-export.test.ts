@@ -47,7 +47,7 @@ describe('school-service import and export', () => {
     expect((await rows()).students).toHaveLength(3);
   });
 
-  test('import and export run with the heap bounded by IMPORT_HEAP_MB; a bad bound is a usage error', () => {
+  test('import and export run with a bounded heap and one arena; a bad bound is a usage error', () => {
     const bundle = writeBundle(smallSchool());
     for (const args of [
       ['import', bundle, '--dry-run'],
@@ -58,6 +58,8 @@ describe('school-service import and export', () => {
       const line = done.stderr.split('\n').find((text) => text.includes('runs with a bounded heap'));
       // Without the bound, V8's limit on this machine is a quarter of its memory, up to 4 GB.
       expect(JSON.parse(line ?? '{}').heapLimitMegabytes).toBeLessThan(160);
+      // One glibc arena, so that a thread's freed memory does not stay resident beside the import.
+      expect(JSON.parse(line ?? '{}').mallocArenaMax).toBe(process.env.MALLOC_ARENA_MAX ?? '1');
     }
     const refused = runWith({ IMPORT_HEAP_MB: 'lots' }, 'import', bundle, '--dry-run');
     expect(refused.status).toBe(2);

@@ -12,12 +12,12 @@ const row = (sourcedId: string, extra: Record<string, string> = {}) => ({
 });
 
 test('writes the header with the columns records added, values quoted where they must be, and a manifest', async () => {
-  const spool = await SpooledBundle.create();
+  const spool = await SpooledBundle.create('delta', '1.2');
   try {
     await spool.add('categories', [row('c1', { title: 'Quiz, "short"\nform' })]);
     await spool.add('categories', [row('c2', { title: 'Exam', 'metadata.nameEn': 'Exam' })]);
     await spool.add('results', [row('r1', { score: '7' })]);
-    const folder = await spool.finish('delta', '1.2');
+    const folder = await spool.finish();
     const rows = parse(readFileSync(join(folder, 'categories.csv')), { columns: true, relax_column_count: true });
     expect(rows).toEqual([
       expect.objectContaining({ sourcedId: 'c1', title: 'Quiz, "short"\nform' }),
@@ -41,7 +41,7 @@ test('writes the header with the columns records added, values quoted where they
 });
 
 test('a record sent twice is written once; past the bound, within the last pages', async () => {
-  const spool = await SpooledBundle.create(4);
+  const spool = await SpooledBundle.create('bulk', '1.1', { exactIds: 4 });
   try {
     await spool.add('results', [row('r1'), row('r2'), row('r3')]);
     await spool.add('results', [row('r3'), row('r4')]);

@@ -1,13 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { readSisSettings } from '../../src/config/sis-settings';
+import { exportSchool } from '../../src/roster/export-school';
+import { SILENT_PROGRESS } from '../../src/roster/progress';
 import { loadOutboxKey, payloadSealer } from '../../src/lib/payload-sealer';
 import { formatSyncProblem, formatSyncWarning } from '../../src/sis/problem-records';
 import { describeSync } from '../../src/sis/sync-report';
 import { type SyncOptions, syncSchool } from '../../src/sis/sync-school';
 import type { Store } from '../../src/store/open-store';
 import { lastSyncRun, syncedUntil, takeSyncLease } from '../../src/store/queries/sis-sync';
+import { eventually } from '../support/eventually';
 import { callJson } from '../support/json-calls';
 import { BASE_MODIFIED, OneRosterProvider, schoolOf, sisSchool } from '../support/oneroster-provider';
 import { type BundleRows, smallSchool, writeBundle } from '../support/roster-bundle';
@@ -66,6 +70,28 @@ async function withProvider<T>(
   }
 }
 
+/** A new store and a provider of the school, for one test. */
+async function withFreshStore(
+  version: '1.1' | '1.2',
+  work: (store: Store, provider: OneRosterProvider) => Promise<void>,
+): Promise<void> {
+  const store = await openTestStore({ DATA_DIR: freshFolder() });
+  try {
+    await withProvider(version, (provider) => work(store, provider));
+  } finally {
+    await store.close();
+  }
+}
+
+/** A promise a provider's answer waits on (a fault's `held`), and what lets it go. */
+function heldAnswer(): { held: Promise<void>; release: () => void } {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { held, release };
+}
+
 describe.each(['1.1', '1.2'] as const)('a sync from a OneRoster %s provider', (version) => {
   let imported: Store;
   let importedFolder: string;
@@ -102,24 +128,55 @@ describe.each(['1.1', '1.2'] as const)('a sync from a OneRoster %s provider', (v
   });
 
   test('a record sent on two pages counts once', async () => {
-    const store = await openTestStore({ DATA_DIR: freshFolder() });
-    try {
-      await withProvider(version, async (provider) => {
-        provider.duplicateAcrossPages = true;
-        // A record sent twice is a warning, which --strict makes a problem: nothing is written.
-        const strict = await syncSchool(store, settingsOf(provider, version), options({ strict: true }));
-        expect(strict.outcome).toBe('failed');
-        expect(strict.message).toMatch(/sent \d+ records twice \(a warning; --strict makes warnings problems\)/);
-        expect(await schoolRows(store)).toEqual(await schoolRows(await emptyStore()));
-        const outcome = await syncSchool(store, settingsOf(provider, version), options());
-        expect(outcome.outcome).toBe('done');
-        expect(outcome.duplicates).toBeGreaterThan(5);
-        expect(outcome.warnings).toBe(outcome.duplicates);
-        expect(await schoolRows(store)).toEqual(await schoolRows(imported));
-      });
-    } finally {
-      await store.close();
-    }
+    await withFreshStore(version, async (store, provider) => {
+      provider.duplicateAcrossPages = true;
+      // A record sent twice is a warning, which --strict makes a problem: nothing is written.
+      const strict = await syncSchool(store, settingsOf(provider, version), options({ strict: true }));
+      expect(strict.outcome).toBe('failed');
+      expect(strict.message).toMatch(/sent \d+ records twice \(a warning; --strict makes warnings problems\)/);
+      expect(await schoolRows(store)).toEqual(await schoolRows(await emptyStore()));
+      const outcome = await syncSchool(store, settingsOf(provider, version), options());
+      expect(outcome.outcome).toBe('done');
+      expect(outcome.duplicates).toBeGreaterThan(5);
+      expect(outcome.warnings).toBe(outcome.duplicates);
+      expect(await schoolRows(store)).toEqual(await schoolRows(imported));
+    });
+  });
+
+  test('results a later page adds a column to are read again once whole, the column given back', async () => {
+    await withFreshStore(version, async (store, provider) => {
+      // Results come three a page: r4 is on the second, after the growing file's header was written.
+      const r4 = provider.record('results', 'r4');
+      provider.put('results', { ...r4, metadata: { ...(r4.metadata as object), teacherNote: 'handed in late' } });
+      const outcome = await syncSchool(store, settingsOf(provider, version), options());
+      expect(outcome.message).toBe('');
+      expect(outcome.outcome).toBe('done');
+      expect(await schoolRows(store)).toEqual(await schoolRows(imported));
+      const exported = join(freshFolder(), 'bundle');
+      await exportSchool(store, exported, SILENT_PROGRESS);
+      const results = parse(readFileSync(join(exported, 'results.csv')), { columns: true }) as Record<string, string>[];
+      expect(results.find((row) => row.sourcedId === 'r4')?.['metadata.teacherNote']).toBe('handed in late');
+    });
+  });
+
+  test('a reading that fails while the import reads its results writes nothing', async () => {
+    await withFreshStore(version, async (store, provider) => {
+      const { held, release } = heldAnswer();
+      // The second page of results waits, then fails, as does the try after it: the first page
+      // was the import's to read meanwhile.
+      provider.faults.push({ collection: 'results', offset: 3, held, status: 500, times: 1 });
+      provider.faults.push({ collection: 'results', offset: 3, status: 500, times: 1 });
+      const syncing = syncSchool(store, settingsOf(provider, version, { SIS_RETRIES: '1' }), options());
+      const asked = async () =>
+        provider.requests.some((line) => line.includes('/results?') && line.includes('offset=3'));
+      expect(await eventually(asked, Boolean)).toBe(true);
+      release();
+      const failed = await syncing;
+      expect(failed.outcome).toBe('failed');
+      expect(failed.message).toMatch(/\/results: answered 500 after 2 tries/);
+      expect(await schoolRows(store)).toEqual(await schoolRows(await emptyStore()));
+      expect(await syncedUntil(store)).toBeUndefined();
+    });
   });
 });
 
@@ -415,6 +472,24 @@ describe('faults', () => {
     });
   });
 
+  test('the reading runs on a thread of its own, at a lower priority than the import', async () => {
+    await withProvider('1.2', async (provider) => {
+      const { held, release } = heldAnswer();
+      provider.faults.push({ collection: 'results', held, times: 1 });
+      const before = threadNiceness();
+      const syncing = syncSchool(store, settingsOf(provider, '1.2'), options());
+      const asked = async () => provider.requests.some((line) => line.includes('/results?'));
+      expect(await eventually(asked, Boolean)).toBe(true);
+      // A thread of this process that was not there before, waiting on the provider, niced by 10.
+      const during = threadNiceness();
+      const added = [...during].filter(([thread]) => !before.has(thread)).map(([, nice]) => nice);
+      release();
+      expect((await syncing).outcome).toBe('done');
+      expect(added).toContain(10);
+      expect(during.get(String(process.pid))).toBe(before.get(String(process.pid)));
+    });
+  });
+
   test('a Retry-After past the bound fails the sync at once', async () => {
     await withProvider('1.1', async (provider) => {
       provider.faults.push({ collection: 'classes', status: 429, retryAfter: '86400', times: 1 });
@@ -575,3 +650,15 @@ describe('the provider URL', () => {
     expect(JSON.stringify(settings)).not.toContain('"secret"');
   });
 });
+
+/** Each thread of this process by its id, with its nice value (field 19 of /proc/self/task/ID/stat). */
+function threadNiceness(): Map<string, number> {
+  const threads = new Map<string, number>();
+  for (const thread of readdirSync('/proc/self/task')) {
+    const stat = readFileSync(`/proc/self/task/${thread}/stat`, 'utf8');
+    // The fields after the name (which may hold spaces), from field 3 on.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    threads.set(thread, Number(fields[19 - 3]));
+  }
+  return threads;
+}

@@ -36,7 +36,10 @@ export interface Fault {
   readonly hang?: boolean;
   /** Every token issued stops being accepted, as when a provider ends tokens early; the request answers 401. */
   readonly expireTokens?: boolean;
-  /** The answer waits for this, then is given as usual: a sync held mid-way for as long as a test wants. */
+  /**
+   * The answer waits for this, then is given as usual (or with `status`, when there is one): a sync
+   * held mid-way for as long as a test wants.
+   */
   readonly held?: Promise<void>;
   /** How many requests it hits. */
   times: number;
@@ -301,8 +304,7 @@ export class OneRosterProvider {
       if (fault.hang) return;
       if (fault.held) {
         await fault.held;
-        this.page(collection, url, response);
-        return;
+        if (fault.status === undefined) return this.page(collection, url, response);
       }
       if (fault.expireTokens) {
         this.expireTokens();
