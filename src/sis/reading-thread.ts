@@ -88,7 +88,7 @@ export class ReadingThread {
     this.ended = true;
     this.bundle.fail(reason);
     this.settle.reject(reason);
-    void this.worker.terminate();
+    this.worker.terminate().catch(() => undefined);
   }
 
   /** Stops the thread and removes the bundle. */
@@ -122,7 +122,7 @@ export class ReadingThread {
         this.requests = message.requests;
         this.ended = true;
         // Its heap is let go at once: the import's write, still to come, is where the sync's memory peaks.
-        void this.worker.terminate();
+        this.worker.terminate().catch(() => undefined);
         this.settle.resolve({
           records: message.records,
           markedLineItems: message.markedLineItems,

@@ -56,7 +56,7 @@ const wait = (ms: number) =>
     tell({ kind: 'wait', id, ms });
   });
 
-async function read(): Promise<void> {
+async function readAll(): Promise<void> {
   const settings: SisSettings = { ...data.sis, clientSecret: secretOf(data.sis.clientSecret) };
   const client = new ProviderClient(settings, providerAuth(settings), wait);
   try {
@@ -67,9 +67,9 @@ async function read(): Promise<void> {
       grown: (name: FileName, bytes: number, grew: boolean) => tell({ kind: 'grown', name, bytes, grew }),
       whole: (name: FileName, bytes: number) => tell({ kind: 'whole', name, bytes }),
     };
-    const read = await readProvider(client, settings, spool, data.since, progress, data.keepResults);
+    const provider = await readProvider(client, settings, spool, data.since, progress, data.keepResults);
     await spool.finish();
-    tell({ kind: 'done', ...read, duplicates: spool.duplicates, requests: client.requests });
+    tell({ kind: 'done', ...provider, duplicates: spool.duplicates, requests: client.requests });
   } catch (error) {
     const failure = error instanceof SyncFailure;
     tell({ kind: 'failed', failure, message: (error as Error)?.message ?? String(error), requests: client.requests });
@@ -91,4 +91,4 @@ function yieldToMainThread(): void {
 const READING_NICENESS = 10;
 
 yieldToMainThread();
-void read();
+void readAll();

@@ -205,7 +205,7 @@ export class SpooledBundle {
 
   /** Ends every file: the folder is then a bundle to import. */
   async finish(): Promise<string> {
-    for (const collection of COLLECTIONS) await this.end(collection.name);
+    // Every collection's file was opened at create; roles.csv when 1.2 users came.
     for (const name of this.files.keys()) await this.end(name);
     return this.folder;
   }
