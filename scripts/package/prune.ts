@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type PruneRule, ruleRemoving } from './prune-rules';
 
@@ -63,4 +63,12 @@ function removeIfRuled(
   report.set(rule, { files: sum.files + size.files, bytes: sum.bytes + size.bytes });
   rmSync(path, { recursive: true, force: true });
   return true;
+}
+
+/** Removes the folders that pruning left empty (npm's prune leaves empty scope folders too). */
+export function removeEmptyFolders(folder: string): void {
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    if (entry.isDirectory()) removeEmptyFolders(join(folder, entry.name));
+  }
+  if (readdirSync(folder).length === 0) rmdirSync(folder);
 }

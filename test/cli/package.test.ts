@@ -60,7 +60,7 @@ describe('the release tarball (npm run package)', () => {
     expect(existsSync(join(release, 'src'))).toBe(false);
   });
 
-  test('carries no build leftovers, tests, source maps, release archives, declarations or readers’ files', () => {
+  test('carries no build leftovers, install-time tools, tests, maps, archives, declarations or readers’ files', () => {
     const leftovers = inside().filter(
       (path) =>
         /\.map$/.test(path) ||
@@ -70,7 +70,8 @@ describe('the release tarball (npm run package)', () => {
         /\/(test|tests|__tests__|examples?|docs?|benchmarks?)\//.test(path) ||
         /^node_modules\/.*\/\.(yarn|github|bin)\//.test(path) ||
         /^node_modules\/(.*\/)?(readme|changelog|history)(\.[a-z]+)?$/i.test(path) ||
-        /\.(tgz|tar|tar\.gz|zip)$/.test(path),
+        /\.(tgz|tar|tar\.gz|zip)$/.test(path) ||
+        /^node_modules\/(prebuild-install|node-gyp|tar-fs|rc)\//.test(path),
     );
     expect(leftovers).toEqual([]);
   });
@@ -168,13 +169,18 @@ function command(envFile: string, ...args: string[]): { status: number | null; s
 }
 
 describeEachEngine('the release, unpacked into an empty folder and run with node alone', (engine) => {
-  test('serves a SOAP HelloWorld and typed calls on a demo school, and its commands work', async () => {
-    expect(buildToolsOn(nodeOnly.PATH as string)).toEqual([]);
-    const envFile = join(work, `school-service-${engine.engine}.env`);
+  let envFile: string;
+
+  beforeAll(() => {
+    envFile = join(work, `school-service-${engine.engine}.env`);
     // The data folder holds the key file on either engine (the store's sealed data needs it).
     const settings = { DATA_DIR: join(work, `data-${engine.engine}`), ...engine.freshStoreSettings() };
     const store = Object.entries(settings).map(([name, value]) => `${name}=${value}\n`);
     writeFileSync(envFile, `${store.join('')}PORT=0\nHOST=127.0.0.1\nLOG_LEVEL=info\nCONTRACT=typed\nDEMO_DATA=off\n`);
+  });
+
+  test('finds no build tool on its PATH; its commands load a demo school, add a caller and list the routes', () => {
+    expect(buildToolsOn(nodeOnly.PATH as string)).toEqual([]);
     const demo = command(envFile, 'demo-data', '--students', '20', '--seed', '3');
     expect([demo.status, demo.stdout]).toEqual([0, expect.stringMatching(/^Loaded a demo school into .* 20 students/)]);
     const added = command(envFile, 'callers', 'add', 'gateway', '--network', '10.1.2.0/24');
@@ -183,6 +189,9 @@ describeEachEngine('the release, unpacked into an empty folder and run with node
       expect.stringMatching(/^gateway +active +networks 10\.1\.2\.0\/24/),
     ]);
     expect(command(envFile, 'routes').stdout).toMatch(/GetStudentInfoById +local/);
+  });
+
+  test('serves a SOAP HelloWorld, a typed student record and a report card, and stops on SIGTERM', async () => {
     const service = await startRelease(release, { ...nodeOnly, SCHOOL_SERVICE_ENV: envFile });
     try {
       const hello = await soap11(
@@ -213,14 +222,24 @@ describeEachEngine('the release, unpacked into an empty folder and run with node
       );
       const pdf = /<Content>([^<]+)<\/Content>/.exec(report.text)?.[1] ?? '';
       expect([report.status, Buffer.from(pdf, 'base64').subarray(0, 5).toString('latin1')]).toEqual([200, '%PDF-']);
-      const status = command(envFile, 'delivery-status', '--json');
-      expect([status.status, JSON.parse(status.stdout)]).toEqual([0, { queued: 0, retrying: 0, sent: 0, failed: 0 }]);
-      expect(status.stderr).toMatch(engine.engine === 'sqlite' ? /^store: SQLite / : /^store: PostgreSQL /);
       const exited = new Promise<number | null>((resolveExit) => service.child.once('exit', resolveExit));
       service.child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {
       if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGKILL');
     }
+  });
+
+  test('its commands export the school, check the export as an import would, and show the trail', () => {
+    const status = command(envFile, 'delivery-status', '--json');
+    expect([status.status, JSON.parse(status.stdout)]).toEqual([0, { queued: 0, retrying: 0, sent: 0, failed: 0 }]);
+    expect(status.stderr).toMatch(engine.engine === 'sqlite' ? /^store: SQLite / : /^store: PostgreSQL /);
+    const bundle = join(work, `export-${engine.engine}.zip`);
+    const exported = command(envFile, 'export', bundle);
+    expect([exported.status, exported.stdout]).toEqual([0, expect.stringContaining('users.csv')]);
+    const checked = command(envFile, 'import', '--dry-run', '--replace', bundle);
+    expect([checked.status, checked.stdout]).toEqual([0, expect.stringMatching(/20 students[\s\S]* 0 problems/)]);
+    const trail = command(envFile, 'audit', '--student', '1');
+    expect([trail.status, trail.stdout]).toEqual([0, expect.stringMatching(/GetStudentInfoById +soap11 +ok/)]);
   });
 });

@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { pruneDependencies, treeSize } from '../../scripts/package/prune';
+import { pruneInstallTimeTools } from '../../scripts/package/install-time';
+import { pruneDependencies, removeEmptyFolders, treeSize } from '../../scripts/package/prune';
 
 /**
  * The release's pruning on a node_modules folder made for the test: what each rule removes, what
@@ -16,6 +17,13 @@ function files(...paths: string[]): void {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), `${path}\n`);
   }
+}
+
+/** A package.json with these dependencies. */
+function manifest(path: string, dependencies: string[], field = 'dependencies'): void {
+  mkdirSync(join(root, path), { recursive: true });
+  const named = Object.fromEntries(dependencies.map((name) => [name, '*']));
+  writeFileSync(join(root, path, 'package.json'), JSON.stringify({ name: path, [field]: named }));
 }
 
 function remaining(folder = root): string[] {
@@ -135,4 +143,32 @@ test('treeSize counts the files and bytes left', () => {
   files('a/package.json', 'a/index.js');
   const expected = ['a/package.json', 'a/index.js'].reduce((sum, path) => sum + statSync(join(root, path)).size, 0);
   expect(treeSize(root)).toEqual({ files: 2, bytes: expected });
+});
+
+test('install-time tools go with the packages only they need; what the release reaches stays, nested or not', () => {
+  manifest('.', ['native', 'plain']);
+  manifest('node_modules/native', ['prebuild-install', 'bindings']);
+  manifest('node_modules/bindings', []);
+  manifest('node_modules/plain', ['shared', 'inner']);
+  manifest('node_modules/plain/node_modules/inner', ['optional'], 'optionalDependencies');
+  manifest('node_modules/optional', []);
+  manifest('node_modules/prebuild-install', ['shared', 'only-for-install', 'tar-fs']);
+  manifest('node_modules/shared', []);
+  manifest('node_modules/only-for-install', []);
+  manifest('node_modules/tar-fs', []);
+  manifest('node_modules/tar-fs/node_modules/nested-for-install', []);
+  manifest('node_modules/@scope/unused', []);
+  const removed = pruneInstallTimeTools(root);
+  removeEmptyFolders(join(root, 'node_modules'));
+  expect(remaining()).toEqual([
+    'node_modules/bindings/package.json',
+    'node_modules/native/package.json',
+    'node_modules/optional/package.json',
+    'node_modules/plain/node_modules/inner/package.json',
+    'node_modules/plain/package.json',
+    'node_modules/shared/package.json',
+    'package.json',
+  ]);
+  expect(removed.files).toBe(5);
+  expect(readdirSync(join(root, 'node_modules')).includes('@scope')).toBe(false);
 });
