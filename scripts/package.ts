@@ -1,18 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { arch, platform, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { INSTALL_TIME_TOOLS, pruneInstallTimeTools } from './package/install-time';
+import { requireCompiledModules } from './package/native-modules';
 import { type PruneReport, pruneDependencies, removeEmptyFolders, treeSize } from './package/prune';
 
 /**
@@ -49,20 +40,6 @@ function copyDependencies(into: string): void {
   if (existsSync(record)) {
     rmSync(record);
     cpSync(join(installed, '.package-lock.json'), record);
-  }
-}
-
-/**
- * A native module that npm has not (or not yet) compiled would make a release whose store cannot
- * open: refused here rather than on the server.
- */
-function requireCompiledModules(nodeModules: string): void {
-  for (const name of readdirSync(nodeModules)) {
-    const folder = join(nodeModules, name);
-    if (!existsSync(join(folder, 'binding.gyp'))) continue;
-    const release = join(folder, 'build', 'Release');
-    const compiled = existsSync(release) && readdirSync(release).some((file) => file.endsWith('.node'));
-    if (!compiled) throw new Error(`${name} has no compiled module in build/Release: run npm rebuild ${name}`);
   }
 }
 

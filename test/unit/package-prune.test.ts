@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { pruneInstallTimeTools } from '../../scripts/package/install-time';
+import { requireCompiledModules } from '../../scripts/package/native-modules';
 import { pruneDependencies, removeEmptyFolders, treeSize } from '../../scripts/package/prune';
 
 /**
@@ -171,4 +172,13 @@ test('install-time tools go with the packages only they need; what the release r
   ]);
   expect(removed.files).toBe(5);
   expect(readdirSync(join(root, 'node_modules')).includes('@scope')).toBe(false);
+});
+
+test('a native module without its compiled module is refused before anything is packed', () => {
+  files('native/package.json', 'native/binding.gyp', 'native/build/Release/obj.target/addon.o', 'plain/package.json');
+  expect(() => requireCompiledModules(root)).toThrow(
+    'native has no compiled module in build/Release: run npm rebuild native',
+  );
+  files('native/build/Release/addon.node');
+  expect(() => requireCompiledModules(root)).not.toThrow();
 });
