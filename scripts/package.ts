@@ -1,14 +1,21 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { arch, platform, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { INSTALL_TIME_TOOLS, pruneInstallTimeTools } from './package/install-time';
+import { requireCompiledModules } from './package/native-modules';
+import { type PruneReport, pruneDependencies, removeEmptyFolders, treeSize } from './package/prune';
 
 /**
  * npm run package [-- --out FOLDER]: builds school-service-VERSION-PLATFORM-ARCH.tar.gz, a release
  * a server installs with tar and Node.js alone: the built code, the WSDL, the deploy files and
  * docs, and the production dependencies with their native modules (better-sqlite3) compiled for
  * this platform. Nothing is downloaded: the dependencies are this checkout's, copied (hard links
- * where the file system allows) and pruned of the development ones by npm, offline.
+ * where the file system allows) and pruned of the development ones by npm, offline; then of what
+ * does not run (package/prune-rules.ts: build leftovers, tests, source maps, docs but licences;
+ * package/install-time.ts: the tools npm ran to get the native module, and what only they need).
+ * Prints the tarball's path on standard output, and its sizes and what each rule removed on
+ * standard error.
  */
 
 const ROOT = resolve(__dirname, '..');
@@ -36,6 +43,29 @@ function copyDependencies(into: string): void {
   }
 }
 
+function sizesLine(
+  tarball: string,
+  release: string,
+  pruned: PruneReport,
+  installTools: { files: number; bytes: number },
+): string {
+  const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+  const kept = treeSize(release);
+  const removed = [...pruned.values()].reduce(
+    (sum, rule) => ({ files: sum.files + rule.files, bytes: sum.bytes + rule.bytes }),
+    installTools,
+  );
+  const lines = [...pruned].map(([rule, sum]) => `  ${megabytes(sum.bytes)} in ${sum.files} files: ${rule.removes}`);
+  return [
+    `package: ${megabytes(statSync(tarball).size)} packed, ${megabytes(kept.bytes)} unpacked in ${kept.files} files`,
+    `pruned from the dependencies: ${megabytes(removed.bytes)} in ${removed.files} files`,
+    ...lines,
+    `  ${megabytes(installTools.bytes)} in ${installTools.files} files: install-time tools ` +
+      `(${INSTALL_TIME_TOOLS.join(', ')}) and the packages only they need`,
+    '',
+  ].join('\n');
+}
+
 function main(): void {
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   const name = `school-service-${version}-${platform()}-${arch()}`;
@@ -47,7 +77,16 @@ function main(): void {
     mkdirSync(release);
     execFileSync(
       process.execPath,
-      [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', join(release, 'dist')],
+      // No source maps: they would point at sources the release does not hold.
+      [
+        require.resolve('typescript/bin/tsc'),
+        '-p',
+        'tsconfig.build.json',
+        '--sourceMap',
+        'false',
+        '--outDir',
+        join(release, 'dist'),
+      ],
       {
         cwd: ROOT,
         stdio: 'inherit',
@@ -60,8 +99,15 @@ function main(): void {
       stdio: 'pipe',
       env: { ...process.env, npm_config_update_notifier: 'false' },
     });
+    requireCompiledModules(join(release, 'node_modules'));
+    const pruned = pruneDependencies(join(release, 'node_modules'));
+    const installTools = pruneInstallTimeTools(release);
+    removeEmptyFolders(join(release, 'node_modules'));
     const tarball = join(out, `${name}.tar.gz`);
-    execFileSync('tar', ['-czf', tarball, '--owner=0', '--group=0', '-C', staging, `school-service-${version}`]);
+    // Owned by root, writable by its owner alone, no set-id bit, whatever the build machine's umask.
+    const owner = ['--owner=0', '--group=0', '--numeric-owner', '--mode=go-w,a-st', '--sort=name'];
+    execFileSync('tar', ['-czf', tarball, ...owner, '-C', staging, `school-service-${version}`]);
+    process.stderr.write(sizesLine(tarball, release, pruned, installTools));
     process.stdout.write(`${tarball}\n`);
   } finally {
     rmSync(staging, { recursive: true, force: true });
