@@ -1,5 +1,7 @@
 import { isOperationName as isOperation } from '../contract/operation-names';
+import { readAnswerBudgets } from './answer-budgets';
 import { OPERATION_NAMES, type OperationName } from '../contract/operation-types';
+import type { RequestBudgets } from './request-budgets';
 import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './readers';
 
 /**
@@ -36,6 +38,8 @@ export interface MigrationSettings {
   readonly ignored: readonly IgnoredPath[];
   /** Comparisons waiting to run at once; beyond it, a comparison is dropped (and counted), never the call. */
   readonly maxPending: number;
+  /** What an answer compared may hold, and so how much one comparison may cost (answer-budgets.ts). */
+  readonly answerBudgets: RequestBudgets;
   /** How many days of comparison figures and differences the store keeps. */
   readonly keepDays: number;
   /** How often the comparisons' counts, kept in memory, are added to the store's. */
@@ -119,6 +123,7 @@ export function readMigrationSettings(env: Environment): MigrationSettings {
     noiseSample: readInteger(env, 'SHADOW_NOISE_SAMPLE', 20, 0, 1_000_000),
     ignored: readIgnoredPaths(env.SHADOW_IGNORE),
     maxPending: readInteger(env, 'SHADOW_MAX_PENDING', 200, 1, 100_000),
+    answerBudgets: readAnswerBudgets(env),
     keepDays: readInteger(env, 'SHADOW_KEEP_DAYS', 14, 1, 3650),
     flushMs: readInteger(env, 'SHADOW_FLUSH_MS', 1_000, 20, 60_000),
     recordFile: env.RECORD_FILE || undefined,
