@@ -33,6 +33,10 @@ export interface MigrationSettings {
   readonly legacyTimeoutMs: number;
   /** The largest legacy answer read; a larger one is a legacy error. */
   readonly legacyMaxBytes: number;
+  /** Calls of one caller (all callers without credentials as one) waiting for the legacy service at once. */
+  readonly legacyInFlightPerCaller: number;
+  /** Calls from one address waiting for the legacy service at once. */
+  readonly legacyInFlightPerAddress: number;
   /** One call in this many is sent to the legacy service twice to learn its noise; 0 never. */
   readonly noiseSample: number;
   readonly ignored: readonly IgnoredPath[];
@@ -120,6 +124,8 @@ export function readMigrationSettings(env: Environment): MigrationSettings {
     routes: readRoutes(env.ROUTES, legacyUrl),
     legacyTimeoutMs: readInteger(env, 'LEGACY_TIMEOUT_MS', 10_000, 100, 300_000),
     legacyMaxBytes: readInteger(env, 'LEGACY_MAX_BYTES', 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    legacyInFlightPerCaller: readInteger(env, 'LEGACY_IN_FLIGHT_PER_CALLER', 32, 1, 10_000),
+    legacyInFlightPerAddress: readInteger(env, 'LEGACY_IN_FLIGHT_PER_ADDRESS', 8, 1, 10_000),
     noiseSample: readInteger(env, 'SHADOW_NOISE_SAMPLE', 20, 0, 1_000_000),
     ignored: readIgnoredPaths(env.SHADOW_IGNORE),
     maxPending: readInteger(env, 'SHADOW_MAX_PENDING', 200, 1, 100_000),
