@@ -38,7 +38,7 @@ describeEachEngine('a sync that would not end', (engine) => {
     return { store, sis, before: await schoolRows(store) };
   }
 
-  test('a next link that names a page read under a new query fails the sync, naming the collection and page', async () => {
+  test('a next link naming a page read, under a new query, fails the sync naming collection and page', async () => {
     const { store, sis, before } = await syncedStore();
     try {
       provider.nextGoesRound = 'classes';
