@@ -88,8 +88,11 @@ export class Comparisons {
     return this.ledger.record(subject.operation, subject.binding, outcome, found);
   }
 
-  /** Records a comparison that was not made: the legacy service did not answer, or a write was not sent to it. */
-  count(subject: Subject, outcome: 'legacy-error' | 'not-compared'): Promise<void> {
+  /**
+   * Records a comparison that was not made: the legacy service did not answer, a write was not sent
+   * to it, or the caller had as many calls waiting for it as it may.
+   */
+  count(subject: Subject, outcome: 'legacy-error' | 'not-compared' | 'dropped'): Promise<void> {
     return this.ledger.record(subject.operation, subject.binding, outcome);
   }
 

@@ -99,12 +99,23 @@ export async function serveRouted(route: Exclude<Route, 'local'>, parts: Migrati
       await comparisons.count(subject, 'not-compared');
       return;
     }
-    comparisons.run(subject, async () => {
-      const local = call.capture(outcome);
-      const legacy = await legacyAnswer(parts, call);
-      if (legacy instanceof LegacyUnavailable) await comparisons.count(subject, 'legacy-error');
-      else await compare(parts, call, subject, local, legacy);
+    // The legacy answer is fetched for the comparison alone: past the caller's bound it is not fetched at all.
+    const slot = parts.forwards.take(call.caller, call.request.callerAddress);
+    if (!slot) {
+      await comparisons.count(subject, 'dropped');
+      return;
+    }
+    const started = comparisons.run(subject, async () => {
+      try {
+        const local = call.capture(outcome);
+        const legacy = await legacyAnswer(parts, call);
+        if (legacy instanceof LegacyUnavailable) await comparisons.count(subject, 'legacy-error');
+        else await compare(parts, call, subject, local, legacy);
+      } finally {
+        slot();
+      }
     });
+    if (!started) slot();
     return;
   }
   const slot = parts.forwards.take(call.caller, call.request.callerAddress);

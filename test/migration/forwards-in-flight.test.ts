@@ -1,3 +1,4 @@
+import { shadowReport } from '../../src/migration/shadow-report';
 import type { RunningService } from '../../src/service';
 import { eventually } from '../support/eventually';
 import { startLegacyStandIn, type LegacyStandIn } from '../support/legacy-asmx';
@@ -73,6 +74,28 @@ describe('Forwarded calls in flight', () => {
       expect(legacy.requestsFor('HelloWorld')).toHaveLength(5);
     },
   );
+
+  test('canary: past the bound the caller is answered here all the same, and the comparison dropped', async () => {
+    service = await startTestService({
+      DEMO_DATA: 'off',
+      LEGACY_URL: legacy.url,
+      ROUTES: 'HelloWorld=canary',
+      LOCAL_NETWORKS: '127.0.0.1/32',
+      SHADOW_FLUSH_MS: '20',
+      SHADOW_NOISE_SAMPLE: '0',
+      LEGACY_IN_FLIGHT_PER_ADDRESS: '1',
+    });
+    legacy.behaviour.hold = true;
+    expect((await helloFrom('127.0.0.2')).status).toBe(200);
+    await forwarded(1);
+    expect((await helloFrom('127.0.0.2')).status).toBe(200);
+    const report = () => shadowReport((service as RunningService).store, {});
+    await eventually(report, (found) => found.operations[0]?.dropped === 1);
+    legacy.release();
+    const found = await eventually(report, (figures) => figures.operations[0]?.compared === 1);
+    expect(found.operations).toEqual([expect.objectContaining({ dropped: 1, compared: 1 })]);
+    expect(legacy.requestsFor('HelloWorld')).toHaveLength(1);
+  });
 
   test('the bound counts each call until its answer is passed on, failures included', async () => {
     service = await startTestService({
