@@ -66,7 +66,7 @@ const STAGES: ReadonlyArray<readonly [string, RegExp]> = [
     'reading the request',
     new RegExp(
       '/(soap/(\\w+-request-reader|envelope-reading|header-reader|parameter-decoder|element-tag)' +
-        '|wire/(read-body|content-type|form-fields)|http/(request-validation|json-bounds))\\.js$',
+        '|wire/(read-body|content-type|form-fields|xml-budget)|http/request-validation|wire/json-bounds)\\.js$',
     ),
   ],
   ['request record and id', /\/(telemetry\/(request-record|request-id)|server\/request-tracking)\.js$/],

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First of all, before the modules below load: a password on the command line leaves `ps` at once.
+import './cli/hide-passwords';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { applyEnvironmentFile } from './config/env-file';
 import { ConfigError } from './config/readers';
@@ -144,7 +146,8 @@ program
 program
   .command('copy-store')
   .description('copy everything of the configured store (callers, audit trail, outbox included) into an empty one')
-  .requiredOption('--to <url>', 'the empty store: postgres://user:password@host:port/database or sqlite:FOLDER')
+  .option('--to <url>', 'the empty store: postgres://user@host:port/database or sqlite:FOLDER')
+  .option('--to-file <file>', "a file holding --to's URL (with a password, better than the command line)")
   .action(copyStoreCommand);
 
 program

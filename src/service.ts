@@ -14,6 +14,7 @@ import { serviceVersion } from './lib/package-info';
 import { bindOperations, type Operations } from './operations/registry';
 import { CallPipeline } from './pipeline/call-pipeline';
 import { Comparisons } from './migration/comparisons';
+import { ForwardSlots } from './migration/forward-slots';
 import { ShadowLedger } from './migration/shadow-ledger';
 import { TrafficRecorder } from './migration/traffic-recorder';
 import { answerFigureRequests } from './status/cluster-figures';
@@ -155,6 +156,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
       : {
           settings: config.migration,
           comparisons: new Comparisons(config.migration, new ShadowLedger(store, config.migration, clock)),
+          forwards: new ForwardSlots({
+            perCaller: config.migration.legacyInFlightPerCaller,
+            perAddress: config.migration.legacyInFlightPerAddress,
+          }),
           recorder: recordFile === undefined ? undefined : new TrafficRecorder({ ...config.migration, recordFile }),
         };
   const pipeline = new CallPipeline({ operations, services, settings, callers, audit, migration });

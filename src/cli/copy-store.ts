@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { counted } from '../lib/counted';
+import { withoutUrlPassword } from '../lib/hidden-passwords';
 import { copyStore, holdingsText, type TableCount, TargetNotEmptyError } from '../store/copy/copy-store';
 import { openStore } from '../store/open-store';
 import { recordedFingerprint } from '../store/store-key';
@@ -23,12 +25,46 @@ export function keyNote(fingerprint: string | undefined): string {
   );
 }
 
+export interface CopyStoreOptions {
+  readonly to?: string;
+  readonly toFile?: string;
+}
+
+/** The longest --to-file read: a URL, not a file named by mistake. */
+const MAX_URL_FILE_BYTES = 4096;
+
+/**
+ * The target's URL, from one of --to, --to-file (its first line) and COPY_STORE_TO. A password
+ * given on the command line was in `ps` until the command hid it: the operator is told so.
+ */
+function targetUrl(options: CopyStoreOptions): string {
+  const given = [options.to, options.toFile, process.env.COPY_STORE_TO || undefined].filter((value) => value);
+  if (given.length !== 1) throw new UsageError('name the empty store once: --to URL, --to-file FILE or COPY_STORE_TO');
+  if (options.to !== undefined) {
+    if (withoutUrlPassword(options.to) !== options.to) {
+      process.stderr.write(
+        "Warning: --to's password could be read in the process list while the command started; " +
+          'give the URL with --to-file FILE or COPY_STORE_TO instead.\n',
+      );
+    }
+    return options.to;
+  }
+  if (options.toFile === undefined) return process.env.COPY_STORE_TO as string;
+  let text: string;
+  try {
+    text = readFileSync(options.toFile).subarray(0, MAX_URL_FILE_BYTES).toString('utf8');
+  } catch (error) {
+    throw new UsageError(`--to-file: cannot read ${options.toFile} (${(error as NodeJS.ErrnoException).code})`);
+  }
+  return text.split(/\r?\n/)[0].trim();
+}
+
 /**
  * school-service copy-store --to URL: copies everything of the configured store into an empty one
  * of either engine (moving from SQLite to PostgreSQL, or back), callers and audit trail included.
  */
-export function copyStoreCommand(options: { readonly to: string }): Promise<void> {
-  const target = storeTarget(options.to);
+export function copyStoreCommand(options: CopyStoreOptions): Promise<void> {
+  const target = storeTarget(targetUrl(options));
   return withConfiguredStore(
     async (source, config) => {
       const where = storeLocation(target);

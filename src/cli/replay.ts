@@ -49,9 +49,9 @@ export async function replayCommand(file: string, options: ReplayOptions): Promi
   const config = loadConfig();
   const against = baseUrl(options.against, '--against');
   const service = baseUrl(options.service ?? `http://127.0.0.1:${config.port}`, '--service');
-  const { legacyTimeoutMs, legacyMaxBytes, ignored } = config.migration;
+  const { legacyTimeoutMs, legacyMaxBytes, ignored, answerBudgets } = config.migration;
   const tally = new ReportTally();
-  const comparisons = new Comparisons({ noiseSample: 0, maxPending: 1, ignored }, tally);
+  const comparisons = new Comparisons({ noiseSample: 0, maxPending: 1, ignored, answerBudgets }, tally);
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
   let number = 0;
   for await (const line of lines) {

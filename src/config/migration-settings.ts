@@ -1,5 +1,7 @@
 import { isOperationName as isOperation } from '../contract/operation-names';
+import { readAnswerBudgets } from './answer-budgets';
 import { OPERATION_NAMES, type OperationName } from '../contract/operation-types';
+import type { RequestBudgets } from './request-budgets';
 import { ConfigError, readAbsoluteUrl, readInteger, readSwitch, type Environment } from './readers';
 
 /**
@@ -31,11 +33,17 @@ export interface MigrationSettings {
   readonly legacyTimeoutMs: number;
   /** The largest legacy answer read; a larger one is a legacy error. */
   readonly legacyMaxBytes: number;
+  /** Calls of one caller (all callers without credentials as one) waiting for the legacy service at once. */
+  readonly legacyInFlightPerCaller: number;
+  /** Calls from one address waiting for the legacy service at once. */
+  readonly legacyInFlightPerAddress: number;
   /** One call in this many is sent to the legacy service twice to learn its noise; 0 never. */
   readonly noiseSample: number;
   readonly ignored: readonly IgnoredPath[];
   /** Comparisons waiting to run at once; beyond it, a comparison is dropped (and counted), never the call. */
   readonly maxPending: number;
+  /** What an answer compared may hold, and so how much one comparison may cost (answer-budgets.ts). */
+  readonly answerBudgets: RequestBudgets;
   /** How many days of comparison figures and differences the store keeps. */
   readonly keepDays: number;
   /** How often the comparisons' counts, kept in memory, are added to the store's. */
@@ -116,9 +124,12 @@ export function readMigrationSettings(env: Environment): MigrationSettings {
     routes: readRoutes(env.ROUTES, legacyUrl),
     legacyTimeoutMs: readInteger(env, 'LEGACY_TIMEOUT_MS', 10_000, 100, 300_000),
     legacyMaxBytes: readInteger(env, 'LEGACY_MAX_BYTES', 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    legacyInFlightPerCaller: readInteger(env, 'LEGACY_IN_FLIGHT_PER_CALLER', 32, 1, 10_000),
+    legacyInFlightPerAddress: readInteger(env, 'LEGACY_IN_FLIGHT_PER_ADDRESS', 8, 1, 10_000),
     noiseSample: readInteger(env, 'SHADOW_NOISE_SAMPLE', 20, 0, 1_000_000),
     ignored: readIgnoredPaths(env.SHADOW_IGNORE),
     maxPending: readInteger(env, 'SHADOW_MAX_PENDING', 200, 1, 100_000),
+    answerBudgets: readAnswerBudgets(env),
     keepDays: readInteger(env, 'SHADOW_KEEP_DAYS', 14, 1, 3650),
     flushMs: readInteger(env, 'SHADOW_FLUSH_MS', 1_000, 20, 60_000),
     recordFile: env.RECORD_FILE || undefined,

@@ -40,6 +40,8 @@ export interface SisSettings {
   readonly backoffBaseMs: number;
   /** The longest Retry-After the sync waits for; a longer one fails the sync at once. */
   readonly maxRetryAfterMs: number;
+  /** How long a sync may read the provider; past it the sync fails and writes nothing. */
+  readonly timeLimitMs: number;
 }
 
 export function secretOf(value: string): SisSecret {
@@ -117,6 +119,7 @@ export function readSisSettings(env: Environment): SisSettings {
     retries: readInteger(env, 'SIS_RETRIES', 4, 0, 20),
     backoffBaseMs: readInteger(env, 'SIS_BACKOFF_MS', 1_000, 1, 600_000),
     maxRetryAfterMs: readInteger(env, 'SIS_MAX_RETRY_AFTER_S', 300, 0, 3_600) * 1000,
+    timeLimitMs: readInteger(env, 'SIS_SYNC_TIME_LIMIT_SECONDS', 3_600, 1, 7 * 86_400) * 1000,
   };
   if (base === undefined) {
     if (settings.intervalMs > 0) throw new ConfigError('SIS_SYNC_INTERVAL needs SIS_URL');

@@ -12,6 +12,8 @@ export type ComparisonOutcome =
   | 'legacy-error'
   /** Too many comparisons were pending: this one was not made (the call was answered). */
   | 'dropped'
+  /** An answer held more than an answer may (deeper, more elements): it was not compared. */
+  | 'over-budget'
   /** A write in canary: it is never sent to the legacy service, so there is nothing to compare. */
   | 'not-compared';
 

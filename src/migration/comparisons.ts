@@ -5,11 +5,14 @@ import { maskedExample } from './masking';
 import { NoiseRegister } from './noise';
 import type { ComparisonOutcome, ComparisonSink } from './comparison-outcome';
 import type { IgnoredPath } from '../config/migration-settings';
+import type { RequestBudgets } from '../config/request-budgets';
+import { OverBudget } from './infoset';
 
 export interface ComparisonSettings {
   readonly noiseSample: number;
   readonly maxPending: number;
   readonly ignored: readonly IgnoredPath[];
+  readonly answerBudgets: RequestBudgets;
 }
 
 /** Which calls a comparison is of: the figures are kept per operation and binding. */
@@ -63,12 +66,18 @@ export class Comparisons {
 
   /** Learns the legacy service's noise from its two answers to one call. */
   learnNoise(subject: Subject, first: Answer, second: Answer): void {
-    this.noise.learn(subject.operation, subject.binding, answerDifferences(first, second));
+    const between = answerDifferences(first, second, this.settings.answerBudgets);
+    if (!(between instanceof OverBudget)) this.noise.learn(subject.operation, subject.binding, between);
   }
 
-  /** Compares the two answers and records the outcome, with each differing path, noise apart. */
+  /**
+   * Compares the two answers and records the outcome, with each differing path, noise apart; an
+   * answer that holds more than an answer may is recorded as over budget, uncompared.
+   */
   judge(subject: Subject, local: Answer, legacy: Answer): Promise<void> {
-    const found = answerDifferences(local, legacy).map((difference) => ({
+    const between = answerDifferences(local, legacy, this.settings.answerBudgets);
+    if (between instanceof OverBudget) return this.ledger.record(subject.operation, subject.binding, 'over-budget');
+    const found = between.map((difference) => ({
       path: difference.path,
       noisy: this.noise.isNoise(subject.operation, subject.binding, difference.path),
       localExample: maskedExample(difference.path, difference.local),
@@ -79,8 +88,11 @@ export class Comparisons {
     return this.ledger.record(subject.operation, subject.binding, outcome, found);
   }
 
-  /** Records a comparison that was not made: the legacy service did not answer, or a write was not sent to it. */
-  count(subject: Subject, outcome: 'legacy-error' | 'not-compared'): Promise<void> {
+  /**
+   * Records a comparison that was not made: the legacy service did not answer, a write was not sent
+   * to it, or the caller had as many calls waiting for it as it may.
+   */
+  count(subject: Subject, outcome: 'legacy-error' | 'not-compared' | 'dropped'): Promise<void> {
     return this.ledger.record(subject.operation, subject.binding, outcome);
   }
 

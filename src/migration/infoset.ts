@@ -1,4 +1,7 @@
 import { SaxesParser } from 'saxes';
+import type { RequestBudgets } from '../config/request-budgets';
+import { jsonBoundsProblem } from '../wire/json-bounds';
+import { Refusal, XmlBudget } from '../wire/xml-budget';
 
 /**
  * An answer as the comparison sees it: elements by namespace and local name, their attributes
@@ -15,13 +18,25 @@ export interface InfoNode {
   readonly children: InfoNode[];
 }
 
+/**
+ * An answer that holds more than an answer may (see answerBudgets): it is not built, and so not
+ * compared. A legacy service that answers 20,000 levels deep costs the read up to the first excess.
+ */
+export class OverBudget {
+  constructor(readonly reason: string) {}
+}
+
 function node(name: string, namespace = ''): InfoNode {
   return { name, namespace, attributes: new Map(), text: '', children: [] };
 }
 
-/** The XML document's root, or undefined when the text is not well-formed XML (or has a DOCTYPE). */
-export function xmlInfoset(text: string): InfoNode | undefined {
+/**
+ * The XML document's root, undefined when the text is not well-formed XML (or has a DOCTYPE), or
+ * OverBudget at the first excess of `budgets` (counted as a request's are, while it is read).
+ */
+export function xmlInfoset(text: string, budgets: RequestBudgets): InfoNode | OverBudget | undefined {
   const parser = new SaxesParser({ xmlns: true });
+  const budget = new XmlBudget(budgets);
   const open: InfoNode[] = [];
   let root: InfoNode | undefined;
   let failed = false;
@@ -31,6 +46,12 @@ export function xmlInfoset(text: string): InfoNode | undefined {
   parser.on('doctype', () => {
     failed = true;
   });
+  // Counted before saxes gathers the tag: it compares each attribute with the tag's others.
+  parser.on('opentagstart', () => {
+    budget.element();
+    budget.depth(open.length + 1);
+  });
+  parser.on('attribute', (attribute) => budget.attribute(attribute.name === 'xmlns' || attribute.prefix === 'xmlns'));
   parser.on('opentag', (tag) => {
     const element = node(tag.local ?? tag.name, tag.uri ?? '');
     for (const attribute of Object.values(tag.attributes)) {
@@ -45,6 +66,7 @@ export function xmlInfoset(text: string): InfoNode | undefined {
     open.push(element);
   });
   const addText = (value: string) => {
+    budget.text(value.length);
     const current = open.at(-1);
     if (current) current.text += value;
   };
@@ -57,12 +79,14 @@ export function xmlInfoset(text: string): InfoNode | undefined {
   });
   try {
     parser.write(text).close();
-  } catch {
+  } catch (error) {
+    if (error instanceof Refusal) return new OverBudget(error.kind);
     return undefined;
   }
   return failed ? undefined : root;
 }
 
+/** A parsed JSON value as an infoset; its depth is bounded by the budget checked before parsing. */
 function fromJson(name: string, value: unknown): InfoNode {
   const element = node(name);
   if (Array.isArray(value)) {
@@ -76,8 +100,13 @@ function fromJson(name: string, value: unknown): InfoNode {
   return element;
 }
 
-/** The JSON document as an infoset under a root named '', or undefined when it is not JSON. */
-export function jsonInfoset(text: string): InfoNode | undefined {
+/**
+ * The JSON document as an infoset under a root named '', undefined when it is not JSON, or
+ * OverBudget when it nests, or holds keys or items, past `budgets` (counted before it is parsed).
+ */
+export function jsonInfoset(text: string, budgets: RequestBudgets): InfoNode | OverBudget | undefined {
+  const problem = jsonBoundsProblem(text, budgets);
+  if (problem !== undefined) return new OverBudget(problem);
   try {
     return fromJson('', JSON.parse(text));
   } catch {
@@ -90,49 +119,4 @@ export function textInfoset(text: string): InfoNode {
   const element = node('');
   element.text = text;
   return element;
-}
-
-export interface Difference {
-  /** Where, by local names from the root: /Envelope/Body/GetStudentInfoByIdResponse/…; '/@name' for an attribute. */
-  readonly path: string;
-  readonly local: string;
-  readonly legacy: string;
-}
-
-/** Past this many differences in one answer the rest are not listed: one is enough to mark it different. */
-const MAX_DIFFERENCES = 50;
-
-/**
- * Where two infosets differ: an element's name or namespace, an attribute, a leaf's text, the
- * number of an element's children (and then the children both have, in order). Paths carry no
- * positions, so that a field differing in many items of a list counts as one path.
- */
-export function differences(local: InfoNode, legacy: InfoNode): Difference[] {
-  const found: Difference[] = [];
-  const walk = (a: InfoNode, b: InfoNode, path: string) => {
-    if (found.length >= MAX_DIFFERENCES) return;
-    if (a.name !== b.name || a.namespace !== b.namespace) {
-      found.push({ path, local: `{${a.namespace}}${a.name}`, legacy: `{${b.namespace}}${b.name}` });
-      return;
-    }
-    for (const key of new Set([...a.attributes.keys(), ...b.attributes.keys()])) {
-      const [x, y] = [a.attributes.get(key), b.attributes.get(key)];
-      if (x !== y) found.push({ path: `${path}/@${key}`, local: x ?? '(none)', legacy: y ?? '(none)' });
-    }
-    if (a.text !== b.text) found.push({ path, local: a.text, legacy: b.text });
-    const count = Math.max(a.children.length, b.children.length);
-    if (a.children.length !== b.children.length) {
-      found.push({
-        path: `${path}/*`,
-        local: `${a.children.length} children`,
-        legacy: `${b.children.length} children`,
-      });
-    }
-    for (let index = 0; index < count; index++) {
-      const [x, y] = [a.children[index], b.children[index]];
-      if (x && y) walk(x, y, `${path}/${x.name === y.name ? x.name : '*'}`);
-    }
-  };
-  walk(local, legacy, local.name === legacy.name && local.name !== '' ? `/${local.name}` : '');
-  return found.map((difference) => (difference.path === '' ? { ...difference, path: '/' } : difference));
 }

@@ -1,5 +1,5 @@
 import type { IgnoredPath } from '../config/migration-settings';
-import type { Difference } from './infoset';
+import type { Difference } from './infoset-differences';
 
 function matches(steps: readonly string[], path: string): boolean {
   const pathSteps = path.slice(1).split('/');

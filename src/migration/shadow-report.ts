@@ -11,6 +11,7 @@ export interface OutcomeCounts {
   legacyErrors: number;
   dropped: number;
   notCompared: number;
+  overBudget: number;
 }
 
 /** One operation on one binding: how its comparisons came out. */
@@ -27,6 +28,7 @@ export const noOutcomes = (): OutcomeCounts => ({
   legacyErrors: 0,
   dropped: 0,
   notCompared: 0,
+  overBudget: 0,
 });
 
 /** A field path where the answers differed, with how often and one example pair (personal data masked). */
@@ -53,6 +55,7 @@ const FIELD: Record<string, Exclude<keyof OutcomeCounts, 'compared'> | undefined
   'legacy-error': 'legacyErrors',
   dropped: 'dropped',
   'not-compared': 'notCompared',
+  'over-budget': 'overBudget',
 };
 
 /** Adds `count` comparisons of one outcome (as the store names it) to the counts. */
@@ -101,7 +104,7 @@ export async function shadowReport(store: Session, filter: ReportFilter): Promis
 
 const COLUMNS = [
   ...['operation', 'binding', 'compared', 'identical', 'different'],
-  ...['noisy', 'legacy errors', 'dropped', 'not compared'],
+  ...['noisy', 'legacy errors', 'dropped', 'not compared', 'over budget'],
 ];
 
 /** The report as the command prints it: a table per operation and binding, then the differing paths. */
@@ -120,6 +123,7 @@ export function reportText(report: ShadowReport): string {
       String(row.legacyErrors),
       String(row.dropped),
       String(row.notCompared),
+      String(row.overBudget),
     ]),
   ];
   const widths = COLUMNS.map((_, column) => Math.max(...table.map((row) => row[column].length)));

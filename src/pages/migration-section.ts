@@ -37,13 +37,13 @@ export function migrationSection(migration: MigrationStatus | null): string {
       `<tr data-operation="${text(operation.operation)}"><td>${text(operation.operation)}</td>` +
       `<td>${text(operation.route)}</td><td>${bar(operation)}</td>` +
       [operation.compared, operation.identical, operation.noisy, operation.different, operation.legacyErrors]
-        .concat([operation.dropped + operation.notCompared])
+        .concat([operation.dropped + operation.notCompared + operation.overBudget])
         .map((count) => `<td class="number">${count}</td>`)
         .join('') +
       '</tr>',
   );
   const head = ['Operation', 'Route', 'Agreement', 'Compared', 'Identical', 'Noisy', 'Different', 'Legacy errors']
-    .concat(['Dropped, not compared'])
+    .concat(['Dropped, not compared, over budget'])
     .map((name) => `<th>${text(name)}</th>`)
     .join('');
   const legend = PARTS.map(

@@ -46,6 +46,7 @@ export interface MigrationOperationStatus {
   readonly legacyErrors: number;
   readonly dropped: number;
   readonly notCompared: number;
+  readonly overBudget: number;
 }
 
 export interface StoreStatus {

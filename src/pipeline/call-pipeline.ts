@@ -417,6 +417,7 @@ export class CallPipeline {
       operation: call.operation.name as OperationName,
       sends: this.policyOf(call.operation.name as OperationName).effect === 'sends',
       binding: call.caller.binding,
+      caller: identity?.name,
       request: passable(exchange, call),
       // A run only to compare comes after the caller was answered: the request's record is closed by then.
       runLocal: (purpose, rehearsal) => this.run(call, identity, purpose === 'answer' ? record : undefined, rehearsal),
@@ -430,6 +431,10 @@ export class CallPipeline {
         log.warn('legacy service unavailable', { operation: call.operation.name, reason });
         if (record) record.outcome = 'legacy-unavailable';
         deliver(this.fail(exchange, binding, state, new CallError('internal', LEGACY_UNAVAILABLE)));
+      },
+      busy: (reason) => {
+        log.warn('legacy calls in flight at their bound', { operation: call.operation.name });
+        deliver(this.fail(exchange, binding, state, new CallError('rule', reason)));
       },
       auditForwarded: (ok) => {
         if (this.policyOf(call.operation.name as OperationName).audit === 'none') return;

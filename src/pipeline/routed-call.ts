@@ -2,6 +2,7 @@ import type { MigrationSettings, Route } from '../config/migration-settings';
 import type { OperationName } from '../contract/operation-types';
 import type { Answer } from '../migration/answer';
 import type { Comparisons, Subject } from '../migration/comparisons';
+import type { ForwardSlots } from '../migration/forward-slots';
 import { askLegacy, type LegacyRequest, LegacyUnavailable } from '../migration/legacy-client';
 import type { TrafficRecorder } from '../migration/traffic-recorder';
 import type { CallError } from './call-error';
@@ -10,6 +11,8 @@ import type { CallError } from './call-error';
 export interface MigrationParts {
   readonly settings: MigrationSettings;
   readonly comparisons: Comparisons;
+  /** The calls each caller and address may have waiting for the legacy service. */
+  readonly forwards: ForwardSlots;
   /** Records the calls let in, for a replay; undefined when not recording. */
   readonly recorder?: TrafficRecorder;
 }
@@ -34,6 +37,8 @@ export interface RoutedCall {
   /** Whether the call sends something (its policy row's effect): then only the answering side acts. */
   readonly sends: boolean;
   readonly binding: string;
+  /** The caller's name; undefined for a caller that presented nothing and is no one's by its address. */
+  readonly caller: string | undefined;
   readonly request: LegacyRequest;
   /**
    * Runs the handler and audits the call: for the caller (canary), or only to compare (shadow,
@@ -48,6 +53,8 @@ export interface RoutedCall {
   pass(answer: Answer): void;
   /** Answers the caller that the legacy service did not answer, in the binding's shape. */
   unavailable(reason: string): void;
+  /** Answers the caller that it has too many calls waiting for the legacy service, in the binding's shape. */
+  busy(reason: string): void;
   /** Audits a call that only the legacy service answered. */
   auditForwarded(ok: boolean): void;
 }
@@ -73,6 +80,9 @@ async function compare(parts: MigrationParts, call: RoutedCall, subject: Subject
   await comparisons.judge(subject, local, legacy);
 }
 
+const FORWARDS_BUSY =
+  'Too many calls are waiting for the legacy service that answers this operation; try again shortly.';
+
 /**
  * Serves a call on its route. Only the side whose answer the caller gets acts: a write in shadow
  * is rehearsed here, and a write in canary is never sent to the legacy service. Comparisons run
@@ -89,15 +99,37 @@ export async function serveRouted(route: Exclude<Route, 'local'>, parts: Migrati
       await comparisons.count(subject, 'not-compared');
       return;
     }
-    comparisons.run(subject, async () => {
-      const local = call.capture(outcome);
-      const legacy = await legacyAnswer(parts, call);
-      if (legacy instanceof LegacyUnavailable) await comparisons.count(subject, 'legacy-error');
-      else await compare(parts, call, subject, local, legacy);
+    // The legacy answer is fetched for the comparison alone: past the caller's bound it is not fetched at all.
+    const slot = parts.forwards.take(call.caller, call.request.callerAddress);
+    if (!slot) {
+      await comparisons.count(subject, 'dropped');
+      return;
+    }
+    const started = comparisons.run(subject, async () => {
+      try {
+        const local = call.capture(outcome);
+        const legacy = await legacyAnswer(parts, call);
+        if (legacy instanceof LegacyUnavailable) await comparisons.count(subject, 'legacy-error');
+        else await compare(parts, call, subject, local, legacy);
+      } finally {
+        slot();
+      }
     });
+    if (!started) slot();
     return;
   }
-  const legacy = await legacyAnswer(parts, call);
+  const slot = parts.forwards.take(call.caller, call.request.callerAddress);
+  if (!slot) {
+    call.busy(FORWARDS_BUSY);
+    return;
+  }
+  let legacy: Answer | LegacyUnavailable;
+  try {
+    legacy = await legacyAnswer(parts, call);
+  } finally {
+    // The answer is held beyond this for a comparison only, and comparisons have their own bound.
+    slot();
+  }
   if (legacy instanceof LegacyUnavailable) {
     call.unavailable(legacy.message);
     call.auditForwarded(false);

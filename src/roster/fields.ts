@@ -12,6 +12,13 @@ import type { Problems, Rule, WarningKind } from './problems';
 export const MAX_NAME_LENGTH = 255;
 export const MAX_TEXT_LENGTH = 4000;
 
+/**
+ * Characters no XML 1.0 document can hold, not even escaped: C0 controls but tab, LF and CR, and
+ * U+FFFE and U+FFFF. A name holding one (an escape sequence a SIS let through) would make every
+ * SOAP and HTTP answer naming it a document clients refuse to read, so it is refused here.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const NOT_IN_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** ISO 8601, extended or basic: a date, or a date and time with optional seconds, fraction and zone. */
 const TIMESTAMP =
@@ -219,6 +226,10 @@ export class FieldReader<Name extends string = string> {
     const max = options.max ?? MAX_NAME_LENGTH;
     if (value === '' && options.required) this.fail(name, 'missing-value', `${name} is required`);
     else if ([...value].length > max) this.fail(name, 'too-long', `${name} is longer than ${max} characters`);
+    else if (NOT_IN_XML.test(value)) {
+      const code = (NOT_IN_XML.exec(value)?.[0] ?? '').charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+      this.fail(name, 'bad-character', `${name} holds the control character U+${code}, which no answer can carry`);
+    }
     return value;
   }
 

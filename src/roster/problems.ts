@@ -15,6 +15,7 @@ export type Rule =
   | 'unknown-reference'
   | 'duplicate-sourcedId'
   | 'too-long'
+  | 'bad-character'
   | 'id-clash'
   | 'depends-on-invalid';
 

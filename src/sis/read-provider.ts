@@ -64,10 +64,12 @@ export async function readProvider(
     progress.grown(name, state.bytes, state.grew);
   };
   for (const collection of COLLECTIONS) {
+    let pages = 0;
     const take = async (text: string, url: string) => {
+      pages += 1;
       const page = pageRecords(text, collection.name, url);
       const rows = rowsOf(collection.name, page);
-      spool.add(collection.name, rows);
+      if (spool.add(collection.name, rows) === 0 && rows.length > 0) throw repeatedPage(collection.name, pages, url);
       told(collection.name);
       if (collection.name === 'users' && settings.version === '1.2') {
         spool.add('roles', userRoles(page, rows));
@@ -86,6 +88,19 @@ export async function readProvider(
     progress.whole(collection.name, await spool.end(collection.name));
   }
   return { records, markedLineItems: [...markedLineItems], results };
+}
+
+/**
+ * A page whose every record was read already: a provider whose next page goes back over pages
+ * read, under a URL of its own each time (a query that changes), would be followed without end.
+ */
+function repeatedPage(collection: CollectionName, page: number, url: string): SyncFailure {
+  const at = new URL(url);
+  const offset = at.searchParams.get('offset');
+  return new SyncFailure(
+    `${collection}: page ${page} (${at.pathname}${offset === null ? '' : `, offset ${offset}`}) holds only ` +
+      "records already read: the provider's next page goes back over pages read; stopped",
+  );
 }
 
 /** The rows of roles.csv of a 1.2 page of users: the roles of the users kept. */

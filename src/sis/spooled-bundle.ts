@@ -139,8 +139,8 @@ export class SpooledBundle {
     return file;
   }
 
-  /** Writes the rows of one page; a sourcedId already written to this file is skipped. */
-  add(name: FileName, rows: readonly Row[]): void {
+  /** Writes the rows of one page; a sourcedId already written to this file is skipped. Returns the rows written. */
+  add(name: FileName, rows: readonly Row[]): number {
     const file = this.file(name);
     if (file.fd === undefined) throw new Error(`${name}.csv is already whole`);
     file.seen.nextPage();
@@ -165,6 +165,7 @@ export class SpooledBundle {
     let text = file.bytes === 0 ? this.header(file) : '';
     for (const row of taken) text += csvLine(file.columns.map((column) => row[column] ?? ''));
     this.write(file, text);
+    return taken.length;
   }
 
   /** Bytes written to the file so far, and whether records added columns after its header was written. */

@@ -116,6 +116,7 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
     if (!(await takeSyncLease(store, holder, now(), SYNC_LEASE_MS))) throw new SyncFailure('the sync lease was lost');
   };
   let thread: ReadingThread | undefined;
+  let timeLimit: NodeJS.Timeout | undefined;
   let outcome: SyncOutcome;
   try {
     const notifying = options.notify !== undefined && since !== undefined && !options.dryRun;
@@ -127,6 +128,8 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       alive: stillHeld,
     });
     thread = reader;
+    // The reading is what a provider can make endless (pages that never end, answers that trickle).
+    timeLimit = setTimeout(() => reader.stop(tooLong(settings)), settings.timeLimitMs);
     const importOptions: ImportOptions = {
       path: reader.folder,
       mode,
@@ -253,6 +256,7 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       message,
     };
   } finally {
+    clearTimeout(timeLimit);
     await thread?.remove();
   }
   try {
@@ -264,6 +268,11 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
     await releaseSyncLease(store, holder);
   }
   return outcome;
+}
+
+function tooLong(settings: SisSettings): SyncFailure {
+  const seconds = settings.timeLimitMs / 1000;
+  return new SyncFailure(`the sync took longer than SIS_SYNC_TIME_LIMIT_SECONDS (${seconds} s) allows; stopped`);
 }
 
 /** Added, changed and deleted, all kinds together, as the import counted them (what a dry run would apply). */

@@ -199,6 +199,12 @@ export class OneRosterProvider {
   tokensIssued = 0;
   /** Pages repeat the previous page's last record first, as offset paging over moving data does. */
   duplicateAcrossPages = false;
+  /**
+   * The collection whose every page's `next` link names that same page again under a new query
+   * (`&round=N`): a provider that pages without end, whatever URLs the sync has seen.
+   */
+  nextGoesRound: string | undefined;
+  private rounds = 0;
   /** Refused signatures and tokens. */
   refusals = 0;
   private readonly tokens = new Map<string, number>();
@@ -345,7 +351,12 @@ export class OneRosterProvider {
     }
     const paging = this.options.paging ?? 'both';
     if (paging !== 'link') response.setHeader('X-Total-Count', String(total));
-    if (paging !== 'total' && offset + limit < total) {
+    if (this.nextGoesRound === collection) {
+      const again = new URL(url.href);
+      this.rounds += 1;
+      again.searchParams.set('round', String(this.rounds));
+      response.setHeader('Link', `<${again.href}>; rel="next"`);
+    } else if (paging !== 'total' && offset + limit < total) {
       const next = new URL(url.href);
       next.searchParams.set('offset', String(offset + limit));
       response.setHeader('Link', `<${next.href}>; rel="next"`);

@@ -1,5 +1,5 @@
 import { DEFAULT_REQUEST_BUDGETS } from '../../src/config/request-budgets';
-import { jsonBoundsProblem } from '../../src/bindings/json/json-bounds';
+import { jsonBoundsProblem } from '../../src/wire/json-bounds';
 
 /** The JSON budgets count the whole body, skip strings, and stop at the first excess. */
 const budgets = { ...DEFAULT_REQUEST_BUDGETS, jsonKeys: 16, jsonItems: 16, jsonDepth: 8 };

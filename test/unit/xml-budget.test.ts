@@ -2,7 +2,7 @@ import { DEFAULT_REQUEST_BUDGETS, type RequestBudgets } from '../../src/config/r
 import { readCommonEnvelope } from '../../src/bindings/soap/fast-request-reader';
 import { readSoapRequest } from '../../src/bindings/soap/request-reader';
 import { readWithSaxes } from '../../src/bindings/soap/saxes-request-reader';
-import { XmlBudget } from '../../src/bindings/soap/xml-budget';
+import { XmlBudget } from '../../src/wire/xml-budget';
 
 /**
  * The budgets of a whole XML document, as both readers count them: each reads a document at its

@@ -8,7 +8,7 @@ import type { Exchange } from '../../pipeline/exchange';
 import { decodeParameters, type ParameterProblem } from '../../pipeline/parameters';
 import { type Reply, reply } from '../../pipeline/reply';
 import { toJsonValue } from '../../wire/typed-json';
-import { jsonBoundsProblem } from './json-bounds';
+import { jsonBoundsProblem } from '../../wire/json-bounds';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 /** The header by which ASP.NET's script clients tell an error from a result. */

@@ -1,8 +1,8 @@
 import type { ElementTag } from './element-tag';
 import { HeaderReading, type SoapHeader } from './header-reader';
-import { type RefusalKind, XmlBudget } from './xml-budget';
+import { type RefusalKind, XmlBudget } from '../../wire/xml-budget';
 
-export { Refusal, type RefusalKind } from './xml-budget';
+export { Refusal, type RefusalKind } from '../../wire/xml-budget';
 
 /**
  * What reading a SOAP request finds, and the one piece of code that finds it from a parser's

@@ -1,6 +1,6 @@
 import type { ElementAttribute } from './element-tag';
 import { EnvelopeReading, type ReadResult, Refusal } from './envelope-reading';
-import { XmlBudget } from './xml-budget';
+import { XmlBudget } from '../../wire/xml-budget';
 
 /**
  * Reads the envelope that nearly every client sends, at a fraction of saxes's cost, and gives up

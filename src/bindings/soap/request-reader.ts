@@ -2,7 +2,7 @@ import { DEFAULT_REQUEST_BUDGETS } from '../../config/request-budgets';
 import type { ReadResult } from './envelope-reading';
 import { readCommonEnvelope } from './fast-request-reader';
 import { readWithSaxes } from './saxes-request-reader';
-import { XmlBudget } from './xml-budget';
+import { XmlBudget } from '../../wire/xml-budget';
 
 /**
  * Reads a SOAP request body: the envelope's namespace, whether it has a Body, the Body's first

@@ -1,6 +1,6 @@
 import { SaxesParser } from 'saxes';
 import { EnvelopeReading, type ReadResult, Refusal } from './envelope-reading';
-import { XmlBudget } from './xml-budget';
+import { XmlBudget } from '../../wire/xml-budget';
 
 /**
  * Reads any SOAP request body with saxes, in one streaming pass. Documents with a DOCTYPE,

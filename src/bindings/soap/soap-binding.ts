@@ -15,7 +15,7 @@ import { decodeSoapParameters } from './parameter-decoder';
 import { readSoapRequest } from './request-reader';
 import { SoapResultWriter } from './result-writer';
 import { SOAP11, SOAP12, type SoapVersion, soapVersionFor, soapVersionOfEnvelope } from './soap-version';
-import { refusalReason } from './xml-budget';
+import { refusalReason } from '../../wire/xml-budget';
 
 /** What is known of a SOAP request: before its body is read, and then what reading it showed. */
 export interface SoapRequest {

@@ -3,7 +3,7 @@ import {
   MAX_ATTRIBUTES_PER_ELEMENT,
   MAX_NAMESPACES_PER_ELEMENT,
   type RequestBudgets,
-} from '../../config/request-budgets';
+} from '../config/request-budgets';
 
 /**
  * What one XML request may hold, counted as each piece is read by either reader (the fast one or

@@ -1,4 +1,4 @@
-import { DEFAULT_REQUEST_BUDGETS, type RequestBudgets } from '../../config/request-budgets';
+import { DEFAULT_REQUEST_BUDGETS, type RequestBudgets } from '../config/request-budgets';
 
 /**
  * The budgets a JSON body must keep before it is parsed: JSON.parse builds whatever it is given,
