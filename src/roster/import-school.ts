@@ -136,6 +136,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
       links: [],
       kept,
     };
+    if (mode === 'delta' && context.school.chosen) book.unknownIsOtherSchool = context.school.leftOut;
     await readBundle(context, connection, ledger.highest.get('marks') ?? 0, options.skipInvalid);
     await options.untilWhole?.();
     if (context.school.needed) {

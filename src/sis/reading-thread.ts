@@ -9,6 +9,7 @@ import { COLLECTIONS } from './collections';
 import { LiveBundle } from './live-bundle';
 import type { ProviderRead } from './read-provider';
 import type { FromReading, ReadingSettings, ToReading } from './reading-worker';
+import type { HeldRecords } from './school-filter';
 import { SyncFailure } from './sync-failure';
 
 /** The reading's thread, beside this file. */
@@ -67,6 +68,7 @@ export class ReadingThread {
       mode: 'bulk' | 'delta';
       since: string | undefined;
       keepResults: boolean;
+      held?: HeldRecords;
       wait?: (ms: number) => Promise<unknown>;
       alive: () => Promise<void>;
     },
@@ -78,6 +80,7 @@ export class ReadingThread {
       mode: options.mode,
       since: options.since,
       keepResults: options.keepResults,
+      held: options.held,
     };
     return new ReadingThread(folder, settings, options.wait ?? sleep, options.alive);
   }

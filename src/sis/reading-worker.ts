@@ -5,6 +5,7 @@ import { type SisSettings, secretOf } from '../config/sis-settings';
 import { providerAuth } from './provider-auth';
 import { ProviderClient } from './provider-client';
 import { type ProviderRead, readProvider } from './read-provider';
+import type { HeldRecords } from './school-filter';
 import { type FileName, SpooledBundle } from './spooled-bundle';
 import { SyncFailure } from './sync-failure';
 
@@ -21,6 +22,7 @@ export interface ReadingSettings {
   readonly mode: 'bulk' | 'delta';
   readonly since: string | undefined;
   readonly keepResults: boolean;
+  readonly held: HeldRecords | undefined;
 }
 
 /** What the thread tells the sync. */
@@ -67,7 +69,7 @@ async function readAll(): Promise<void> {
       grown: (name: FileName, bytes: number, grew: boolean) => tell({ kind: 'grown', name, bytes, grew }),
       whole: (name: FileName, bytes: number) => tell({ kind: 'whole', name, bytes }),
     };
-    const provider = await readProvider(client, settings, spool, data.since, progress, data.keepResults);
+    const provider = await readProvider(client, settings, spool, data.since, progress, data.keepResults, data.held);
     await spool.finish();
     tell({ kind: 'done', ...provider, duplicates: spool.duplicates, requests: client.requests });
   } catch (error) {

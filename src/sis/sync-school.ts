@@ -6,10 +6,12 @@ import { counted } from '../lib/counted';
 import { queueMarkNotifications } from '../notifications/mark-notifications';
 import { type ImportOptions, type ImportOutcome, importSchool } from '../roster/import-school';
 import { SILENT_PROGRESS } from '../roster/progress';
+import { USER_TABLES } from '../roster/user-files';
 import type { Store } from '../store/open-store';
 import {
   assessmentsBySourcedId,
   ledgerModifiedSince,
+  heldSourcedIds,
   ledgerSize,
   markIdsBySourcedId,
   recordSyncRun,
@@ -23,6 +25,7 @@ import { BundleStop } from '../roster/bundle-stop';
 import { problemRecords } from './problem-records';
 import { ColumnsGrew } from './live-bundle';
 import { ReadingThread } from './reading-thread';
+import type { HeldRecords } from './school-filter';
 import { SyncFailure } from './sync-failure';
 
 /**
@@ -123,6 +126,7 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       mode,
       since,
       keepResults: notifying,
+      held: since && settings.school ? await heldRecords(store) : undefined,
       wait: options.wait,
       alive: stillHeld,
     });
@@ -291,6 +295,15 @@ function whyNothingWritten(imported: ImportOutcome): string {
     );
   }
   return `the provider's school has ${counted(imported.problems.count, 'problem')}; nothing was written`;
+}
+
+/** This school's classes, lineItems and users the store holds (it holds no other school's). */
+async function heldRecords(store: Store): Promise<HeldRecords> {
+  return {
+    classes: await heldSourcedIds(store, ['classes', 'class_subjects']),
+    lineItems: await heldSourcedIds(store, ['assessments']),
+    users: await heldSourcedIds(store, USER_TABLES),
+  };
 }
 
 function idTables(): string[] {

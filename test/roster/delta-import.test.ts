@@ -1,6 +1,6 @@
 import type { Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
-import { type BundleRows, smallSchool, writeBundle } from '../support/roster-bundle';
+import { deltaBundle, smallSchool, writeBundle } from '../support/roster-bundle';
 import { importBundle, keptFieldsOf, problemsOf, schoolRows } from '../support/roster-import';
 import { openTestStore } from '../support/stores';
 
@@ -8,28 +8,6 @@ import { openTestStore } from '../support/stores';
  * A delta bundle holds only what changed: rows newer than the store's copy (by dateLastModified)
  * replace it, new rows are added, status=tobedeleted rows leave the store with what hangs off them.
  */
-function deltaBundle(files: Partial<BundleRows>): BundleRows {
-  const names = Object.keys(files);
-  return {
-    manifest: [
-      { propertyName: 'manifest.version', value: '1.0' },
-      { propertyName: 'oneroster.version', value: '1.1' },
-      ...[
-        'orgs',
-        'academicSessions',
-        'courses',
-        'classes',
-        'users',
-        'enrollments',
-        'demographics',
-        'categories',
-        'lineItems',
-        'results',
-      ].map((name) => ({ propertyName: `file.${name}`, value: names.includes(name) ? 'delta' : 'absent' })),
-    ],
-    ...files,
-  } as BundleRows;
-}
 
 describeEachEngine('a delta import', (engine) => {
   let store: Store;

@@ -183,6 +183,27 @@ export function sisSchool(): BundleRows {
   return Object.fromEntries(['manifest', ...ONEROSTER_FILES].map((name) => [name, school[name]]));
 }
 
+/** The SIS school as one of a district's two: "sch-2" with a class, a student, an enrolment and a mark of its own. */
+export function districtSchool(): BundleRows {
+  const school = sisSchool();
+  const other = (rows: Array<Record<string, string>>, sourcedId: string, changes: Record<string, string>) => {
+    const found = rows.find((row) => row.sourcedId === sourcedId) as Record<string, string>;
+    rows.push({ ...found, ...changes });
+  };
+  other(school.orgs, 'sch-1', { sourcedId: 'sch-2', name: 'Second School' });
+  other(school.classes, 'math-7b', { sourcedId: 'math-9x', schoolSourcedId: 'sch-2' });
+  other(school.users, 's3', { sourcedId: 's9', orgSourcedIds: 'sch-2', agentSourcedIds: '' });
+  other(school.enrollments, 'e6', {
+    sourcedId: 'e90',
+    classSourcedId: 'math-9x',
+    userSourcedId: 's9',
+    schoolSourcedId: 'sch-2',
+  });
+  other(school.lineItems, 'li3', { sourcedId: 'li9', classSourcedId: 'math-9x' });
+  other(school.results, 'r4', { sourcedId: 'r9', lineItemSourcedId: 'li9', studentSourcedId: 's9' });
+  return school;
+}
+
 /** The school of a bundle's OneRoster files as the provider's collections. */
 export function schoolOf(rows: BundleRows, version: '1.1' | '1.2'): Map<string, Json[]> {
   return new Map(

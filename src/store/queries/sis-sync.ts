@@ -128,3 +128,10 @@ export async function markIdsBySourcedId({ db }: Session, sourcedIds: readonly s
   }
   return ids;
 }
+
+/** The sourcedIds the ledger holds of the given kinds (tables): the records a store already has. */
+export async function heldSourcedIds({ db }: Session, kinds: readonly string[]): Promise<string[]> {
+  if (kinds.length === 0) return [];
+  const rows = await db.selectFrom('roster_ids').select('sourced_id').where('kind', 'in', kinds).execute();
+  return rows.map((row) => row.sourced_id);
+}
