@@ -24,6 +24,8 @@ const THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 32
 
 export interface ReadingDone extends ProviderRead {
   readonly duplicates: number;
+  /** The first records sent twice, as `collection "sourcedId"`. */
+  readonly duplicated: readonly string[];
 }
 
 /**
@@ -131,6 +133,7 @@ export class ReadingThread {
           markedLineItems: message.markedLineItems,
           results: message.results,
           duplicates: message.duplicates,
+          duplicated: message.duplicated,
         });
         return;
       case 'failed':

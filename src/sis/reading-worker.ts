@@ -31,7 +31,12 @@ export type FromReading =
   | { readonly kind: 'grown'; readonly name: FileName; readonly bytes: number; readonly grew: boolean }
   | { readonly kind: 'whole'; readonly name: FileName; readonly bytes: number }
   | { readonly kind: 'wait'; readonly id: number; readonly ms: number }
-  | ({ readonly kind: 'done'; readonly duplicates: number; readonly requests: number } & ProviderRead)
+  | ({
+      readonly kind: 'done';
+      readonly duplicates: number;
+      readonly duplicated: readonly string[];
+      readonly requests: number;
+    } & ProviderRead)
   | { readonly kind: 'failed'; readonly failure: boolean; readonly message: string; readonly requests: number };
 
 /** What the sync tells the thread: a wait it asked for is over. */
@@ -71,7 +76,13 @@ async function readAll(): Promise<void> {
     };
     const provider = await readProvider(client, settings, spool, data.since, progress, data.keepResults, data.held);
     await spool.finish();
-    tell({ kind: 'done', ...provider, duplicates: spool.duplicates, requests: client.requests });
+    tell({
+      kind: 'done',
+      ...provider,
+      duplicates: spool.duplicates,
+      duplicated: spool.duplicated,
+      requests: client.requests,
+    });
   } catch (error) {
     const failure = error instanceof SyncFailure;
     tell({ kind: 'failed', failure, message: (error as Error)?.message ?? String(error), requests: client.requests });

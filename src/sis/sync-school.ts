@@ -4,23 +4,20 @@ import type { SisSettings } from '../config/sis-settings';
 import type { PayloadSealer } from '../lib/payload-sealer';
 import { counted } from '../lib/counted';
 import { queueMarkNotifications } from '../notifications/mark-notifications';
+import { changeTotals } from '../roster/change-counts';
 import { type ImportOptions, type ImportOutcome, importSchool } from '../roster/import-school';
 import { SILENT_PROGRESS } from '../roster/progress';
 import { USER_TABLES } from '../roster/user-files';
 import type { Store } from '../store/open-store';
 import {
   assessmentsBySourcedId,
-  ledgerModifiedSince,
   heldSourcedIds,
-  ledgerSize,
   markIdsBySourcedId,
   recordSyncRun,
   releaseSyncLease,
-  schoolRecordCount,
   syncedUntil,
   takeSyncLease,
 } from '../store/queries/sis-sync';
-import { SCHOOL_TABLES } from '../store/roster/school-tables';
 import { BundleStop } from '../roster/bundle-stop';
 import { problemRecords } from './problem-records';
 import { ColumnsGrew } from './live-bundle';
@@ -65,7 +62,10 @@ export interface SyncOutcome {
   readonly added: number;
   readonly changed: number;
   readonly deleted: number;
+  /** Records the provider sent twice (taken once), and the first of them as `collection "sourcedId"`. */
   readonly duplicates: number;
+  readonly duplicated: readonly string[];
+  /** The import's warnings (records sent twice are counted apart). */
   readonly warnings: number;
   readonly problems: number;
   readonly requests: number;
@@ -94,6 +94,7 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
     changed: 0,
     deleted: 0,
     duplicates: 0,
+    duplicated: [] as string[],
     warnings: 0,
     problems: 0,
   };
@@ -145,8 +146,6 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       defaultCountryCode: options.defaultCountryCode,
       progress: SILENT_PROGRESS,
     };
-    const ledgerBefore = await ledgerSize(store);
-    const recordsBefore = await schoolRecordCount(store, idTables());
     // The import reads each file as soon as it is whole, and results as they come, while the
     // reading thread reads the rest: the reading no longer comes before the import. The import
     // decides and writes nothing before the reading is whole and accepted; a failed reading stops it.
@@ -193,16 +192,18 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       ...said.warnings().warnings,
       ...said.notes(),
     ]);
-    // A record sent twice is the sync's own warning, beside the import's.
-    const warnings = duplicates + said.warningCount;
+    // Records sent twice are counted and listed apart from the import's warnings.
     const tally = {
       ...empty,
       problemRecords: records,
       readMs,
       records: read.value.records,
       duplicates,
-      warnings,
+      duplicated: read.value.duplicated,
+      warnings: said.warningCount,
       problems,
+      // The import's own figures, worked out before it writes: a dry run's are the real run's.
+      ...changeTotals(imported.changes),
     };
     if (!imported.written) {
       const wouldApply =
@@ -213,7 +214,6 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
         (problems === 0 || options.skipInvalid);
       outcome = {
         ...tally,
-        ...changeTotals(imported),
         outcome: wouldApply ? 'done' : 'nothing-written',
         mode,
         startedAt,
@@ -224,9 +224,6 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
         imported,
       };
     } else {
-      const added = (await ledgerSize(store)) - ledgerBefore;
-      const brought = since ? await ledgerModifiedSince(store, since) : added;
-      const deleted = Math.max(0, recordsBefore + added - (await schoolRecordCount(store, idTables())));
       const notified = options.notify && notifying ? await notifyMarks(store, read.value, options.notify, now()) : 0;
       outcome = {
         ...tally,
@@ -235,9 +232,6 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
         startedAt,
         durationMs: now().getTime() - started.getTime(),
         requests: thread?.requests ?? 0,
-        added,
-        changed: Math.max(0, brought - added),
-        deleted,
         notified,
         message: problems > 0 ? `${counted(imported.problems.rowCount, 'row')} left out` : '',
         imported,
@@ -270,17 +264,6 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
   return outcome;
 }
 
-/** Added, changed and deleted, all kinds together, as the import counted them (what a dry run would apply). */
-function changeTotals(imported: ImportOutcome): { added: number; changed: number; deleted: number } {
-  const totals = { added: 0, changed: 0, deleted: 0 };
-  for (const change of Object.values(imported.changes ?? {})) {
-    totals.added += change?.added ?? 0;
-    totals.changed += change?.changed ?? 0;
-    totals.deleted += change?.deleted ?? 0;
-  }
-  return totals;
-}
-
 /** Why the import wrote nothing, in the sync's words (its settings, not the import's flags). */
 function whyNothingWritten(imported: ImportOutcome): string {
   if (imported.schools) {
@@ -304,10 +287,6 @@ async function heldRecords(store: Store): Promise<HeldRecords> {
     lineItems: await heldSourcedIds(store, ['assessments']),
     users: await heldSourcedIds(store, USER_TABLES),
   };
-}
-
-function idTables(): string[] {
-  return SCHOOL_TABLES.filter((table) => table.hasId).map((table) => table.name);
 }
 
 function runRow(outcome: SyncOutcome) {

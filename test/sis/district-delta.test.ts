@@ -64,6 +64,12 @@ describeEachEngine('a delta sync of one school of a district', (engine) => {
         change('demographics', 's2', { birthDate: '2013-09-13' });
         const delta = await syncSchool(store, sis, options);
         expect(delta).toMatchObject({ outcome: 'done', mode: 'delta', message: '', problems: 0, added: 0, deleted: 0 });
+        expect(delta.changed).toBe(3);
+        expect(delta.imported?.changes).toEqual({
+          students: { added: 0, changed: 1, deleted: 0 },
+          student_records: { added: 0, changed: 1, deleted: 0 },
+          marks: { added: 0, changed: 1, deleted: 0 },
+        });
 
         const student = (await idOf(store, 'students', 's2')) as number;
         const birth = await store.db.selectFrom('students').select('birth_date').where('id', '=', student).execute();
