@@ -53,9 +53,17 @@ describeEachEngine('a delta import', (engine) => {
         { ...resultRow('r3'), sourcedId: 'r5', status: 'active', dateLastModified: changed, score: '20' },
       ],
     });
+    const dry = await importBundle(store, writeBundle(delta), { dryRun: true });
     const outcome = await importBundle(store, writeBundle(delta));
     expect(problemsOf(outcome)).toEqual([]);
     expect(outcome.mode).toBe('delta');
+    // Per kind, marks included, the dry run's figures; s3's own mark goes with s3, not counted again.
+    expect(outcome.changes).toEqual({
+      students: { added: 0, changed: 1, deleted: 1 },
+      marks: { added: 1, changed: 1, deleted: 1 },
+    });
+    expect(dry.changes).toEqual(outcome.changes);
+    expect(outcome.rows).toBe(5);
     expect(await nameOf('s2')).toBe('Sarah Ali');
     expect(await idOf('students', 's2')).toBe(s2);
     // The delta changed s2's name and gave no demographics: the birth date and gender stay.
