@@ -304,6 +304,8 @@ function runRow(outcome: SyncOutcome) {
     problems: outcome.problems,
     requests: outcome.requests,
     message: outcome.message,
+    changes: JSON.stringify(outcome.imported?.changes ?? {}),
+    duplicates: outcome.duplicates,
   };
 }
 

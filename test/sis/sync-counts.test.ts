@@ -34,7 +34,9 @@ async function syncTwice(store: Store, sis: ReturnType<typeof readSisSettings>):
   expect({ ...real.imported?.changes }).toEqual({ ...dry.imported?.changes });
   expect([real.added, real.changed, real.deleted]).toEqual([dry.added, dry.changed, dry.deleted]);
   // What /status and /metrics read is the same.
-  expect(await lastSyncRun(store)).toMatchObject({ added: real.added, changed: real.changed, deleted: real.deleted });
+  const recorded = await lastSyncRun(store);
+  expect(recorded).toMatchObject({ added: real.added, changed: real.changed, deleted: real.deleted });
+  expect(JSON.parse(recorded?.changes ?? '')).toEqual({ ...real.imported?.changes });
   return real;
 }
 
