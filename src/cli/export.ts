@@ -26,6 +26,7 @@ export async function exportCommand(path: string, options: ExportCommandOptions)
       const cellSummary = cells.summary();
       if (cellSummary) process.stderr.write(`${cellSummary}\n`);
       const files = Object.entries(summary.files)
+        .filter(([, count]) => count > 0)
         .map(([file, count]) => `${file} ${counted(count, 'row')}`)
         .join(', ');
       const { school } = summary;

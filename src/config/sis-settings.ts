@@ -9,6 +9,14 @@ import { ConfigError, type Environment, readInteger, readSwitch } from './reader
  */
 export type SisVersion = '1.1' | '1.2';
 
+/**
+ * How a 1.2 client proves itself to the token endpoint: HTTP Basic of `id:secret` as RFC 7617 has
+ * it (what most token endpoints decode), HTTP Basic of the form-encoded id and secret as RFC 6749
+ * §2.3.1 has it, or both in the form body (`client_secret_post`).
+ */
+export const TOKEN_AUTH_METHODS = ['basic', 'basic-encoded', 'post'] as const;
+export type TokenAuthMethod = (typeof TOKEN_AUTH_METHODS)[number];
+
 export interface SisSecret {
   reveal(): string;
   toJSON(): string;
@@ -24,6 +32,8 @@ export interface SisSettings {
   readonly clientSecret: SisSecret;
   /** 1.2: the OAuth 2.0 token endpoint. */
   readonly tokenUrl: string | undefined;
+  /** 1.2: how the client id and secret are sent to the token endpoint. */
+  readonly tokenAuth: TokenAuthMethod;
   /** The school's sourcedId when the provider serves several. */
   readonly school: string | undefined;
   /** 0: the service does not sync on its own. */
@@ -109,6 +119,7 @@ export function readSisSettings(env: Environment): SisSettings {
     clientId: (env.SIS_CLIENT_ID ?? '').trim(),
     clientSecret: secretOf(readSecret(env)),
     tokenUrl: tokenUrl?.href,
+    tokenAuth: readTokenAuth(env),
     school: (env.SIS_SCHOOL ?? '').trim() || undefined,
     intervalMs: readDuration(env, 'SIS_SYNC_INTERVAL'),
     notifyMarks: readSwitch(env, 'SIS_SYNC_NOTIFY_MARKS', false),
@@ -130,8 +141,23 @@ export function readSisSettings(env: Environment): SisSettings {
     throw new ConfigError('SIS_URL needs SIS_CLIENT_SECRET or SIS_CLIENT_SECRET_FILE');
   }
   if (version === '1.2' && !tokenUrl) throw new ConfigError('SIS_VERSION 1.2 needs SIS_TOKEN_URL');
+  // RFC 7617: a user-id holding a colon cannot be told from the password.
+  if (version === '1.2' && settings.tokenAuth === 'basic' && settings.clientId.includes(':')) {
+    throw new ConfigError(
+      'SIS_CLIENT_ID holds a colon, which SIS_TOKEN_AUTH=basic cannot send: use basic-encoded or post',
+    );
+  }
   if (version === '1.2' && settings.gradebookUrl === base) {
     throw new ConfigError('SIS_URL for OneRoster 1.2 ends in /ims/oneroster/rostering/v1p2');
   }
   return settings;
+}
+
+function readTokenAuth(env: Environment): TokenAuthMethod {
+  const raw = (env.SIS_TOKEN_AUTH ?? '').trim().toLowerCase();
+  if (raw === '') return 'basic';
+  const method = TOKEN_AUTH_METHODS.find((candidate) => candidate === raw);
+  if (!method)
+    throw new ConfigError(`SIS_TOKEN_AUTH must be ${TOKEN_AUTH_METHODS.join(', ')}, got "${raw.slice(0, 40)}"`);
+  return method;
 }

@@ -124,7 +124,11 @@ export function statusPage(report: StatusReport): string {
           'Added, changed, deleted',
           `${sync.last.added}, ${sync.last.changed}, ${sync.last.deleted} (of ${sync.last.records} read)`,
         ]),
-        row(['Warnings, problems', `${sync.last.warnings}, ${sync.last.problems}`]),
+        row(['By kind', changesByKind(sync.last.changes) || 'no changes']),
+        row([
+          'Warnings, problems, sent twice',
+          `${sync.last.warnings}, ${sync.last.problems}, ${sync.last.duplicates}`,
+        ]),
         row(['Next run here', sync.nextRunAt ?? 'not scheduled']),
         ...(sync.lastAttemptHere
           ? [row(['Last try here', `${sync.lastAttemptHere.at} (${sync.lastAttemptHere.outcome})`])]
@@ -166,4 +170,17 @@ export function statusPage(report: StatusReport): string {
   </body>
 </html>
 `;
+}
+
+/** "marks: 1 added, 1 changed; students: 1 deleted", the parts that are not zero. */
+function changesByKind(changes: NonNullable<NonNullable<StatusReport['lastSync']>['last']>['changes']): string {
+  return Object.entries(changes)
+    .map(([table, change]) => {
+      const parts = (['added', 'changed', 'deleted'] as const)
+        .filter((kind) => (change[kind] ?? 0) > 0)
+        .map((kind) => `${change[kind]} ${kind}`);
+      return parts.length > 0 ? `${table.replace(/_/g, ' ')}: ${parts.join(', ')}` : '';
+    })
+    .filter(Boolean)
+    .join('; ');
 }

@@ -116,6 +116,10 @@ export interface SyncStatus {
     readonly added: number;
     readonly changed: number;
     readonly deleted: number;
+    /** Per kind (table), marks included: the import's own figures. */
+    readonly changes: Readonly<Record<string, { added: number; changed: number; deleted: number }>>;
+    /** Records the provider sent twice, taken once (not among the warnings). */
+    readonly duplicates: number;
     readonly warnings: number;
     readonly problems: number;
     /** Why it failed or wrote nothing; empty when it succeeded. */

@@ -40,7 +40,10 @@ export async function readOrgs(context: ImportContext): Promise<void> {
   });
   const reader = context.readers.get('orgs.csv');
   if (!reader) return;
-  if (school.chosen !== undefined && !school.candidates.some((found) => found.sourcedId === school.chosen)) {
+  const chosenFound =
+    school.candidates.some((found) => found.sourcedId === school.chosen) ||
+    (context.mode === 'delta' && school.chosen !== undefined && context.book.find('schools', school.chosen));
+  if (school.chosen !== undefined && !chosenFound) {
     reader.failAt(
       1,
       'type',

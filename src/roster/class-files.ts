@@ -61,7 +61,12 @@ export function ofOtherSchool(
 ): boolean {
   const { chosen, candidates, leftOut } = context.school;
   if (chosen === undefined) return false;
-  const schools = reader.list(column).filter((org) => candidates.some((found) => found.sourcedId === org));
+  // A delta's orgs.csv holds only the orgs that changed: an org neither it nor the store knows is another school.
+  const unknownInDelta = (org: string) =>
+    context.mode === 'delta' && !context.orgs.has(org) && !context.book.find('schools', org);
+  const schools = reader
+    .list(column)
+    .filter((org) => candidates.some((found) => found.sourcedId === org) || unknownInDelta(org));
   if (schools.length === 0 || schools.includes(chosen)) return false;
   leftOut.skipped += 1;
   for (const table of tables) {

@@ -15,6 +15,9 @@ import type { Entry } from './roster-book';
  * carry), one section per grade level; else none
  * (an enrolment record without a class section). Each section made here, and each student left
  * without one, is a warning naming the rule and the rows it came from; never a problem.
+ *
+ * A delta may enrol a new student in scheduled classes the store already holds, each already taught
+ * to its section: the student's section is the one most of those classes are taught to.
  */
 
 /** A student's enrolments in scheduled classes: the classes, the enrolment lines and the earliest beginDate. */
@@ -104,9 +107,12 @@ export class SectionInference {
         const info = this.pending.get(klass);
         return info ? [info] : [];
       });
-      const year = this.yearEntry(mostCommon(infos.map((info) => info.year)));
+      const taughtTo = infos.length === 0 ? this.storedSection(enrolments.classes) : undefined;
+      const year = this.yearEntry(
+        taughtTo ? taughtTo.row?.academic_year_id : mostCommon(infos.map((info) => info.year)),
+      );
       if (!year) continue;
-      const section = this.sectionOfStudent(student, infos, year, enrolments.lines[0]);
+      const section = taughtTo ?? this.sectionOfStudent(student, infos, year, enrolments.lines[0]);
       this.reader.begin({ line: enrolments.lines[0], values: [] });
       if (section) this.note(section, enrolments.lines);
       else {
@@ -129,6 +135,16 @@ export class SectionInference {
         modifiedAt: undefined,
       });
     }
+  }
+
+  /** The section most of these scheduled classes of the store are taught to (a delta's student). */
+  private storedSection(classes: readonly Entry[]): Entry | undefined {
+    const sections = classes.flatMap((klass) => {
+      const section = klass.line === 0 ? klass.row?.class_id : undefined;
+      return section === undefined || section === null ? [] : [idOf(section)];
+    });
+    const id = mostCommon(sections);
+    return id === undefined ? undefined : this.context.book.all('classes').find((entry) => entry.id === id);
   }
 
   private sectionOfStudent(

@@ -90,7 +90,9 @@ export async function exportSchool(
     if (v12 && v12.rolesWritten() > 0) counts['roles.csv'] = v12.rolesWritten();
     // Last, as it says which files have rows: the others are absent.
     await emit(writer, counts, 'manifest.csv', ['propertyName', 'value'], manifestRows(counts, version), (row) => row);
-    progress.note(`Wrote ${counted(Object.keys(counts).length, 'file')} to ${path}.`);
+    // A file without rows is not written (the manifest declares it absent), so it is not counted.
+    const written = Object.values(counts).filter((count) => count > 0).length;
+    progress.note(`Wrote ${counted(written, 'file')} to ${path}.`);
     return { files: counts, school: await storedSchool(connection) };
   } finally {
     await writer.close();

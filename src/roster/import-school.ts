@@ -1,7 +1,7 @@
 import { counted } from '../lib/counted';
 import type { Store } from '../store/open-store';
 import { type ImportConnection, openImportConnection } from '../store/roster/import-connection';
-import { loadLedger, recordLedger, storedRecords, storedRelations } from '../store/roster/ledger';
+import { heldSourcedIds, loadLedger, recordLedger, storedRecords, storedRelations } from '../store/roster/ledger';
 import { countSchoolRows, storedSchool } from '../store/roster/school-reader';
 import { SCHOOL_TABLES, type SchoolTableName } from '../store/roster/school-tables';
 import {
@@ -19,12 +19,14 @@ import {
   createMarkStaging,
   dropUnchangedMarks,
   duplicateMarks,
+  stagedMarkChanges,
   stagedMarkCount,
   stageMarks,
   writeStagedMarkFields,
   writeStagedMarks,
 } from '../store/roster/staged-marks';
 import type { BundleLimits } from './bundle-limits';
+import { type Changes, changesOf, countRecords } from './change-counts';
 import { type Bundle, openBundle } from './bundle-source';
 import { type RosterRecords, recordsBundle } from './record-source';
 import { readAcademicSessions, readOrgs } from './calendar-files';
@@ -82,21 +84,17 @@ export interface ImportOutcome {
   readonly problems: Problems;
   /** Records of the bundle by table (marks included), written or, on a dry run, that would be. */
   readonly counts: Readonly<Partial<Record<SchoolTableName, number>>>;
-  /** Data rows read, in every file (manifest.csv's included). */
+  /** Data rows read, in every file but manifest.csv (whose rows are properties of the bundle). */
   readonly rows: number;
-  /** Per table: records added, changed (the store had them) and deleted; marks only counted. */
-  readonly changes?: Readonly<Partial<Record<SchoolTableName, Change>>>;
+  /** Per table, marks included: records added, changed (the store holds them) and deleted (change-counts.ts). */
+  readonly changes?: Readonly<Changes>;
   /** A bundle of several schools and no --school: its schools, nothing read further or written. */
   readonly schools?: ReadonlyArray<{ sourcedId: string; name: string; identifier: string }>;
   /** A bulk import refused for replacing another school without --replace: that school and its rows. */
   readonly replaces?: { name: string; sourcedId: string | null; counts: ReadonlyMap<string, number> };
 }
 
-export interface Change {
-  readonly added: number;
-  readonly changed: number;
-  readonly deleted: number;
-}
+export type { Change } from './change-counts';
 
 export async function importSchool(store: Store, options: ImportOptions): Promise<ImportOutcome> {
   const startedAt = new Date().toISOString();
@@ -131,11 +129,13 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
         leftOut: { file: 'orgs.csv', where: 'orgs.csv:1', skipped: 0 },
       },
       storedRelations: mode === 'delta' ? await storedRelations(connection) : new Map(),
-      rowsRead: { count: manifest.rows },
+      // The school's rows: the manifest's properties describe the bundle, not the school.
+      rowsRead: { count: 0 },
       patches: [],
       links: [],
       kept,
     };
+    if (mode === 'delta' && context.school.chosen) book.unknownIsOtherSchool = context.school.leftOut;
     await readBundle(context, connection, ledger.highest.get('marks') ?? 0, options.skipInvalid);
     await options.untilWhole?.();
     if (context.school.needed) {
@@ -180,7 +180,13 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
     const refused = problems.hasFatal || (problems.count > 0 && !options.skipInvalid);
     const rows = context.rowsRead.count;
     const stored = await countSchoolRows(connection, SCHOOL_TABLES);
-    const changes = changesOf(book, ledger, stored);
+    const changes = changesOf({
+      book,
+      held: await heldSourcedIds(connection),
+      stored,
+      patches: context.patches,
+      marks: await stagedMarkChanges(connection, mode === 'bulk'),
+    });
     const replaces = mode === 'bulk' && !options.replace ? await otherSchool(connection, book, stored) : undefined;
     if (options.dryRun || refused || replaces) {
       return { written: false, mode, problems, counts, rows, changes, replaces };
@@ -215,26 +221,6 @@ async function otherSchool(
 }
 
 type OutcomeReplaces = NonNullable<ImportOutcome['replaces']>;
-
-/** Added: a sourcedId the ledger did not know; changed: one it knew; deleted: a delta's, or what a bulk leaves out. */
-function changesOf(
-  book: RosterBook,
-  ledger: Awaited<ReturnType<typeof loadLedger>>,
-  stored: ReadonlyMap<string, number>,
-): Partial<Record<SchoolTableName, Change>> {
-  const changes: Partial<Record<SchoolTableName, Change>> = {};
-  for (const table of SCHOOL_TABLES) {
-    if (table.name === 'marks' || table.name === 'student_guardians') continue;
-    const entries = book.entries(table.name);
-    const known = ledger.entries.get(table.name);
-    const changed = entries.filter((entry) => known?.has(entry.sourcedId)).length;
-    const added = entries.length - changed;
-    const deleted =
-      book.mode === 'delta' ? book.deletions(table.name).length : Math.max((stored.get(table.name) ?? 0) - changed, 0);
-    if (added + changed + deleted > 0) changes[table.name] = { added, changed, deleted };
-  }
-  return changes;
-}
 
 /**
  * The one entry for OneRoster records that do not come as a CSV bundle (a OneRoster REST sync):
@@ -327,15 +313,6 @@ function recordFinder(book: RosterBook): (studentId: number, classId: number) =>
   const yearOfClass = new Map(book.all('classes').map((entry) => [entry.id, idOf(entry.row?.academic_year_id)]));
   return (studentId, classId) =>
     records.get(`${studentId} ${classId}`) ?? records.get(`${studentId} year ${yearOfClass.get(classId)}`);
-}
-
-function countRecords(book: RosterBook): Partial<Record<SchoolTableName, number>> {
-  const counts: Partial<Record<SchoolTableName, number>> = {};
-  for (const table of SCHOOL_TABLES) {
-    const count = table.name === 'student_guardians' ? 0 : book.entries(table.name).length;
-    if (count > 0) counts[table.name] = count;
-  }
-  return counts;
 }
 
 /** A record's row in the store's column order, its references turned into ids. */

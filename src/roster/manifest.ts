@@ -47,8 +47,6 @@ export interface Manifest {
   /** The OneRoster files declared bulk or delta, with the manifest line of each. */
   readonly declared: ReadonlyMap<string, number>;
   readonly mode: ImportMode;
-  /** Its data rows, for the import's count of rows read. */
-  readonly rows: number;
 }
 
 export async function readManifest(bundle: Bundle, problems: Problems): Promise<Manifest | undefined> {
@@ -61,7 +59,6 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
   }
   const declared = new Map<string, number>();
   let delta = false;
-  let rows = 0;
   let version: Manifest['version'] = '1.1';
   try {
     const file = await openCsv(bundle, name);
@@ -72,7 +69,6 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
       return undefined;
     }
     for await (const row of file.rows) {
-      rows += 1;
       const key = (row.values[property] ?? '').trim();
       const mode = (row.values[value] ?? '').trim().toLowerCase();
       const known = key.startsWith('file.')
@@ -116,5 +112,5 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
     fail(error.line, error.column, 'bad-file', error.message);
     return undefined;
   }
-  return { declared, mode: delta ? 'delta' : 'bulk', rows, version };
+  return { declared, mode: delta ? 'delta' : 'bulk', version };
 }

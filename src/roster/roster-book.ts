@@ -45,6 +45,11 @@ export class RosterBook {
    * (the ledger) included, and the reader compares this count around each row to know it.
    */
   unchanged = 0;
+  /**
+   * A delta of one school of several (--school): a record neither the delta nor the store holds is
+   * another school's (the store holds this school alone), and a row naming it is left out as theirs.
+   */
+  unknownIsOtherSchool: { where: string; skipped: number } | undefined;
 
   constructor(
     readonly mode: ImportMode,
@@ -196,6 +201,11 @@ export class RosterBook {
       if (where) {
         return reader.fail(column, 'depends-on-invalid', `${what} "${sourcedId}" is the invalid row at ${where}`);
       }
+    }
+    if (this.unknownIsOtherSchool) {
+      // Counted once a row, however many of its references are unknown.
+      if (reader.ok) this.unknownIsOtherSchool.skipped += 1;
+      return reader.failQuietly(this.unknownIsOtherSchool);
     }
     return reader.fail(column, 'unknown-reference', `${column} "${sourcedId}" names no ${what} in the bundle`);
   }

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
 import * as oauth from 'oauth4webapi';
-import type { SisSettings } from '../config/sis-settings';
+import type { SisSettings, TokenAuthMethod } from '../config/sis-settings';
 import { SyncFailure } from './sync-failure';
 
 /**
@@ -56,7 +56,7 @@ function oauth2(settings: SisSettings, now: () => number): ProviderAuth {
       response = await oauth.clientCredentialsGrantRequest(
         server,
         client,
-        oauth.ClientSecretBasic(settings.clientSecret.reveal()),
+        clientAuthentication(settings.tokenAuth, settings.clientSecret.reveal()),
         new URLSearchParams({ scope: OAUTH2_SCOPES }),
         { signal: AbortSignal.timeout(settings.timeoutMs), [oauth.allowInsecureRequests]: insecure },
       );
@@ -72,7 +72,9 @@ function oauth2(settings: SisSettings, now: () => number): ProviderAuth {
       return result.access_token;
     } catch (error) {
       throw new SyncFailure(
-        `the token endpoint ${tokenUrl} refused the client "${settings.clientId}" (${describe(error)})`,
+        `the token endpoint ${tokenUrl} refused the client "${settings.clientId}" (${describe(error)}); ` +
+          `${TOKEN_AUTH_SENT[settings.tokenAuth]} (SIS_TOKEN_AUTH=${settings.tokenAuth}): ` +
+          `if the id and secret are right, try SIS_TOKEN_AUTH=${otherMethods(settings.tokenAuth)}`,
       );
     }
   };
@@ -95,6 +97,30 @@ function oauth2(settings: SisSettings, now: () => number): ProviderAuth {
       refusedBefore = true;
       return true;
     },
+  };
+}
+
+/** How each method sends the id and secret, in a refusal's words. */
+const TOKEN_AUTH_SENT: Record<TokenAuthMethod, string> = {
+  basic: 'they were sent as HTTP Basic, plain',
+  'basic-encoded': 'they were sent as HTTP Basic, form-encoded first',
+  post: 'they were sent in the form body',
+};
+
+function otherMethods(method: TokenAuthMethod): string {
+  return (Object.keys(TOKEN_AUTH_SENT) as TokenAuthMethod[]).filter((other) => other !== method).join(' or ');
+}
+
+/**
+ * The client's proof for the token request. oauth4webapi's ClientSecretBasic form-encodes the id
+ * and secret first (RFC 6749 §2.3.1: `sis-client` goes as `sis%2Dclient`), which many token
+ * endpoints do not decode; plain RFC 7617 Basic is what they read, and so the default.
+ */
+function clientAuthentication(method: TokenAuthMethod, secret: string): oauth.ClientAuth {
+  if (method === 'basic-encoded') return oauth.ClientSecretBasic(secret);
+  if (method === 'post') return oauth.ClientSecretPost(secret);
+  return (_server, client, _body, headers) => {
+    headers.set('authorization', `Basic ${Buffer.from(`${client.client_id}:${secret}`).toString('base64')}`);
   };
 }
 

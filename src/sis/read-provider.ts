@@ -5,7 +5,7 @@ import { COLLECTIONS, type CollectionName } from './collections';
 import { type Row, roleRows, rowOf } from './json-rows';
 import { pageRecords } from './page-records';
 import type { ProviderClient } from './provider-client';
-import { schoolFilter } from './school-filter';
+import { type HeldRecords, schoolFilter } from './school-filter';
 import type { FileName, SpooledBundle } from './spooled-bundle';
 import { SyncFailure } from './sync-failure';
 
@@ -36,12 +36,14 @@ export async function readProvider(
   since: string | undefined,
   progress: ReadProgress,
   keepResults: boolean,
+  /** A delta with SIS_SCHOOL: this school's records the store holds, which the delta's rows may name. */
+  held?: HeldRecords,
 ): Promise<ProviderRead> {
   // A bulk sync hands every school to the import, whose --school chooses (a teacher of two schools
   // keeps both orgs); a delta carries too few orgs for the import to tell schools apart: filtered here.
   const inSchool =
     since && settings.school
-      ? schoolFilter(settings.school, await otherSchools(client, settings, settings.school))
+      ? schoolFilter(settings.school, await otherSchools(client, settings, settings.school), held)
       : undefined;
   let records = 0;
   const markedLineItems = new Set<string>();

@@ -9,6 +9,7 @@ import { COLLECTIONS } from './collections';
 import { LiveBundle } from './live-bundle';
 import type { ProviderRead } from './read-provider';
 import type { FromReading, ReadingSettings, ToReading } from './reading-worker';
+import type { HeldRecords } from './school-filter';
 import { SyncFailure } from './sync-failure';
 
 /** The reading's thread, beside this file. */
@@ -23,6 +24,8 @@ const THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 32
 
 export interface ReadingDone extends ProviderRead {
   readonly duplicates: number;
+  /** The first records sent twice, as `collection "sourcedId"`. */
+  readonly duplicated: readonly string[];
 }
 
 /**
@@ -67,6 +70,7 @@ export class ReadingThread {
       mode: 'bulk' | 'delta';
       since: string | undefined;
       keepResults: boolean;
+      held?: HeldRecords;
       wait?: (ms: number) => Promise<unknown>;
       alive: () => Promise<void>;
     },
@@ -78,6 +82,7 @@ export class ReadingThread {
       mode: options.mode,
       since: options.since,
       keepResults: options.keepResults,
+      held: options.held,
     };
     return new ReadingThread(folder, settings, options.wait ?? sleep, options.alive);
   }
@@ -128,6 +133,7 @@ export class ReadingThread {
           markedLineItems: message.markedLineItems,
           results: message.results,
           duplicates: message.duplicates,
+          duplicated: message.duplicated,
         });
         return;
       case 'failed':

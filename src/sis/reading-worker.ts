@@ -5,6 +5,7 @@ import { type SisSettings, secretOf } from '../config/sis-settings';
 import { providerAuth } from './provider-auth';
 import { ProviderClient } from './provider-client';
 import { type ProviderRead, readProvider } from './read-provider';
+import type { HeldRecords } from './school-filter';
 import { type FileName, SpooledBundle } from './spooled-bundle';
 import { SyncFailure } from './sync-failure';
 
@@ -21,6 +22,7 @@ export interface ReadingSettings {
   readonly mode: 'bulk' | 'delta';
   readonly since: string | undefined;
   readonly keepResults: boolean;
+  readonly held: HeldRecords | undefined;
 }
 
 /** What the thread tells the sync. */
@@ -29,7 +31,12 @@ export type FromReading =
   | { readonly kind: 'grown'; readonly name: FileName; readonly bytes: number; readonly grew: boolean }
   | { readonly kind: 'whole'; readonly name: FileName; readonly bytes: number }
   | { readonly kind: 'wait'; readonly id: number; readonly ms: number }
-  | ({ readonly kind: 'done'; readonly duplicates: number; readonly requests: number } & ProviderRead)
+  | ({
+      readonly kind: 'done';
+      readonly duplicates: number;
+      readonly duplicated: readonly string[];
+      readonly requests: number;
+    } & ProviderRead)
   | { readonly kind: 'failed'; readonly failure: boolean; readonly message: string; readonly requests: number };
 
 /** What the sync tells the thread: a wait it asked for is over. */
@@ -67,9 +74,15 @@ async function readAll(): Promise<void> {
       grown: (name: FileName, bytes: number, grew: boolean) => tell({ kind: 'grown', name, bytes, grew }),
       whole: (name: FileName, bytes: number) => tell({ kind: 'whole', name, bytes }),
     };
-    const provider = await readProvider(client, settings, spool, data.since, progress, data.keepResults);
+    const provider = await readProvider(client, settings, spool, data.since, progress, data.keepResults, data.held);
     await spool.finish();
-    tell({ kind: 'done', ...provider, duplicates: spool.duplicates, requests: client.requests });
+    tell({
+      kind: 'done',
+      ...provider,
+      duplicates: spool.duplicates,
+      duplicated: spool.duplicated,
+      requests: client.requests,
+    });
   } catch (error) {
     const failure = error instanceof SyncFailure;
     tell({ kind: 'failed', failure, message: (error as Error)?.message ?? String(error), requests: client.requests });

@@ -10,19 +10,33 @@ import type { Row } from './json-rows';
  * (with their demographics) whose orgs name another school and not this one. District orgs,
  * sessions and categories are shared and kept. A tobedeleted record is always kept: deleting what
  * the store does not hold changes nothing.
+ *
+ * A changed mark comes without its lineItem, an enrolment without its class, a demographics row
+ * without its user: what they name is this school's when the delta brings it as this school's, or
+ * when the store already holds it (the store holds this school alone).
  */
 export type SchoolFilter = (collection: CollectionName, row: Row) => boolean;
+
+/** The sourcedIds of this school's records the store holds, by what a delta's rows may name. */
+export interface HeldRecords {
+  readonly classes: Iterable<string>;
+  readonly lineItems: Iterable<string>;
+  readonly users: Iterable<string>;
+}
+
+const NONE_HELD: HeldRecords = { classes: [], lineItems: [], users: [] };
 
 export function schoolFilter(
   school: string | undefined,
   /** The provider's other schools, from its whole orgs collection (a delta's orgs are only those that changed). */
   knownOtherSchools: Iterable<string> = [],
+  held: HeldRecords = NONE_HELD,
 ): SchoolFilter | undefined {
   if (school === undefined) return undefined;
   const otherSchools = new Set<string>(knownOtherSchools);
-  const classes = new Set<string>();
-  const lineItems = new Set<string>();
-  const users = new Set<string>();
+  const classes = new Set<string>(held.classes);
+  const lineItems = new Set<string>(held.lineItems);
+  const users = new Set<string>(held.users);
   const ours = (org: string) => !otherSchools.has(org);
   const keep: Record<CollectionName, (row: Row) => boolean> = {
     orgs: (row) => {

@@ -83,10 +83,14 @@ interface SpoolFile {
  * Files are written synchronously: the spool runs on a thread of its own (spool-thread.ts), where
  * nothing else waits, and a file's size is then the bytes another reader of it can read.
  */
+const DUPLICATES_LISTED = 20;
+
 export class SpooledBundle {
   private readonly files = new Map<FileName, SpoolFile>();
   /** Records sent more than once, counted once. */
   duplicates = 0;
+  /** The first of them (`users "s3"`), for the report to list: a bounded list, whatever the provider sends. */
+  readonly duplicated: string[] = [];
 
   private constructor(
     readonly folder: string,
@@ -148,6 +152,8 @@ export class SpooledBundle {
     for (const row of rows) {
       if (file.seen.has(row.sourcedId)) {
         this.duplicates += 1;
+        if (this.duplicated.length < DUPLICATES_LISTED)
+          this.duplicated.push(`${name} "${row.sourcedId.slice(0, 100)}"`);
         continue;
       }
       file.seen.add(row.sourcedId);

@@ -15,6 +15,7 @@ export function logSync(outcome: SyncOutcome): void {
     added: outcome.added,
     changed: outcome.changed,
     deleted: outcome.deleted,
+    changes: outcome.imported?.changes ?? {},
     duplicates: outcome.duplicates,
     warnings: outcome.warnings,
     problems: outcome.problems,
@@ -26,6 +27,10 @@ export function logSync(outcome: SyncOutcome): void {
   else log.info('sis sync', fields);
 }
 
+/**
+ * The command's summary: what the import applied (or, dry, would apply) in all and per kind, as the
+ * import counted it before writing, so that a dry run and the real run print the same figures.
+ */
 export function describeSync(outcome: SyncOutcome, dryRun: boolean): string {
   if (outcome.outcome === 'busy') return 'Not synced: another sync is running (on this or another node).';
   if (outcome.outcome === 'failed') return `Sync failed, nothing was written: ${outcome.message}.`;
@@ -35,16 +40,24 @@ export function describeSync(outcome: SyncOutcome, dryRun: boolean): string {
     `${counted(outcome.records, 'record')} read in ${counted(outcome.requests, 'request')}, ` +
     `${seconds} s (${reading} s reading)`;
   const said = `${counted(outcome.warnings, 'warning')}, ${counted(outcome.problems, 'problem')}`;
-  const twice = outcome.duplicates > 0 ? `; ${counted(outcome.duplicates, 'record')} sent twice counted once` : '';
-  if (outcome.outcome === 'nothing-written') return `Nothing was written: ${outcome.message}; ${said}; ${read}.`;
-  if (dryRun) {
-    return `${outcome.mode} sync would apply: ${changesByKind(outcome) || 'no changes'}; ${said}; ${read}${twice}.`;
-  }
+  const twice = outcome.duplicates > 0 ? `; ${sentTwice(outcome)}` : '';
+  if (outcome.outcome === 'nothing-written')
+    return `Nothing was written: ${outcome.message}; ${said}; ${read}${twice}.`;
+  const totals =
+    `${outcome.added.toLocaleString('en')} added, ${outcome.changed.toLocaleString('en')} changed, ` +
+    `${outcome.deleted.toLocaleString('en')} deleted`;
+  const byKind = changesByKind(outcome);
   return (
-    `${outcome.mode} sync: ${outcome.added.toLocaleString('en')} added, ` +
-    `${outcome.changed.toLocaleString('en')} changed, ${outcome.deleted.toLocaleString('en')} deleted, ` +
-    `${said}; ${read}${twice}.`
+    `${outcome.mode} sync${dryRun ? ' would apply' : ''}: ${totals}, ${said}; ${read}` +
+    `${byKind ? `; by kind: ${byKind}` : ''}${twice}.`
   );
+}
+
+/** "2 records sent twice, taken once: users "s3", results "r2"": the records listed, the rest counted. */
+function sentTwice(outcome: SyncOutcome): string {
+  const more = outcome.duplicates - outcome.duplicated.length;
+  const listed = outcome.duplicated.join(', ') + (more > 0 ? ` and ${more.toLocaleString('en')} more` : '');
+  return `${counted(outcome.duplicates, 'record')} sent twice, taken once: ${listed}`;
 }
 
 /** "students (2 added, 1 changed), classes (1 deleted)": per kind, as the import counted it. */

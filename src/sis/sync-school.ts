@@ -4,25 +4,25 @@ import type { SisSettings } from '../config/sis-settings';
 import type { PayloadSealer } from '../lib/payload-sealer';
 import { counted } from '../lib/counted';
 import { queueMarkNotifications } from '../notifications/mark-notifications';
+import { changeTotals } from '../roster/change-counts';
 import { type ImportOptions, type ImportOutcome, importSchool } from '../roster/import-school';
 import { SILENT_PROGRESS } from '../roster/progress';
+import { USER_TABLES } from '../roster/user-files';
 import type { Store } from '../store/open-store';
 import {
   assessmentsBySourcedId,
-  ledgerModifiedSince,
-  ledgerSize,
+  heldSourcedIds,
   markIdsBySourcedId,
   recordSyncRun,
   releaseSyncLease,
-  schoolRecordCount,
   syncedUntil,
   takeSyncLease,
 } from '../store/queries/sis-sync';
-import { SCHOOL_TABLES } from '../store/roster/school-tables';
 import { BundleStop } from '../roster/bundle-stop';
 import { problemRecords } from './problem-records';
 import { ColumnsGrew } from './live-bundle';
 import { ReadingThread } from './reading-thread';
+import type { HeldRecords } from './school-filter';
 import { SyncFailure } from './sync-failure';
 
 /**
@@ -62,7 +62,10 @@ export interface SyncOutcome {
   readonly added: number;
   readonly changed: number;
   readonly deleted: number;
+  /** Records the provider sent twice (taken once), and the first of them as `collection "sourcedId"`. */
   readonly duplicates: number;
+  readonly duplicated: readonly string[];
+  /** The import's warnings (records sent twice are counted apart). */
   readonly warnings: number;
   readonly problems: number;
   readonly requests: number;
@@ -91,6 +94,7 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
     changed: 0,
     deleted: 0,
     duplicates: 0,
+    duplicated: [] as string[],
     warnings: 0,
     problems: 0,
   };
@@ -124,6 +128,7 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       mode,
       since,
       keepResults: notifying,
+      held: since && settings.school ? await heldRecords(store) : undefined,
       wait: options.wait,
       alive: stillHeld,
     });
@@ -144,8 +149,6 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       defaultCountryCode: options.defaultCountryCode,
       progress: SILENT_PROGRESS,
     };
-    const ledgerBefore = await ledgerSize(store);
-    const recordsBefore = await schoolRecordCount(store, idTables());
     // The import reads each file as soon as it is whole, and results as they come, while the
     // reading thread reads the rest: the reading no longer comes before the import. The import
     // decides and writes nothing before the reading is whole and accepted; a failed reading stops it.
@@ -192,16 +195,18 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       ...said.warnings().warnings,
       ...said.notes(),
     ]);
-    // A record sent twice is the sync's own warning, beside the import's.
-    const warnings = duplicates + said.warningCount;
+    // Records sent twice are counted and listed apart from the import's warnings.
     const tally = {
       ...empty,
       problemRecords: records,
       readMs,
       records: read.value.records,
       duplicates,
-      warnings,
+      duplicated: read.value.duplicated,
+      warnings: said.warningCount,
       problems,
+      // The import's own figures, worked out before it writes: a dry run's are the real run's.
+      ...changeTotals(imported.changes),
     };
     if (!imported.written) {
       const wouldApply =
@@ -212,7 +217,6 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
         (problems === 0 || options.skipInvalid);
       outcome = {
         ...tally,
-        ...changeTotals(imported),
         outcome: wouldApply ? 'done' : 'nothing-written',
         mode,
         startedAt,
@@ -223,9 +227,6 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
         imported,
       };
     } else {
-      const added = (await ledgerSize(store)) - ledgerBefore;
-      const brought = since ? await ledgerModifiedSince(store, since) : added;
-      const deleted = Math.max(0, recordsBefore + added - (await schoolRecordCount(store, idTables())));
       const notified = options.notify && notifying ? await notifyMarks(store, read.value, options.notify, now()) : 0;
       outcome = {
         ...tally,
@@ -234,9 +235,6 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
         startedAt,
         durationMs: now().getTime() - started.getTime(),
         requests: thread?.requests ?? 0,
-        added,
-        changed: Math.max(0, brought - added),
-        deleted,
         notified,
         message: problems > 0 ? `${counted(imported.problems.rowCount, 'row')} left out` : '',
         imported,
@@ -275,17 +273,6 @@ function tooLong(settings: SisSettings): SyncFailure {
   return new SyncFailure(`the sync took longer than SIS_SYNC_TIME_LIMIT_SECONDS (${seconds} s) allows; stopped`);
 }
 
-/** Added, changed and deleted, all kinds together, as the import counted them (what a dry run would apply). */
-function changeTotals(imported: ImportOutcome): { added: number; changed: number; deleted: number } {
-  const totals = { added: 0, changed: 0, deleted: 0 };
-  for (const change of Object.values(imported.changes ?? {})) {
-    totals.added += change?.added ?? 0;
-    totals.changed += change?.changed ?? 0;
-    totals.deleted += change?.deleted ?? 0;
-  }
-  return totals;
-}
-
 /** Why the import wrote nothing, in the sync's words (its settings, not the import's flags). */
 function whyNothingWritten(imported: ImportOutcome): string {
   if (imported.schools) {
@@ -302,8 +289,13 @@ function whyNothingWritten(imported: ImportOutcome): string {
   return `the provider's school has ${counted(imported.problems.count, 'problem')}; nothing was written`;
 }
 
-function idTables(): string[] {
-  return SCHOOL_TABLES.filter((table) => table.hasId).map((table) => table.name);
+/** This school's classes, lineItems and users the store holds (it holds no other school's). */
+async function heldRecords(store: Store): Promise<HeldRecords> {
+  return {
+    classes: await heldSourcedIds(store, ['classes', 'class_subjects']),
+    lineItems: await heldSourcedIds(store, ['assessments']),
+    users: await heldSourcedIds(store, USER_TABLES),
+  };
 }
 
 function runRow(outcome: SyncOutcome) {
@@ -321,6 +313,8 @@ function runRow(outcome: SyncOutcome) {
     problems: outcome.problems,
     requests: outcome.requests,
     message: outcome.message,
+    changes: JSON.stringify(outcome.imported?.changes ?? {}),
+    duplicates: outcome.duplicates,
   };
 }
 

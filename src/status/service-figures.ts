@@ -204,6 +204,8 @@ export class ServiceFigures {
           added: run.added,
           changed: run.changed,
           deleted: run.deleted,
+          changes: changesOfRun(run.changes),
+          duplicates: run.duplicates,
           warnings: run.warnings,
           problems: run.problems,
           message: run.message,
@@ -239,6 +241,18 @@ export class ServiceFigures {
   }
 }
 
+type RunChanges = NonNullable<SyncStatus['last']>['changes'];
+
+/** A run's per-kind figures as recorded (JSON the sync wrote); nothing when unreadable. */
+function changesOfRun(text: string): RunChanges {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as RunChanges) : {};
+  } catch {
+    return {};
+  }
+}
+
 /** The last SIS sync of any node, from the store: every node answers the same figures. */
 function syncMetrics(run: NonNullable<StoreFacts['lastSync']>): MetricJson[] {
   const gauge = (name: string, help: string, values: MetricJson['values']): MetricJson => ({
@@ -265,11 +279,22 @@ function syncMetrics(run: NonNullable<StoreFacts['lastSync']>): MetricJson[] {
     ]),
     gauge(
       'school_sis_sync_records',
-      'Records of the last SIS sync: read from the provider, added, changed, deleted; its warnings and problems.',
-      (['records', 'added', 'changed', 'deleted', 'warnings', 'problems'] as const).map((kind) => ({
+      'Records of the last SIS sync: read from the provider, added, changed, deleted; sent twice; ' +
+        'its warnings and problems.',
+      (['records', 'added', 'changed', 'deleted', 'duplicates', 'warnings', 'problems'] as const).map((kind) => ({
         labels: { kind: kind === 'records' ? 'read' : kind },
         value: run[kind],
       })),
+    ),
+    gauge(
+      'school_sis_sync_changes',
+      'Records the last SIS sync added, changed and deleted, per table (marks included).',
+      Object.entries(changesOfRun(run.changes)).flatMap(([table, change]) =>
+        (['added', 'changed', 'deleted'] as const).map((kind) => ({
+          labels: { table, kind },
+          value: Number(change?.[kind] ?? 0),
+        })),
+      ),
     ),
   ];
 }

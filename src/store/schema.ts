@@ -411,6 +411,10 @@ export interface SisSyncRunTable {
   problems: number;
   requests: number;
   message: string;
+  /** Per table, `{"marks":{"added":1,"changed":0,"deleted":0}}`: the import's own figures. */
+  changes: string;
+  /** Records the provider sent twice (taken once). */
+  duplicates: number;
 }
 
 export interface Database {

@@ -29,7 +29,10 @@ describe('school-service import: warnings', () => {
     if (homeroom) homeroom.grades = '';
     return writeBundle(rows);
   };
-  const dataRows = Object.values(smallSchool()).reduce((sum, rows) => sum + rows.length, 0);
+  // The manifest's properties are not rows of the school.
+  const dataRows = Object.entries(smallSchool())
+    .filter(([name]) => name !== 'manifest')
+    .reduce((sum, [, rows]) => sum + rows.length, 0);
 
   test('a warning is printed with its place and kind, and the import is written with exit 0', () => {
     const path = bundle();

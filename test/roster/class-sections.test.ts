@@ -2,7 +2,10 @@ import type { RunningService } from '../../src/service';
 import type { Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
 import { callJson } from '../support/json-calls';
-import { type BundleRows, smallSchool, writeBundle } from '../support/roster-bundle';
+import { readSisSettings } from '../../src/config/sis-settings';
+import { syncSchool } from '../../src/sis/sync-school';
+import { OneRosterProvider, schoolOf } from '../support/oneroster-provider';
+import { type BundleRows, deltaBundle, smallSchool, writeBundle } from '../support/roster-bundle';
 import { importBundle, problemsOf } from '../support/roster-import';
 import { startTestService } from '../support/service';
 import { NS, soap11 } from '../support/soap';
@@ -164,5 +167,105 @@ describeEachEngine('years without a schoolYear session', (engine) => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describeEachEngine('a student a delta adds to scheduled classes', (engine) => {
+  /** s4, enrolled in two classes of classCode 7A, with a mark in Math 7A: as users, enrollments and results rows. */
+  function newStudent(school: BundleRows): BundleRows {
+    // After the sync that loaded the school, so that a delta sync asks for them.
+    const changedAt = new Date(Date.now() + 1000).toISOString();
+    const row = (file: string, sourcedId: string, fields: Record<string, string>) => ({
+      ...(school[file].find((candidate) => candidate.sourcedId === sourcedId) as Record<string, string>),
+      ...fields,
+      status: 'active',
+      dateLastModified: changedAt,
+    });
+    return {
+      users: [row('users', 's2', { sourcedId: 's4', givenName: 'Laila', identifier: '1004', phone: '' })],
+      enrollments: [
+        row('enrollments', 'e4', { sourcedId: 'e40', userSourcedId: 's4' }),
+        row('enrollments', 'e10', { sourcedId: 'e41', userSourcedId: 's4' }),
+      ],
+      results: [row('results', 'r1', { sourcedId: 'r40', studentSourcedId: 's4', score: '6.5' })],
+    };
+  }
+
+  /** The new student over the wire: their class section, and their mark in the class's subject. */
+  async function servedStudent(settings: Record<string, string>, store: Store) {
+    const idOf = async (kind: string, sourcedId: string) =>
+      (
+        await store.db
+          .selectFrom('roster_ids')
+          .select('id')
+          .where('kind', '=', kind)
+          .where('sourced_id', '=', sourcedId)
+          .executeTakeFirstOrThrow()
+      ).id;
+    const student = await idOf('students', 's4');
+    const { subject_id } = await store.db
+      .selectFrom('assessments')
+      .select('subject_id')
+      .where('id', '=', await idOf('assessments', 'li1'))
+      .executeTakeFirstOrThrow();
+    const marks = await store.db
+      .selectFrom('marks')
+      .innerJoin('student_records', 'student_records.id', 'marks.student_record_id')
+      .select('marks.score')
+      .where('student_records.student_id', '=', student)
+      .execute();
+    expect(marks).toEqual([{ score: 6.5 }]);
+    await store.close();
+    const service = await startTestService({ ...settings, CONTRACT: 'typed' });
+    try {
+      const info = await callJson(service.url, '/GetStudentsInformation.asmx', 'GetStudentInfoById', {
+        StudentId: String(student),
+      });
+      expect(info.status).toBe(200);
+      const marks = await callJson(service.url, '/GetStudnetsMarks2.asmx', 'GetStudentsMarks2', {
+        StudnetID: String(student),
+        SubjectID: String(subject_id),
+      });
+      expect(marks.status).toBe(200);
+      return { info: info.body.d, marks: JSON.stringify(marks.body.d) };
+    } finally {
+      await service.close();
+    }
+  }
+
+  test('by a CSV delta is placed in the section those classes are taught to, and its marks stored', async () => {
+    const settings = engine.freshStoreSettings();
+    const store = await openTestStore(settings);
+    const school = scheduledOnly();
+    expect(problemsOf(await importBundle(store, writeBundle(school)))).toEqual([]);
+    const outcome = await importBundle(store, writeBundle(deltaBundle(newStudent(school))));
+    expect(problemsOf(outcome)).toEqual([]);
+    expect(outcome.written).toBe(true);
+    const served = await servedStudent(settings, store);
+    expect(served.info).toMatchObject({ ClassNameEn: '7A' });
+    expect(served.marks).toContain('6.5');
+  });
+
+  test('by a delta sync likewise', async () => {
+    const settings = engine.freshStoreSettings();
+    const store = await openTestStore(settings);
+    const school = scheduledOnly();
+    const provider = new OneRosterProvider(schoolOf(school, '1.2'));
+    await provider.start();
+    try {
+      const sis = readSisSettings({ ...provider.settings('1.2'), SIS_PAGE_SIZE: '4' });
+      const run = { full: false, dryRun: false, skipInvalid: false, fromIdentifier: false, strict: false };
+      const options = { ...run, defaultCountryCode: '966', wait: async () => undefined };
+      expect(await syncSchool(store, sis, options)).toMatchObject({ outcome: 'done', mode: 'bulk' });
+      const added = schoolOf(newStudent(school), '1.2');
+      for (const [collection, records] of added) for (const record of records) provider.put(collection, record);
+      const delta = await syncSchool(store, sis, options);
+      expect(delta).toMatchObject({ outcome: 'done', mode: 'delta', problems: 0, message: '' });
+    } finally {
+      await provider.close();
+    }
+    const served = await servedStudent(settings, store);
+    expect(served.info).toMatchObject({ ClassNameEn: '7A' });
+    expect(served.marks).toContain('6.5');
   });
 });

@@ -1,6 +1,6 @@
 import type { Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
-import { type BundleRows, smallSchool, writeBundle } from '../support/roster-bundle';
+import { deltaBundle, smallSchool, writeBundle } from '../support/roster-bundle';
 import { importBundle, keptFieldsOf, problemsOf, schoolRows } from '../support/roster-import';
 import { openTestStore } from '../support/stores';
 
@@ -8,28 +8,6 @@ import { openTestStore } from '../support/stores';
  * A delta bundle holds only what changed: rows newer than the store's copy (by dateLastModified)
  * replace it, new rows are added, status=tobedeleted rows leave the store with what hangs off them.
  */
-function deltaBundle(files: Partial<BundleRows>): BundleRows {
-  const names = Object.keys(files);
-  return {
-    manifest: [
-      { propertyName: 'manifest.version', value: '1.0' },
-      { propertyName: 'oneroster.version', value: '1.1' },
-      ...[
-        'orgs',
-        'academicSessions',
-        'courses',
-        'classes',
-        'users',
-        'enrollments',
-        'demographics',
-        'categories',
-        'lineItems',
-        'results',
-      ].map((name) => ({ propertyName: `file.${name}`, value: names.includes(name) ? 'delta' : 'absent' })),
-    ],
-    ...files,
-  } as BundleRows;
-}
 
 describeEachEngine('a delta import', (engine) => {
   let store: Store;
@@ -75,9 +53,17 @@ describeEachEngine('a delta import', (engine) => {
         { ...resultRow('r3'), sourcedId: 'r5', status: 'active', dateLastModified: changed, score: '20' },
       ],
     });
+    const dry = await importBundle(store, writeBundle(delta), { dryRun: true });
     const outcome = await importBundle(store, writeBundle(delta));
     expect(problemsOf(outcome)).toEqual([]);
     expect(outcome.mode).toBe('delta');
+    // Per kind, marks included, the dry run's figures; s3's own mark goes with s3, not counted again.
+    expect(outcome.changes).toEqual({
+      students: { added: 0, changed: 1, deleted: 1 },
+      marks: { added: 1, changed: 1, deleted: 1 },
+    });
+    expect(dry.changes).toEqual(outcome.changes);
+    expect(outcome.rows).toBe(5);
     expect(await nameOf('s2')).toBe('Sarah Ali');
     expect(await idOf('students', 's2')).toBe(s2);
     // The delta changed s2's name and gave no demographics: the birth date and gender stay.

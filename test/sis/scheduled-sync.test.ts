@@ -50,6 +50,9 @@ describe('the scheduled sync', () => {
     const report = await firstSync(service);
     expect(report.lastSync?.last).toMatchObject({ outcome: 'done', mode: 'bulk', deleted: 0, problems: 0 });
     expect(report.lastSync?.last?.added).toBeGreaterThan(20);
+    // Per kind, as the import counted them: the first sync of the small school adds its 4 marks.
+    expect(report.lastSync?.last?.changes.marks).toEqual({ added: 4, changed: 0, deleted: 0 });
+    expect(report.lastSync?.last?.duplicates).toBe(0);
     const next = Date.parse(report.lastSync?.nextRunAt ?? '');
     expect(next - Date.parse(report.lastSync?.last?.startedAt ?? '')).toBeGreaterThan(14 * 60_000);
     const info = await callJson(service.url, '/GetStudentsInformation.asmx', 'GetStudentInfoById', { StudentId: '1' });
@@ -64,8 +67,10 @@ describe('the scheduled sync', () => {
     const text = await (await fetch(`${service.url}/metrics`)).text();
     expect(text).toMatch(/school_sis_sync_last_outcome\{outcome="done"\} 1/);
     expect(text).toMatch(/school_sis_sync_records\{kind="added"\} [1-9]/);
-    // The sync's warnings (the import's and records sent twice) beside its problems; this school has none.
+    // The import's warnings, records sent twice apart, beside its problems; this school has none.
     expect(text).toMatch(/school_sis_sync_records\{kind="warnings"\} 0\n/);
+    expect(text).toMatch(/school_sis_sync_records\{kind="duplicates"\} 0\n/);
+    expect(text).toMatch(/school_sis_sync_changes\{table="marks",kind="added"\} 4\n/);
     expect(text).toMatch(/school_sis_sync_duration_seconds [0-9.]+/);
     expect(text).not.toContain(PROVIDER_CLIENT.secret);
   });

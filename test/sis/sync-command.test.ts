@@ -46,8 +46,9 @@ describe('school-service sync', () => {
     const settings = provider.settings('1.1');
     const dry = await sync(settings, '--dry-run');
     expect(dry.stdout).toMatch(
-      /^bulk sync would apply: .*students \(3 added\).*; 0 warnings, 0 problems; \d+ records read/m,
+      /^bulk sync would apply: \d+ added, 0 changed, 0 deleted, 0 warnings, 0 problems; \d+ records/m,
     );
+    expect(dry.stdout).toMatch(/; by kind: .*students \(3 added\)/m);
     // The import's notes, as import prints them, at the provider's collection.
     expect(dry.stderr).toMatch(
       /^orgs collection \(orgs\.csv:1:\d+ of the sync's bundle\): note columns-not-read: not read: /m,

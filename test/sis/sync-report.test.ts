@@ -1,7 +1,7 @@
 import { describeSync } from '../../src/sis/sync-report';
 import type { SyncOutcome } from '../../src/sis/sync-school';
 
-/** The sync's summary line: counts with their nouns ("1 warning", "1,234 records"), per kind on a dry run. */
+/** The sync's summary line: counts with their nouns ("1 warning", "1,234 records"), in all and per kind. */
 const outcome = (extra: Partial<SyncOutcome> = {}): SyncOutcome => ({
   outcome: 'done',
   mode: 'delta',
@@ -13,6 +13,7 @@ const outcome = (extra: Partial<SyncOutcome> = {}): SyncOutcome => ({
   changed: 1,
   deleted: 0,
   duplicates: 0,
+  duplicated: [],
   warnings: 1,
   problems: 0,
   requests: 1,
@@ -28,20 +29,29 @@ describe('the sync summary', () => {
       'delta sync: 1,234 added, 1 changed, 0 deleted, 1 warning, 0 problems; ' +
         '1 record read in 1 request, 1.5 s (1.0 s reading).',
     );
-    const many = outcome({ records: 2_000_000, requests: 2000, duplicates: 1, warnings: 2 });
+    const many = outcome({ records: 2_000_000, requests: 2000, warnings: 2 });
     expect(describeSync(many, false)).toBe(
       'delta sync: 1,234 added, 1 changed, 0 deleted, 2 warnings, 0 problems; ' +
-        '2,000,000 records read in 2,000 requests, 1.5 s (1.0 s reading); 1 record sent twice counted once.',
+        '2,000,000 records read in 2,000 requests, 1.5 s (1.0 s reading).',
     );
   });
 
-  test('a dry run lists what it would add, change and delete per kind, as the import counted it', () => {
+  test('a dry run and a real one give the same figures, in all and per kind, as the import counted them', () => {
     const imported = {
-      changes: { students: { added: 2, changed: 1, deleted: 0 }, classes: { added: 0, changed: 0, deleted: 1 } },
+      changes: { students: { added: 2, changed: 1, deleted: 0 }, marks: { added: 0, changed: 0, deleted: 1 } },
     };
-    expect(describeSync(outcome({ imported: imported as never }), true)).toBe(
-      'delta sync would apply: students (2 added, 1 changed), classes (1 deleted); 1 warning, 0 problems; ' +
-        '1 record read in 1 request, 1.5 s (1.0 s reading).',
+    const figures = { added: 2, changed: 1, deleted: 1, imported: imported as never };
+    const tail =
+      ': 2 added, 1 changed, 1 deleted, 1 warning, 0 problems; 1 record read in 1 request, 1.5 s (1.0 s reading); ' +
+      'by kind: students (2 added, 1 changed), marks (1 deleted).';
+    expect(describeSync(outcome(figures), true)).toBe(`delta sync would apply${tail}`);
+    expect(describeSync(outcome(figures), false)).toBe(`delta sync${tail}`);
+  });
+
+  test('records sent twice are counted apart from the warnings and listed, the first of them', () => {
+    const twice = outcome({ duplicates: 23, duplicated: ['users "s3"', 'results "r2"'], warnings: 0 });
+    expect(describeSync(twice, false)).toMatch(
+      /0 warnings, 0 problems; .*; 23 records sent twice, taken once: users "s3", results "r2" and 21 more\.$/,
     );
   });
 

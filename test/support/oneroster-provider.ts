@@ -51,6 +51,14 @@ export interface ProviderOptions {
   /** Which paging headers the answers carry. */
   readonly paging?: 'link' | 'total' | 'both';
   readonly tokenLifetimeSeconds?: number;
+  /**
+   * What its token endpoint accepts. `lenient` (the default): HTTP Basic, decoding form-encoded
+   * credentials, or the form body. The strict modes are token endpoints as real providers have
+   * them: `basic` compares the Basic credentials as sent with base64 of `id:secret` (no decoding, so
+   * `sis%2Dclient` is refused); `basic-encoded` requires them form-encoded first (RFC 6749
+   * §2.3.1); `post` reads only `client_id` and `client_secret` of the body.
+   */
+  readonly tokenAuth?: 'lenient' | 'basic' | 'basic-encoded' | 'post';
 }
 
 export const PROVIDER_CLIENT = { id: 'school-sync', secret: 'a-long-provider-secret-9f2c' };
@@ -181,6 +189,27 @@ export function sisSchool(): BundleRows {
   const klass = school.classes.find((row) => row.sourcedId === 'math-7b') as Record<string, string>;
   klass.title = 'Math 7B, "blue" group';
   return Object.fromEntries(['manifest', ...ONEROSTER_FILES].map((name) => [name, school[name]]));
+}
+
+/** The SIS school as one of a district's two: "sch-2" with a class, a student, an enrolment and a mark of its own. */
+export function districtSchool(): BundleRows {
+  const school = sisSchool();
+  const other = (rows: Array<Record<string, string>>, sourcedId: string, changes: Record<string, string>) => {
+    const found = rows.find((row) => row.sourcedId === sourcedId) as Record<string, string>;
+    rows.push({ ...found, ...changes });
+  };
+  other(school.orgs, 'sch-1', { sourcedId: 'sch-2', name: 'Second School' });
+  other(school.classes, 'math-7b', { sourcedId: 'math-9x', schoolSourcedId: 'sch-2' });
+  other(school.users, 's3', { sourcedId: 's9', orgSourcedIds: 'sch-2', agentSourcedIds: '' });
+  other(school.enrollments, 'e6', {
+    sourcedId: 'e90',
+    classSourcedId: 'math-9x',
+    userSourcedId: 's9',
+    schoolSourcedId: 'sch-2',
+  });
+  other(school.lineItems, 'li3', { sourcedId: 'li9', classSourcedId: 'math-9x' });
+  other(school.results, 'r4', { sourcedId: 'r9', lineItemSourcedId: 'li9', studentSourcedId: 's9' });
+  return school;
 }
 
 /** The school of a bundle's OneRoster files as the provider's collections. */
@@ -392,18 +421,31 @@ export class OneRosterProvider {
     return until !== undefined && until > Date.now();
   }
 
+  /** Whether the token request proves the client, as the provider's `tokenAuth` mode reads it. */
+  private clientAccepted(authorization: string | undefined, form: URLSearchParams): boolean {
+    const mode = this.options.tokenAuth ?? 'lenient';
+    const basic = /^Basic (.+)$/.exec(authorization ?? '')?.[1];
+    const posted = form.get('client_id') === this.clientId && form.get('client_secret') === this.clientSecret;
+    if (mode === 'post') return basic === undefined && posted;
+    if (mode === 'basic') return basic === base64(`${this.clientId}:${this.clientSecret}`);
+    if (mode === 'basic-encoded') {
+      return basic === base64(`${formEncoded(this.clientId)}:${formEncoded(this.clientSecret)}`);
+    }
+    if (basic === undefined) return posted;
+    // Lenient: the credentials as sent, else decoded.
+    const [id, secret] = Buffer.from(basic, 'base64').toString().split(':');
+    const decoded = (part = '') => decodeURIComponent(part.replace(/\+/g, ' '));
+    const plain = id === this.clientId && secret === this.clientSecret;
+    return plain || (decoded(id) === this.clientId && decoded(secret) === this.clientSecret);
+  }
+
   private async token(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let body = '';
     for await (const chunk of request) body += chunk;
     const form = new URLSearchParams(body);
-    const basic = /^Basic (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-    const [id, secret] = Buffer.from(basic ?? '', 'base64')
-      .toString()
-      .split(':')
-      .map((part) => decodeURIComponent(part.replace(/\+/g, ' ')));
     if (form.get('grant_type') !== 'client_credentials')
       return send(response, 400, { error: 'unsupported_grant_type' });
-    if (id !== this.clientId || secret !== this.clientSecret) {
+    if (!this.clientAccepted(request.headers.authorization, form)) {
       this.refusals += 1;
       return send(response, 401, { error: 'invalid_client' });
     }
@@ -424,4 +466,18 @@ function send(response: ServerResponse, status: number, body: Json): void {
   const text = JSON.stringify(body);
   response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
   response.end(text);
+}
+
+const base64 = (text: string) => Buffer.from(text).toString('base64');
+
+/** application/x-www-form-urlencoded as RFC 6749 §2.3.1 asks of a client id and secret (Appendix B). */
+function formEncoded(text: string): string {
+  return new URLSearchParams({ v: text })
+    .toString()
+    .slice(2)
+    .replace(/[-_.!~*'()]/g, escapeAscii);
+}
+
+function escapeAscii(character: string): string {
+  return `%${character.charCodeAt(0).toString(16).toUpperCase()}`;
 }

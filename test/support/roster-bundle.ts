@@ -303,6 +303,19 @@ export function csvText(rows: Array<Record<string, string>>, options: WriteOptio
   return (options.bom ? '\uFEFF' : '') + text;
 }
 
+/** A delta bundle of the given files: the manifest declares them delta and the others absent. */
+export function deltaBundle(files: Partial<BundleRows>): BundleRows {
+  const names = Object.keys(files);
+  return {
+    manifest: [
+      { propertyName: 'manifest.version', value: '1.0' },
+      { propertyName: 'oneroster.version', value: '1.1' },
+      ...ONEROSTER.map((name) => ({ propertyName: `file.${name}`, value: names.includes(name) ? 'delta' : 'absent' })),
+    ],
+    ...files,
+  } as BundleRows;
+}
+
 export function writeBundle(rows: BundleRows, options: WriteOptions = {}): string {
   const folder = mkdtempSync(join(tmpdir(), 'roster-bundle-'));
   mkdirSync(folder, { recursive: true });

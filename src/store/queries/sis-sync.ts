@@ -68,33 +68,6 @@ export async function lastSyncRun({ db }: Session): Promise<SisSyncRunTable | un
   return db.selectFrom('sis_sync_runs').selectAll().orderBy('started_at', 'desc').limit(1).executeTakeFirst();
 }
 
-/** School records the ledger holds (marks included): the sync counts what an import added by it. */
-export async function ledgerSize({ db }: Session): Promise<number> {
-  const row = await db.selectFrom('roster_ids').select(db.fn.countAll<number>().as('count')).executeTakeFirst();
-  return Number(row?.count ?? 0);
-}
-
-/** Ledger records whose provider time is after `since`: what a sync brought, new or changed. */
-export async function ledgerModifiedSince({ db }: Session, since: string): Promise<number> {
-  const row = await db
-    .selectFrom('roster_ids')
-    .select(db.fn.countAll<number>().as('count'))
-    .where('modified_at', '>', since)
-    .executeTakeFirst();
-  return Number(row?.count ?? 0);
-}
-
-/** Records of the school's tables, all together: what a sync removed is the difference. */
-export async function schoolRecordCount({ db }: Session, tables: readonly string[]): Promise<number> {
-  let total = 0;
-  for (const table of tables) {
-    // biome-ignore lint/suspicious/noExplicitAny: the school's tables, counted alike.
-    const row = await (db as any).selectFrom(table).select(db.fn.countAll().as('count')).executeTakeFirst();
-    total += Number(row?.count ?? 0);
-  }
-  return total;
-}
-
 /** The assessments (lineItems) of the given sourcedIds, with their class: where a sync's new marks are. */
 export async function assessmentsBySourcedId(
   { db }: Session,
@@ -127,4 +100,11 @@ export async function markIdsBySourcedId({ db }: Session, sourcedIds: readonly s
     for (const row of rows) ids.add(Number(row.id));
   }
   return ids;
+}
+
+/** The sourcedIds the ledger holds of the given kinds (tables): the records a store already has. */
+export async function heldSourcedIds({ db }: Session, kinds: readonly string[]): Promise<string[]> {
+  if (kinds.length === 0) return [];
+  const rows = await db.selectFrom('roster_ids').select('sourced_id').where('kind', 'in', kinds).execute();
+  return rows.map((row) => row.sourced_id);
 }

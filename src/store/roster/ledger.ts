@@ -92,3 +92,20 @@ export async function recordLedger(
     ' ON CONFLICT (kind, sourced_id) DO UPDATE SET id = excluded.id, modified_at = excluded.modified_at',
   );
 }
+
+/**
+ * The sourcedIds of the records the store holds now, per table (marks apart): the ledger keeps a
+ * sourcedId after its record is deleted, so that it keeps its id if it comes back.
+ */
+export async function heldSourcedIds(connection: ImportConnection): Promise<Map<string, Set<string>>> {
+  const held = new Map<string, Set<string>>();
+  for (const table of SCHOOL_TABLES) {
+    if (!table.hasId || table.name === 'marks') continue;
+    const rows = await connection.all<{ sourced_id: string }>(
+      `SELECT r.sourced_id FROM roster_ids r JOIN ${table.name} t ON t.id = r.id WHERE r.kind = ?`,
+      [table.name],
+    );
+    held.set(table.name, new Set(rows.map((row) => row.sourced_id)));
+  }
+  return held;
+}

@@ -139,6 +139,29 @@ export async function dropUnchangedMarks(connection: ImportConnection): Promise<
   );
 }
 
+/**
+ * What the staged results do to the store's marks: added (a sourcedId whose mark the store does not
+ * hold), changed (one it holds) and, for a delta, deleted (tobedeleted, held); a bulk import
+ * deletes the held marks it does not bring again.
+ */
+export async function stagedMarkChanges(
+  connection: ImportConnection,
+  bulk: boolean,
+): Promise<{ added: number; changed: number; deleted: number }> {
+  const [row] = await connection.all<{ added: number | null; changed: number | null; deleted: number | null }>(
+    'SELECT SUM(CASE WHEN s.deleted = 0 AND h.id IS NULL THEN 1 ELSE 0 END) AS added, ' +
+      'SUM(CASE WHEN s.deleted = 0 AND h.id IS NOT NULL THEN 1 ELSE 0 END) AS changed, ' +
+      'SUM(CASE WHEN s.deleted <> 0 AND h.id IS NOT NULL THEN 1 ELSE 0 END) AS deleted ' +
+      'FROM staged_marks s LEFT JOIN (SELECT r.sourced_id, m.id FROM roster_ids r JOIN marks m ON m.id = r.id ' +
+      "WHERE r.kind = 'marks') h ON h.sourced_id = s.sourced_id",
+  );
+  const added = Number(row?.added ?? 0);
+  const changed = Number(row?.changed ?? 0);
+  if (!bulk) return { added, changed, deleted: Number(row?.deleted ?? 0) };
+  const [stored] = await connection.all<{ count: number }>('SELECT COUNT(*) AS count FROM marks');
+  return { added, changed, deleted: Math.max(Number(stored?.count ?? 0) - changed, 0) };
+}
+
 export async function stagedMarkCount(connection: ImportConnection): Promise<number> {
   const [row] = await connection.all<{ count: number }>('SELECT COUNT(*) AS count FROM staged_marks WHERE deleted = 0');
   return Number(row?.count ?? 0);
