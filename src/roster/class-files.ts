@@ -98,6 +98,8 @@ export interface PendingSection {
   readonly grade: string;
   readonly title: string;
   readonly year: Entry | undefined;
+  /** In a delta, the id of the class section the store teaches the class to (see sectionOfClass). */
+  readonly storedSection?: number;
 }
 export type PendingSections = Map<Entry, PendingSection>;
 
@@ -119,9 +121,12 @@ export async function readClasses(context: ImportContext): Promise<PendingSectio
       terms[0] && book.resolve(reader, 'termSourcedIds', ['academic_years', 'terms'], terms[0], 'session');
     const year = session && (session.table === 'terms' ? (session.row?.academic_year_id as Entry) : session);
     if (type === 'scheduled') {
+      const stored = book.find('class_subjects', start.sourcedId);
+      const storedSection = stored?.file === '(store)' ? Number(stored.row?.class_id) : undefined;
       const entry = takeRow(context, reader, 'class_subjects', start, { class_id: undefined, subject_id: subject });
       if (entry) {
         pending.set(entry, {
+          storedSection,
           line: reader.line,
           homeroom: reader.raw('metadata.homeroomSourcedId'),
           code: reader.raw('classCode'),

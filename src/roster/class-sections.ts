@@ -195,7 +195,10 @@ export class SectionInference {
       const row = klass.row;
       if (row?.class_id && !this.pending.has(klass)) taken.set(pairKey(row.class_id, row.subject_id), klass);
     }
-    for (const [klass, info] of this.pending) {
+    // In a delta, the classes the store holds are placed first: a new class of the same subject in
+    // the same section is then the stored one under another name, never a second record of the pair.
+    const known = (info: PendingSection) => (info.storedSection === undefined ? 1 : 0);
+    for (const [klass, info] of [...this.pending].sort((a, b) => known(a[1]) - known(b[1]))) {
       reader.begin({ line: info.line, values: [] });
       const found = this.sectionOfClass(klass, info, reader, sectionsOf(klass));
       if (!found || !klass.row) {
@@ -243,6 +246,11 @@ export class SectionInference {
       );
     }
     if (ranked.length > 0) return ranked[0][0];
+    // A delta that changes a scheduled class without listing its pupils' enrolments (a new title)
+    // leaves it taught to the section its pupils are in, not to a section made for it.
+    const stored = info.storedSection;
+    const kept = stored === undefined ? undefined : book.all('classes').find((entry) => entry.id === stored);
+    if (kept) return kept;
     const year = this.yearEntry(info.year);
     if (!year) {
       reader.fail('termSourcedIds', 'unknown-reference', `scheduled class "${klass.sourcedId}" has no school year`);

@@ -222,7 +222,11 @@ export async function readResults(
       if (v12) for (const flag of RESULT_FLAGS) reader.boolean(flag, false);
       reader.date('scoreDate', true);
       const assessment = lineItem && book.resolve(reader, 'lineItemSourcedId', ['assessments'], lineItem, 'lineItem');
-      const student = studentId && book.resolve(reader, 'studentSourcedId', ['students'], studentId, 'student');
+      // A result of another school's line item (--school) is left out with it; in a delta its
+      // student is no user the store holds, which is no problem of this school's.
+      const ofOtherSchool = !assessment && reader.quietlyInvalid === context.school.leftOut;
+      const student =
+        studentId && !ofOtherSchool && book.resolve(reader, 'studentSourcedId', ['students'], studentId, 'student');
       const record = assessment && student ? recordOf(student.id, idOf(assessment.row?.class_id)) : undefined;
       if (assessment && student && record === undefined && !book.leftOutFor(reader, 'student_records')) {
         reader.fail(
