@@ -48,8 +48,11 @@ export interface RoutedCall {
   pass(answer: Answer): void;
   /** Answers the caller that the legacy service did not answer, in the binding's shape. */
   unavailable(reason: string): void;
-  /** Audits a call that only the legacy service answered. */
-  auditForwarded(ok: boolean): void;
+  /**
+   * Audits a call the legacy service answered (undefined: it did not answer), with the records the
+   * call named and those its answer shows.
+   */
+  auditForwarded(answer: Answer | undefined): Promise<void>;
 }
 
 async function legacyAnswer(parts: MigrationParts, call: RoutedCall): Promise<Answer | LegacyUnavailable> {
@@ -100,16 +103,16 @@ export async function serveRouted(route: Exclude<Route, 'local'>, parts: Migrati
   const legacy = await legacyAnswer(parts, call);
   if (legacy instanceof LegacyUnavailable) {
     call.unavailable(legacy.message);
-    call.auditForwarded(false);
+    await call.auditForwarded(undefined);
     if (route === 'shadow') await comparisons.count(subject, 'legacy-error');
     return;
   }
   call.pass(legacy);
-  const compared =
-    route === 'shadow' &&
+  if (route === 'shadow') {
     comparisons.run(subject, async () => {
       const local = call.capture(await call.runLocal('compare', acts));
       await compare(parts, call, subject, local, legacy);
     });
-  if (!compared) call.auditForwarded(legacy.status < 400);
+  }
+  await call.auditForwarded(legacy);
 }

@@ -1,0 +1,136 @@
+import type { RunningService } from '../../src/service';
+import { addTestCallers, BINDINGS, basic, REMOTE_TEST_SETTINGS, remoteCall } from '../support/callers';
+import { describeEachEngine } from '../support/engines';
+import { eventually } from '../support/eventually';
+import { type LegacyStandIn, startLegacyStandIn, stringDocuments } from '../support/legacy-asmx';
+import { type ScopedCallerKind, type ScopedView, scopedViews } from '../support/scoped-school';
+import { startTestService } from '../support/service';
+import { openTestSchool, TEST_TODAY } from '../support/stores';
+
+/**
+ * A scoped caller (guardian, teacher, student) on every binding and every route that asks the
+ * legacy service (legacy, shadow, canary): a call naming a record out of its scope is answered
+ * here, byte for byte as the local route answers it (an unknown id), and the legacy service,
+ * which answers any id, never receives it. A call in scope is still forwarded.
+ */
+const KINDS: readonly ScopedCallerKind[] = ['guardian', 'teacher', 'student'];
+const LEAK = 'LEGACY-RECORD';
+const INFO = '/GetStudentsInformation.asmx';
+
+/** The calls naming a record out of the view's scope: a student, a student record, a class. */
+const UNSEEN_CALLS: ReadonlyArray<[string, string, (view: ScopedView) => Record<string, string>]> = [
+  ['GetStudentInfoById', INFO, (view) => ({ StudentId: String(view.unseenStudent) })],
+  ['GetStudentInfoByRecId', INFO, (view) => ({ StudentRecId: String(view.unseenRecord) })],
+  ['GetStudentNoteByID', '/GetStudnetNote2.asmx', (view) => ({ STDid: String(view.unseenStudent) })],
+  [
+    'GetStudentsMarks2',
+    '/GetStudnetsMarks2.asmx',
+    (view) => ({ StudnetID: String(view.unseenStudent), SubjectID: '1' }),
+  ],
+  ['GetAllAuditsByClassId', '/GetStudentsAudit.asmx', (view) => ({ classId: String(view.unseenClass) })],
+  ['GetStudentsGnote', '/GetGeneralNoteByClasssID.asmx', (view) => ({ ClassID: String(view.unseenClass) })],
+];
+
+describeEachEngine('scope before forwarding', ({ freshStoreSettings }) => {
+  let settings: Record<string, string>;
+  let views: Record<ScopedCallerKind, ScopedView>;
+  let secrets: Record<string, string>;
+  let legacy: LegacyStandIn;
+  let service: RunningService | undefined;
+  /** Each out-of-scope call's answer on the local route, by caller, binding and operation. */
+  const localAnswers = new Map<string, { status: number; text: string }>();
+
+  const start = async (route: string) => {
+    service = await startTestService(
+      {
+        ...REMOTE_TEST_SETTINGS,
+        ...settings,
+        DEMO_DATA: 'off',
+        CONTRACT: 'typed',
+        LEGACY_URL: legacy.url,
+        ROUTES: `default=${route}`,
+        SHADOW_FLUSH_MS: '20',
+        SHADOW_NOISE_SAMPLE: '0',
+      },
+      { now: () => TEST_TODAY },
+    );
+    return service.url;
+  };
+  const ask = (
+    url: string,
+    kind: ScopedCallerKind,
+    path: string,
+    operation: string,
+    parameters: object,
+    binding = BINDINGS[0],
+  ) =>
+    remoteCall(url, path, operation, parameters as Record<string, string>, binding, {
+      headers: { Authorization: basic(kind, secrets[kind]) },
+    });
+  /** Every out-of-scope call of every caller on every binding, answered by the service at `url`. */
+  const unseenAnswers = async (url: string) => {
+    const answers = new Map<string, { status: number; text: string }>();
+    for (const kind of KINDS)
+      for (const binding of BINDINGS)
+        for (const [operation, path, parameters] of UNSEEN_CALLS) {
+          const { status, text } = await ask(url, kind, path, operation, parameters(views[kind]), binding);
+          answers.set(`${kind} ${binding} ${operation}`, { status, text });
+        }
+    return answers;
+  };
+
+  beforeAll(async () => {
+    settings = freshStoreSettings();
+    const school = await openTestSchool(settings);
+    try {
+      views = await scopedViews(school.db);
+      secrets = await addTestCallers(
+        school,
+        KINDS.map((kind) => ({ name: kind, secret: true, scope: views[kind].scope, operations: ['all'] })),
+      );
+    } finally {
+      await school.close();
+    }
+    legacy = await startLegacyStandIn();
+    // The legacy service answers any id with a record, as one that knows nothing of this service's callers does.
+    for (const [operation] of UNSEEN_CALLS) {
+      for (const [key, document] of stringDocuments(operation, `<Name>${LEAK}</Name>`))
+        legacy.documents.set(key, document);
+    }
+    const url = await start('local');
+    for (const [key, answer] of await unseenAnswers(url)) localAnswers.set(key, answer);
+    // On the local route an out-of-scope record answers as an unknown one does.
+    const unknown = await ask(url, 'guardian', INFO, 'GetStudentInfoById', { StudentId: '999999' });
+    expect(localAnswers.get('guardian soap11 GetStudentInfoById')).toEqual({ status: 200, text: unknown.text });
+    await service?.close();
+    service = undefined;
+  });
+  afterEach(async () => {
+    await service?.close();
+    service = undefined;
+  });
+  afterAll(() => legacy.close());
+
+  test.each(['legacy', 'shadow', 'canary'])(
+    '%s: out of scope answered here as on the local route, never forwarded; in scope forwarded',
+    async (route) => {
+      const url = await start(route);
+      legacy.requests.splice(0);
+      const answers = await unseenAnswers(url);
+      expect(answers.size).toBe(KINDS.length * BINDINGS.length * UNSEEN_CALLS.length);
+      for (const [key, answer] of answers) expect([key, answer]).toEqual([key, localAnswers.get(key)]);
+      for (const [, answer] of answers) expect(answer.text).not.toContain(LEAK);
+      // A call in scope is the signal: once the legacy service has it, any earlier call sent would be there too.
+      const seen = views.guardian.seenStudent;
+      const inScope = await ask(url, 'guardian', INFO, 'GetStudentInfoById', { StudentId: String(seen) });
+      expect(inScope.text.includes(LEAK)).toBe(route !== 'canary');
+      await eventually(
+        async () => legacy.requests.length,
+        (count) => count > 0,
+      );
+      expect(legacy.requests.map((request) => [request.operation, request.body.includes(`>${seen}<`)])).toEqual([
+        ['GetStudentInfoById', true],
+      ]);
+    },
+  );
+});
