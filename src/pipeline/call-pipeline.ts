@@ -25,6 +25,7 @@ import type { Answer } from '../migration/answer';
 import { HANG_UP, type Reply, reply, type Served } from './reply';
 import { recordsInScope } from '../operations/record-scope';
 import { forwardedRecords } from './forwarded-audit';
+import { withoutCallerCredentials } from '../migration/caller-credentials';
 
 /**
  * A way of calling the service (SOAP 1.1/1.2, HTTP GET/POST, JSON): it decodes a request into a
@@ -93,14 +94,20 @@ export interface PipelineParts {
 const LEGACY_UNAVAILABLE = 'The legacy service that answers this operation did not answer; try again later.';
 const HOW_TO_LET_IN = 'The operator lets callers in with the command school-service callers add.';
 
-/** The request as it came, to be passed to the legacy service or recorded. */
+/**
+ * The request as it came, to be passed to the legacy service or recorded, without the caller's
+ * credentials for this service (a SOAP body's Security header; headers are passed on by name).
+ */
 function passable(exchange: Exchange, call: Call): LegacyRequest {
   const { request } = exchange;
+  const { binding } = call.caller;
+  const soap = binding === 'soap11' || binding === 'soap12';
+  const clean = soap ? withoutCallerCredentials(exchange.bodyAsRead, request.headers['content-type']) : undefined;
   return {
     method: request.method === 'GET' ? 'GET' : 'POST',
     target: request.url ?? '/',
-    headers: request.headers,
-    body: exchange.bodyAsRead,
+    headers: clean ? { ...request.headers, 'content-type': clean.contentType } : request.headers,
+    body: clean ? clean.body : exchange.bodyAsRead,
     callerAddress: call.caller.address,
   };
 }
