@@ -18,8 +18,14 @@ function isKnownNotPersonal(path: string, value: string): boolean {
   return last === '*' ? CHILD_COUNT.test(value) : NOT_PERSONAL.test(last);
 }
 
+/** A value of an answer that shows no one's records, as an example: shortened, not masked. */
+export function keptExample(value: string): string {
+  const characters = [...value];
+  return characters.length > MAX_EXAMPLE ? `${characters.slice(0, MAX_EXAMPLE).join('')}…` : value;
+}
+
 export function maskedExample(path: string, value: string): string {
   const characters = [...value];
   if (!isKnownNotPersonal(path, value) && characters.length > 0) return `${characters[0]}…(${characters.length})`;
-  return characters.length > MAX_EXAMPLE ? `${characters.slice(0, MAX_EXAMPLE).join('')}…` : value;
+  return keptExample(value);
 }

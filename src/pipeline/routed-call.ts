@@ -36,8 +36,9 @@ export interface RoutedCall {
   readonly binding: string;
   readonly request: LegacyRequest;
   /**
-   * Runs the handler and audits the call: for the caller (canary), or only to compare (shadow,
-   * where a write is rehearsed: checked and computed, nothing kept or sent).
+   * Runs the handler: for the caller (canary), audited, or only to compare (shadow, where the
+   * legacy answer is the one audited, and a write is rehearsed: checked and computed, nothing kept
+   * or sent).
    */
   runLocal(purpose: 'answer' | 'compare', rehearsal: boolean): Promise<LocalOutcome>;
   /** Answers the caller with this service's outcome, in the binding's shape (the reply goes to the server). */
