@@ -31,9 +31,57 @@ const UNSEEN_CALLS: ReadonlyArray<[string, string, (view: ScopedView) => Record<
   ['GetStudentsGnote', '/GetGeneralNoteByClasssID.asmx', (view) => ({ ClassID: String(view.unseenClass) })],
 ];
 
+/** Records out of the guardian's reach that the other operations name, read from the school. */
+interface OtherRecords {
+  readonly exam: number;
+  readonly teacher: number;
+  readonly assessment: number;
+  readonly device: { readonly application: string; readonly id: string };
+}
+
+/** Every other operation that names a record, each naming one out of the guardian's scope. */
+const OTHER_CALLS: ReadonlyArray<[string, string, (view: ScopedView, other: OtherRecords) => Record<string, string>]> =
+  [
+    ['GetExamTableByExamId', '/Scheduals.asmx', (_view, other) => ({ ExamId: String(other.exam) })],
+    ['GetTeacherGrpupsByID', '/GetTeacherGroups.asmx', (_view, other) => ({ Tid: String(other.teacher) })],
+    [
+      'GetTeacherSubjectsByID',
+      '/GetTeacherSubjects.asmx',
+      (view, other) => ({ Tid: String(other.teacher), TClassid: String(view.unseenClass) }),
+    ],
+    ['GetStudentSubjectsByID', '/GetStudentsSubjects.asmx', (view) => ({ STDid: String(view.unseenStudent) })],
+    [
+      'GenerateReport',
+      '/GenerateStudentReport.asmx',
+      (view) => ({ studentId: String(view.unseenStudent), studentClass: String(view.unseenClass) }),
+    ],
+    [
+      'GetBookPdfByTerm',
+      '/BookPdf.asmx',
+      (view) => ({ termId: '1', srid: String(view.unseenRecord), classId: String(view.unseenClass) }),
+    ],
+    [
+      'SendMarkNotes',
+      '/NotificationNotes.asmx',
+      (view, other) => ({ id: String(other.assessment), id_class: String(view.unseenClass), baseUrlSchool: '' }),
+    ],
+    [
+      'PushNotificationToGateway',
+      '/PushNotificationMobile.asmx',
+      (_view, other) => ({
+        applicationID: other.device.application,
+        senderId: 'portal',
+        deviceId: other.device.id,
+        notes: 'hello',
+        notes_type: 'notice',
+      }),
+    ],
+  ];
+
 describeEachEngine('scope before forwarding', ({ freshStoreSettings }) => {
   let settings: Record<string, string>;
   let views: Record<ScopedCallerKind, ScopedView>;
+  let other: OtherRecords;
   let secrets: Record<string, string>;
   let legacy: LegacyStandIn;
   let service: RunningService | undefined;
@@ -79,11 +127,44 @@ describeEachEngine('scope before forwarding', ({ freshStoreSettings }) => {
     return answers;
   };
 
+  /** The guardian's calls of the other operations, over JSON. */
+  const otherAnswers = async (url: string) => {
+    const answers = new Map<string, { status: number; text: string }>();
+    for (const [operation, path, parameters] of OTHER_CALLS) {
+      const { status, text } = await ask(url, 'guardian', path, operation, parameters(views.guardian, other), 'json');
+      answers.set(`guardian json ${operation}`, { status, text });
+    }
+    return answers;
+  };
+
   beforeAll(async () => {
     settings = freshStoreSettings();
     const school = await openTestSchool(settings);
     try {
       views = await scopedViews(school.db);
+      const unseenClass = views.guardian.unseenClass;
+      const guardianId = Number(views.guardian.scope.split(':')[1]);
+      const [exam, teacher, assessment, device] = await Promise.all([
+        school.db
+          .selectFrom('exam_slots')
+          .select('exam_id')
+          .where('class_id', '=', unseenClass)
+          .executeTakeFirstOrThrow(),
+        school.db.selectFrom('teachers').select('id').orderBy('id').executeTakeFirstOrThrow(),
+        school.db.selectFrom('assessments').select('id').where('class_id', '=', unseenClass).executeTakeFirstOrThrow(),
+        school.db
+          .selectFrom('devices')
+          .select(['application_id', 'device_id'])
+          .where('guardian_id', '!=', guardianId)
+          .where('enabled', '=', 1)
+          .executeTakeFirstOrThrow(),
+      ]);
+      other = {
+        exam: exam.exam_id,
+        teacher: teacher.id,
+        assessment: assessment.id,
+        device: { application: device.application_id, id: device.device_id },
+      };
       secrets = await addTestCallers(
         school,
         KINDS.map((kind) => ({ name: kind, secret: true, scope: views[kind].scope, operations: ['all'] })),
@@ -99,6 +180,7 @@ describeEachEngine('scope before forwarding', ({ freshStoreSettings }) => {
     }
     const url = await start('local');
     for (const [key, answer] of await unseenAnswers(url)) localAnswers.set(key, answer);
+    for (const [key, answer] of await otherAnswers(url)) localAnswers.set(key, answer);
     // On the local route an out-of-scope record answers as an unknown one does.
     const unknown = await ask(url, 'guardian', INFO, 'GetStudentInfoById', { StudentId: '999999' });
     expect(localAnswers.get('guardian soap11 GetStudentInfoById')).toEqual({ status: 200, text: unknown.text });
@@ -110,6 +192,22 @@ describeEachEngine('scope before forwarding', ({ freshStoreSettings }) => {
     service = undefined;
   });
   afterAll(() => legacy.close());
+
+  test('legacy: every other operation naming a record out of scope is answered here, never forwarded', async () => {
+    const url = await start('legacy');
+    legacy.requests.splice(0);
+    const answers = await otherAnswers(url);
+    for (const [key, answer] of answers) {
+      // A push answers with a delivery reference of its own each time: its status and shape are compared.
+      const expected = localAnswers.get(key);
+      expect([key, answer.status]).toEqual([key, 200]);
+      if (key.endsWith('PushNotificationToGateway')) {
+        expect([key, answer.status, answer.text.length]).toEqual([key, expected?.status, expected?.text.length]);
+      } else expect([key, answer]).toEqual([key, expected]);
+    }
+    await ask(url, 'guardian', INFO, 'GetStudentInfoById', { StudentId: String(views.guardian.seenStudent) });
+    expect(legacy.requests.map((request) => request.operation)).toEqual(['GetStudentInfoById']);
+  });
 
   test.each(['legacy', 'shadow', 'canary'])(
     '%s: out of scope answered here as on the local route, never forwarded; in scope forwarded',
