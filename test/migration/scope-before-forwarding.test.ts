@@ -16,6 +16,8 @@ import { openTestSchool, TEST_TODAY } from '../support/stores';
 const KINDS: readonly ScopedCallerKind[] = ['guardian', 'teacher', 'student'];
 const LEAK = 'LEGACY-RECORD';
 const INFO = '/GetStudentsInformation.asmx';
+/** This school's address, as SendMarkNotes names it. */
+const SCHOOL = 'http://school.test/';
 
 /** The calls naming a record out of the view's scope: a student, a student record, a class. */
 const UNSEEN_CALLS: ReadonlyArray<[string, string, (view: ScopedView) => Record<string, string>]> = [
@@ -63,7 +65,7 @@ const OTHER_CALLS: ReadonlyArray<[string, string, (view: ScopedView, other: Othe
     [
       'SendMarkNotes',
       '/NotificationNotes.asmx',
-      (view, other) => ({ id: String(other.assessment), id_class: String(view.unseenClass), baseUrlSchool: '' }),
+      (view, other) => ({ id: String(other.assessment), id_class: String(view.unseenClass), baseUrlSchool: SCHOOL }),
     ],
     [
       'PushNotificationToGateway',
@@ -99,6 +101,7 @@ describeEachEngine('scope before forwarding', ({ freshStoreSettings }) => {
         ROUTES: `default=${route}`,
         SHADOW_FLUSH_MS: '20',
         SHADOW_NOISE_SAMPLE: '0',
+        SCHOOL_BASE_URL: SCHOOL,
       },
       { now: () => TEST_TODAY },
     );
