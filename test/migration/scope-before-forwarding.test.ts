@@ -4,6 +4,7 @@ import { describeEachEngine } from '../support/engines';
 import { eventually } from '../support/eventually';
 import { type LegacyStandIn, startLegacyStandIn, stringDocuments } from '../support/legacy-asmx';
 import { type ScopedCallerKind, type ScopedView, scopedViews } from '../support/scoped-school';
+import { statementsSentDuring } from '../support/pg-statements';
 import { startTestService } from '../support/service';
 import { openTestSchool, TEST_TODAY } from '../support/stores';
 
@@ -80,7 +81,18 @@ const OTHER_CALLS: ReadonlyArray<[string, string, (view: ScopedView, other: Othe
     ],
   ];
 
-describeEachEngine('scope before forwarding', ({ freshStoreSettings }) => {
+/**
+ * The statements of the call's records: those of the caller registry's refresh, the reference
+ * data's copy and the change watch run at moments of their own, whatever the call asks for.
+ */
+function recordStatements(sent: readonly unknown[]): string[] {
+  const own = /"callers"|reference_versions|academic_years|"terms"|note_types|absence_types|audit|shadow_/;
+  return sent
+    .map((query) => (typeof query === 'string' ? query : String((query as { text?: string }).text)))
+    .filter((text) => !own.test(text) && !text.startsWith('LISTEN ') && !/^(BEGIN|COMMIT|ROLLBACK)/i.test(text));
+}
+
+describeEachEngine('scope before forwarding', ({ engine, freshStoreSettings }) => {
   let settings: Record<string, string>;
   let views: Record<ScopedCallerKind, ScopedView>;
   let other: OtherRecords;
@@ -195,6 +207,31 @@ describeEachEngine('scope before forwarding', ({ freshStoreSettings }) => {
     service = undefined;
   });
   afterAll(() => legacy.close());
+
+  // The statements are counted where the pg client sends them; SQLite's are the same queries.
+  (engine === 'postgres' ? test : test.skip)(
+    'legacy: a record out of scope costs what an unknown one does',
+    async () => {
+      const url = await start('legacy');
+      legacy.requests.splice(0);
+      const view = views.guardian;
+      const cases: Array<[string, string, (id: string) => Record<string, string>, number]> = [
+        ['GetStudentInfoById', INFO, (id) => ({ StudentId: id }), view.unseenStudent],
+        ['GetStudentInfoByRecId', INFO, (id) => ({ StudentRecId: id }), view.unseenRecord],
+        ['GetAllAuditsByClassId', '/GetStudentsAudit.asmx', (id) => ({ classId: id }), view.unseenClass],
+        ['GetExamTableByExamId', '/Scheduals.asmx', (id) => ({ ExamId: id }), other.exam],
+      ];
+      for (const [operation, path, parameters, unseen] of cases) {
+        const statements = async (id: string) =>
+          recordStatements(await statementsSentDuring(() => ask(url, 'guardian', path, operation, parameters(id))));
+        await statements('999999');
+        const unknown = await statements('999999');
+        expect(unknown.length).toBeGreaterThan(0);
+        expect([operation, await statements(String(unseen))]).toEqual([operation, unknown]);
+      }
+      expect(legacy.requests).toHaveLength(0);
+    },
+  );
 
   test('legacy: every other operation naming a record out of scope is answered here, never forwarded', async () => {
     const url = await start('legacy');
