@@ -11,7 +11,7 @@ import { openStoreKey } from './store/store-key';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker';
 import { flushLog, log, configureLog } from './lib/log';
 import { serviceVersion } from './lib/package-info';
-import { bindOperations, type Operations } from './operations/registry';
+import { bindOperations, type Operations, showsNoRecords } from './operations/registry';
 import { CallPipeline } from './pipeline/call-pipeline';
 import { Comparisons } from './migration/comparisons';
 import { ForwardSlots } from './migration/forward-slots';
@@ -155,7 +155,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
       ? undefined
       : {
           settings: config.migration,
-          comparisons: new Comparisons(config.migration, new ShadowLedger(store, config.migration, clock)),
+          comparisons: new Comparisons(
+            { ...config.migration, showsNoRecords },
+            new ShadowLedger(store, config.migration, clock),
+          ),
           forwards: new ForwardSlots({
             perCaller: config.migration.legacyInFlightPerCaller,
             perAddress: config.migration.legacyInFlightPerAddress,

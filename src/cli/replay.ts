@@ -6,6 +6,7 @@ import { askLegacy, type LegacyRequest, LegacyUnavailable } from '../migration/l
 import { parseRecordedCall, type RecordedCall } from '../migration/recorded-call';
 import { ReportTally } from '../migration/report-tally';
 import { reportText } from '../migration/shadow-report';
+import { showsNoRecords } from '../operations/registry';
 import { UsageError } from './usage-error';
 
 export interface ReplayOptions {
@@ -51,7 +52,7 @@ export async function replayCommand(file: string, options: ReplayOptions): Promi
   const service = baseUrl(options.service ?? `http://127.0.0.1:${config.port}`, '--service');
   const { legacyTimeoutMs, legacyMaxBytes, ignored, answerBudgets } = config.migration;
   const tally = new ReportTally();
-  const comparisons = new Comparisons({ noiseSample: 0, maxPending: 1, ignored, answerBudgets }, tally);
+  const comparisons = new Comparisons({ noiseSample: 0, maxPending: 1, ignored, answerBudgets, showsNoRecords }, tally);
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
   let number = 0;
   for await (const line of lines) {

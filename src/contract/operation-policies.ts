@@ -35,6 +35,35 @@ export type TextParameterBounds<Name extends OperationName> = {
     : Parameter]: number;
 };
 
+/**
+ * The kind of record an identifier parameter names. Before a call of a caller whose scope is not
+ * the school's leaves for the legacy service, each named record is checked against the scope by
+ * the rules the handler applies (src/operations/record-scope.ts holds one check per kind):
+ *
+ * - `student`, `enrolment` (a student record id), `class`, `exam`: a record the caller sees;
+ * - `notified-class`: a class whose guardians the caller may notify (the school, its teachers);
+ * - `own-teacher`: the teacher the caller is (a teacher's own lists);
+ * - `class-teacher`: for a teacher, themself; others are bounded by the call's class;
+ * - `subject-of-student`: a subject whose marks the caller sees for the call's `student`;
+ * - `application` and `device`: a push device, by its application, of a guardian the caller reaches.
+ */
+export type RecordKind =
+  | 'student'
+  | 'enrolment'
+  | 'class'
+  | 'notified-class'
+  | 'own-teacher'
+  | 'class-teacher'
+  | 'exam'
+  | 'subject-of-student'
+  | 'application'
+  | 'device';
+
+/** The parameters of an operation that name a record, with the kind each names. */
+export type RecordParameters<Name extends OperationName> = {
+  readonly [Parameter in keyof OperationTypes[Name]['parameters']]?: RecordKind;
+};
+
 export interface OperationPolicy<Name extends OperationName = OperationName> {
   readonly group: OperationGroup;
   readonly audit: AuditRule;
@@ -44,6 +73,11 @@ export interface OperationPolicy<Name extends OperationName = OperationName> {
    * before the operation runs, so that nothing oversized is stored or forwarded (ints bound themselves).
    */
   readonly bounds: TextParameterBounds<Name>;
+  /**
+   * The parameters that name a record, checked against a scoped caller's scope before the call is
+   * forwarded (an operation naming none declares `{}`); the handler checks them again itself.
+   */
+  readonly records: RecordParameters<Name>;
 }
 
 /** The first parameter longer than its bound, with the bound; undefined when every one fits. */

@@ -1,7 +1,7 @@
 import { log } from '../lib/log';
 import type { Answer } from './answer';
 import { answerDifferences } from './answer';
-import { maskedExample } from './masking';
+import { keptExample, maskedExample } from './masking';
 import { NoiseRegister } from './noise';
 import type { ComparisonOutcome, ComparisonSink } from './comparison-outcome';
 import type { IgnoredPath } from '../config/migration-settings';
@@ -13,6 +13,11 @@ export interface ComparisonSettings {
   readonly maxPending: number;
   readonly ignored: readonly IgnoredPath[];
   readonly answerBudgets: RequestBudgets;
+  /**
+   * Whether an operation's answers show no one's records (HelloWorld, the note types): their
+   * examples are kept as they are. Unset: every operation's examples are masked.
+   */
+  readonly showsNoRecords?: (operation: string) => boolean;
 }
 
 /** Which calls a comparison is of: the figures are kept per operation and binding. */
@@ -75,13 +80,14 @@ export class Comparisons {
    * answer that holds more than an answer may is recorded as over budget, uncompared.
    */
   judge(subject: Subject, local: Answer, legacy: Answer): Promise<void> {
+    const masked = !this.settings.showsNoRecords?.(subject.operation);
     const between = answerDifferences(local, legacy, this.settings.answerBudgets);
     if (between instanceof OverBudget) return this.ledger.record(subject.operation, subject.binding, 'over-budget');
     const found = between.map((difference) => ({
       path: difference.path,
       noisy: this.noise.isNoise(subject.operation, subject.binding, difference.path),
-      localExample: maskedExample(difference.path, difference.local),
-      legacyExample: maskedExample(difference.path, difference.legacy),
+      localExample: masked ? maskedExample(difference.path, difference.local) : keptExample(difference.local),
+      legacyExample: masked ? maskedExample(difference.path, difference.legacy) : keptExample(difference.legacy),
     }));
     const outcome: ComparisonOutcome =
       found.length === 0 ? 'identical' : found.every((difference) => difference.noisy) ? 'noisy' : 'different';

@@ -14,7 +14,7 @@ import { defineOperation } from './operation';
  * reason. The code itself is only ever in the sealed outbox payload.
  */
 export const authCode = defineOperation('AuthCode', {
-  policy: { group: 'auth-code', audit: 'shown', effect: 'sends', bounds: { code: 16, phone: 32 } },
+  policy: { group: 'auth-code', audit: 'shown', effect: 'sends', bounds: { code: 16, phone: 32 }, records: {} },
   decode: ({ code, phone }) => ({ code, phone }),
   run: async ({ code, phone }, context) => {
     const settings = context.notificationSettings;

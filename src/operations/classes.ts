@@ -8,7 +8,7 @@ import { IDENTIFIER, QUERY } from './policy-rows';
  * includes. A guardian or student sees only their own entries of the attendance.
  */
 export const getAllAuditsByClassId = defineOperation('GetAllAuditsByClassId', {
-  policy: { ...QUERY, audit: 'class', bounds: { classId: IDENTIFIER } },
+  policy: { ...QUERY, audit: 'class', bounds: { classId: IDENTIFIER }, records: { classId: 'class' } },
   decode: ({ classId }) => ({ classId: identifier(classId) }),
   run: async ({ classId }, { store, visibility, touched }) => {
     if (classId === undefined || !(await visibility.class(classId))) return [];
@@ -25,7 +25,7 @@ export const getAllAuditsByClassId = defineOperation('GetAllAuditsByClassId', {
 });
 
 export const getStudentsGnote = defineOperation('GetStudentsGnote', {
-  policy: { ...QUERY, bounds: { ClassID: IDENTIFIER } },
+  policy: { ...QUERY, bounds: { ClassID: IDENTIFIER }, records: { ClassID: 'class' } },
   decode: ({ ClassID }) => ({ classId: identifier(ClassID) }),
   run: async ({ classId }, { store, visibility }) =>
     classId === undefined || !(await visibility.class(classId)) ? [] : classGeneralNotes(store, classId),

@@ -23,6 +23,7 @@ export const pushNotificationToGateway = defineOperation('PushNotificationToGate
     audit: 'shown',
     effect: 'sends',
     bounds: { applicationID: 256, senderId: 256, deviceId: 512, notes: NOTES, notes_type: 256 },
+    records: { applicationID: 'application', deviceId: 'device' },
   },
   decode: ({ applicationID, senderId, deviceId, notes, notes_type }) => ({
     applicationId: applicationID ?? '',
@@ -95,6 +96,7 @@ export const sendMarkNotes = defineOperation('SendMarkNotes', {
     audit: 'shown',
     effect: 'sends',
     bounds: { id: IDENTIFIER, id_class: IDENTIFIER, baseUrlSchool: BASE_URL },
+    records: { id_class: 'notified-class' },
   },
   decode: (parameters) => ({
     parameters,
@@ -138,6 +140,7 @@ export const getNameAbsenceType = defineOperation('GetNameAbsenceType', {
     audit: 'none',
     effect: 'reads',
     bounds: { id: IDENTIFIER, baseUrlSchool: BASE_URL },
+    records: {},
   },
   decode: (parameters) => ({ parameters, absenceTypeId: identifier(parameters.id) }),
   run: async ({ parameters, absenceTypeId }, context) => {

@@ -49,6 +49,11 @@ export function sends(name: OperationName): boolean {
   return OPERATIONS[name].policy.effect === 'sends';
 }
 
+/** Whether the operation's answers show no one's records (it is not audited): their shadow examples need no mask. */
+export function showsNoRecords(name: string): boolean {
+  return Object.hasOwn(OPERATIONS, name) && OPERATIONS[name as OperationName].policy.audit === 'none';
+}
+
 /** The operations whose answers show students' records but are audited by the class they list. */
 export const CLASS_RECORDED_OPERATIONS: readonly OperationName[] = OPERATION_NAMES.filter(
   (name) => OPERATIONS[name].policy.audit === 'class',

@@ -12,7 +12,13 @@ import { IDENTIFIER } from './policy-rows';
  * caller's scope, gives an empty result.
  */
 export const generateReport = defineOperation('GenerateReport', {
-  policy: { group: 'documents', audit: 'shown', effect: 'reads', bounds: { studentClass: IDENTIFIER } },
+  policy: {
+    group: 'documents',
+    audit: 'shown',
+    effect: 'reads',
+    bounds: { studentClass: IDENTIFIER },
+    records: { studentId: 'student' },
+  },
   decode: ({ studentId, studentClass }) => ({ studentId, classId: identifier(studentClass) }),
   run: async ({ studentId, classId }, { store, today, visibility, touched }) => {
     const termId = await currentTermId(store, today);
@@ -31,6 +37,7 @@ export const getBookPdfByTerm = defineOperation('GetBookPdfByTerm', {
     audit: 'shown',
     effect: 'reads',
     bounds: { termId: IDENTIFIER, srid: IDENTIFIER, classId: IDENTIFIER },
+    records: { srid: 'enrolment' },
   },
   decode: ({ termId, srid, classId }) => ({
     termId: identifier(termId),

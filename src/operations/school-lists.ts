@@ -8,7 +8,7 @@ import { IDENTIFIER, QUERY } from './policy-rows';
  * them: as an unknown exam), and the note types, which are no one's records.
  */
 export const getExamTableByExamId = defineOperation('GetExamTableByExamId', {
-  policy: { ...QUERY, bounds: { ExamId: IDENTIFIER } },
+  policy: { ...QUERY, bounds: { ExamId: IDENTIFIER }, records: { ExamId: 'exam' } },
   decode: ({ ExamId }) => ({ examId: identifier(ExamId) }),
   run: async ({ examId }, { store, visibility }) => {
     if (examId === undefined) return undefined;
@@ -20,7 +20,7 @@ export const getExamTableByExamId = defineOperation('GetExamTableByExamId', {
 });
 
 export const getStudentsNoteType = defineOperation('GetStudentsNoteType', {
-  policy: { ...QUERY, audit: 'none', bounds: {} },
+  policy: { ...QUERY, audit: 'none', bounds: {}, records: {} },
   decode: () => ({}),
   run: (_decoded, { store }) => noteTypes(store),
 });

@@ -24,7 +24,7 @@ function shownTo(visibility: Visibility, info: StudentInfo | undefined): Student
 }
 
 export const getStudentInfoByRecId = defineOperation('GetStudentInfoByRecId', {
-  policy: { ...QUERY, bounds: { StudentRecId: IDENTIFIER } },
+  policy: { ...QUERY, bounds: { StudentRecId: IDENTIFIER }, records: { StudentRecId: 'enrolment' } },
   decode: ({ StudentRecId }) => ({ recordId: identifier(StudentRecId) }),
   run: async ({ recordId }, { store, visibility }) => {
     if (recordId === undefined) return undefined;
@@ -35,7 +35,7 @@ export const getStudentInfoByRecId = defineOperation('GetStudentInfoByRecId', {
 });
 
 export const getStudentInfoById = defineOperation('GetStudentInfoById', {
-  policy: { ...QUERY, bounds: { StudentId: IDENTIFIER } },
+  policy: { ...QUERY, bounds: { StudentId: IDENTIFIER }, records: { StudentId: 'student' } },
   decode: ({ StudentId }) => ({ studentId: identifier(StudentId) }),
   run: async ({ studentId }, { store, today, visibility }) => {
     if (studentId === undefined || !(await visibility.student(studentId))) return undefined;
@@ -44,7 +44,7 @@ export const getStudentInfoById = defineOperation('GetStudentInfoById', {
 });
 
 export const getStudentSubjectsById = defineOperation('GetStudentSubjectsByID', {
-  policy: { ...QUERY, bounds: { STDid: IDENTIFIER } },
+  policy: { ...QUERY, bounds: { STDid: IDENTIFIER }, records: { STDid: 'student' } },
   decode: ({ STDid }) => ({ studentId: identifier(STDid) }),
   run: async ({ studentId }, { store, today, visibility, touched }) => {
     if (studentId === undefined || !(await visibility.student(studentId))) return [];
@@ -56,7 +56,11 @@ export const getStudentSubjectsById = defineOperation('GetStudentSubjectsByID', 
 });
 
 export const getStudentsMarks2 = defineOperation('GetStudentsMarks2', {
-  policy: { ...QUERY, bounds: { StudnetID: IDENTIFIER, SubjectID: IDENTIFIER } },
+  policy: {
+    ...QUERY,
+    bounds: { StudnetID: IDENTIFIER, SubjectID: IDENTIFIER },
+    records: { StudnetID: 'student', SubjectID: 'subject-of-student' },
+  },
   decode: ({ StudnetID, SubjectID }) => ({ studentId: identifier(StudnetID), subjectId: identifier(SubjectID) }),
   run: async ({ studentId, subjectId }, { store, today, visibility, touched }) => {
     if (studentId === undefined || subjectId === undefined) return [];
@@ -67,7 +71,7 @@ export const getStudentsMarks2 = defineOperation('GetStudentsMarks2', {
 });
 
 export const getStudentNoteById = defineOperation('GetStudentNoteByID', {
-  policy: { ...QUERY, bounds: { STDid: IDENTIFIER } },
+  policy: { ...QUERY, bounds: { STDid: IDENTIFIER }, records: { STDid: 'student' } },
   decode: ({ STDid }) => ({ studentId: identifier(STDid) }),
   run: async ({ studentId }, { store, visibility, touched }) => {
     if (studentId === undefined || !(await visibility.student(studentId))) return [];

@@ -10,7 +10,11 @@ import { IDENTIFIER, QUERY } from './policy-rows';
  * student's scope.
  */
 export const getTeacherSubjectsById = defineOperation('GetTeacherSubjectsByID', {
-  policy: { ...QUERY, bounds: { Tid: IDENTIFIER, TClassid: IDENTIFIER } },
+  policy: {
+    ...QUERY,
+    bounds: { Tid: IDENTIFIER, TClassid: IDENTIFIER },
+    records: { Tid: 'class-teacher', TClassid: 'class' },
+  },
   decode: ({ Tid, TClassid }) => ({ teacherId: identifier(Tid), classId: identifier(TClassid) }),
   run: async ({ teacherId, classId }, { store, visibility }) => {
     if (teacherId === undefined || classId === undefined) return [];
@@ -21,7 +25,7 @@ export const getTeacherSubjectsById = defineOperation('GetTeacherSubjectsByID', 
 });
 
 export const getTeacherGroupsById = defineOperation('GetTeacherGrpupsByID', {
-  policy: { ...QUERY, bounds: { Tid: IDENTIFIER } },
+  policy: { ...QUERY, bounds: { Tid: IDENTIFIER }, records: { Tid: 'own-teacher' } },
   decode: ({ Tid }) => ({ teacherId: identifier(Tid) }),
   run: ({ teacherId }, { store, today, visibility }) => {
     const mayList = visibility.seesEverything || visibility.teacherId === teacherId;

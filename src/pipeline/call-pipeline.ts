@@ -23,6 +23,9 @@ import type { Route } from '../config/migration-settings';
 import type { LegacyRequest } from '../migration/legacy-client';
 import type { Answer } from '../migration/answer';
 import { HANG_UP, type Reply, reply, type Served } from './reply';
+import { recordsInScope } from '../operations/record-scope';
+import { forwardedRecords } from './forwarded-audit';
+import { withoutCallerCredentials } from '../migration/caller-credentials';
 
 /**
  * A way of calling the service (SOAP 1.1/1.2, HTTP GET/POST, JSON): it decodes a request into a
@@ -48,6 +51,17 @@ export interface Binding<State> {
 export type Invocation =
   | { readonly ok: true; readonly result: unknown }
   | { readonly ok: false; readonly error: CallError };
+
+/** How the handler runs: for the request's record, as a rehearsal, audited or not, with a visibility already read. */
+interface RunOptions {
+  readonly record?: RequestRecord;
+  /** The store takes back every transaction and nothing is sent. */
+  readonly rehearsal?: boolean;
+  /** False for a run only to compare: the caller was answered, and audited, by the legacy side. */
+  readonly audited?: boolean;
+  /** The caller's visibility as the scope stage read it, so that the handler reads nothing twice. */
+  readonly visibility?: Visibility;
+}
 
 /** A caller recognised before the body was read, and let go on. */
 interface BeforeBody {
@@ -80,14 +94,20 @@ export interface PipelineParts {
 const LEGACY_UNAVAILABLE = 'The legacy service that answers this operation did not answer; try again later.';
 const HOW_TO_LET_IN = 'The operator lets callers in with the command school-service callers add.';
 
-/** The request as it came, to be passed to the legacy service or recorded. */
+/**
+ * The request as it came, to be passed to the legacy service or recorded, without the caller's
+ * credentials for this service (a SOAP body's Security header; headers are passed on by name).
+ */
 function passable(exchange: Exchange, call: Call): LegacyRequest {
   const { request } = exchange;
+  const { binding } = call.caller;
+  const soap = binding === 'soap11' || binding === 'soap12';
+  const clean = soap ? withoutCallerCredentials(exchange.bodyAsRead, request.headers['content-type']) : undefined;
   return {
     method: request.method === 'GET' ? 'GET' : 'POST',
     target: request.url ?? '/',
-    headers: request.headers,
-    body: exchange.bodyAsRead,
+    headers: clean ? { ...request.headers, 'content-type': clean.contentType } : request.headers,
+    body: clean ? clean.body : exchange.bodyAsRead,
     callerAddress: call.caller.address,
   };
 }
@@ -147,9 +167,36 @@ export class CallPipeline {
     migration?.recorder?.record(call.operation.name, call.caller.binding, passable(exchange, call), this.clock());
     const route = routeOf(migration, call.operation.name as OperationName);
     if (route !== 'local' && migration) {
-      return this.serveOnRoute(route, migration, exchange, binding, state, call, admission.identity);
+      return this.serveInScope(route, migration, exchange, binding, state, call, admission.identity);
     }
-    const invocation = await this.run(call, admission.identity, record);
+    const invocation = await this.run(call, admission.identity, { record });
+    return this.answer(exchange, binding, state, call, invocation);
+  }
+
+  /**
+   * The scope stage of a call on a route other than local: the records the call names are checked
+   * against the caller's scope before anything of it leaves. One the caller may not see (or that
+   * this store does not hold) is answered here by the handler, as a local call for an unknown
+   * record is, with the visibility already read (a write rehearsed where this service does not
+   * act); the legacy service never hears of it.
+   */
+  private async serveInScope<State>(
+    route: Exclude<Route, 'local'>,
+    migration: MigrationParts,
+    exchange: Exchange,
+    binding: Binding<State>,
+    state: State,
+    call: Call,
+    identity: Identity | undefined,
+  ): Promise<Served> {
+    const policy = this.policyOf(call.operation.name as OperationName);
+    const { store } = this.parts.services;
+    const visibility = new Visibility(store, identity?.scope ?? NO_SCOPE);
+    if (await recordsInScope(policy, call.parameters, visibility, store)) {
+      return this.serveOnRoute(route, migration, exchange, binding, state, call, identity);
+    }
+    const rehearsal = route !== 'canary' && policy.effect === 'sends';
+    const invocation = await this.run(call, identity, { record: exchange.record, rehearsal, visibility });
     return this.answer(exchange, binding, state, call, invocation);
   }
 
@@ -251,7 +298,7 @@ export class CallPipeline {
   async invoke(call: Call, record?: RequestRecord): Promise<Invocation> {
     const admitting = this.admit(call, record);
     const admission = admitting instanceof Promise ? await admitting : admitting;
-    return admission.ok ? this.run(call, admission.identity, record) : admission;
+    return admission.ok ? this.run(call, admission.identity, { record }) : admission;
   }
 
   /**
@@ -281,15 +328,11 @@ export class CallPipeline {
   }
 
   /** Runs the handler (as a rehearsal, storing and sending nothing, when asked) and audits the call. */
-  private async run(
-    call: Call,
-    identity: Identity | undefined,
-    record?: RequestRecord,
-    rehearsal = false,
-  ): Promise<Invocation> {
+  private async run(call: Call, identity: Identity | undefined, options: RunOptions): Promise<Invocation> {
+    const { record, rehearsal = false } = options;
     const name = call.operation.name as OperationName;
     const touched = noneTouched();
-    const context = this.contextFor(call, identity, touched, rehearsal);
+    const context = this.contextFor(call, identity, touched, rehearsal, options.visibility);
     // The parameters were decoded by the catalog from the same WSDL the handler's types were
     // generated from (a test keeps the two in step), so they have the shape the handler expects.
     const handler = this.parts.operations[name] as { handle(parameters: unknown, context: OperationContext): unknown };
@@ -305,7 +348,8 @@ export class CallPipeline {
       log.error('operation failed', { operation: name, error: error instanceof Error ? error.stack : String(error) });
       invocation = { ok: false, error: new CallError('internal', INTERNAL_REASON) };
     }
-    if (this.policyOf(name).audit !== 'none') this.audit(call, context, invocation, touched);
+    if (this.policyOf(name).audit !== 'none' && options.audited !== false)
+      this.audit(call, context, invocation, touched);
     return invocation;
   }
 
@@ -339,6 +383,7 @@ export class CallPipeline {
     identity: Identity | undefined,
     touched: TouchedRecords,
     rehearsal: boolean,
+    visibility: Visibility | undefined,
   ): OperationContext {
     const { services } = this.parts;
     const now = services.clock();
@@ -359,7 +404,7 @@ export class CallPipeline {
         requestBaseUrl: caller.requestBaseUrl,
         federationCredential: caller.federationCredential,
       },
-      visibility: new Visibility(services.store, identity?.scope ?? NO_SCOPE),
+      visibility: visibility ?? new Visibility(services.store, identity?.scope ?? NO_SCOPE),
       touched: (kind, id) => touched[kind].push(id),
       now,
       // Only the calls that read by date need the day; the others do not pay for formatting it.
@@ -419,8 +464,12 @@ export class CallPipeline {
       binding: call.caller.binding,
       caller: identity?.name,
       request: passable(exchange, call),
-      // A run only to compare comes after the caller was answered: the request's record is closed by then.
-      runLocal: (purpose, rehearsal) => this.run(call, identity, purpose === 'answer' ? record : undefined, rehearsal),
+      // A run only to compare comes after the caller was answered (the request's record is closed by
+      // then), by the legacy side, whose answer the trail keeps.
+      runLocal: (purpose, rehearsal) =>
+        purpose === 'answer'
+          ? this.run(call, identity, { record, rehearsal })
+          : this.run(call, identity, { rehearsal, audited: false }),
       answer: (invocation) => deliver(this.answer(exchange, binding, state, call, invocation)),
       capture: (invocation) => answerOf(this.replyTo(binding, state, call, invocation)),
       pass: (answer) => {
@@ -436,18 +485,22 @@ export class CallPipeline {
         log.warn('legacy calls in flight at their bound', { operation: call.operation.name });
         deliver(this.fail(exchange, binding, state, new CallError('rule', reason)));
       },
-      auditForwarded: (ok) => {
-        if (this.policyOf(call.operation.name as OperationName).audit === 'none') return;
+      auditForwarded: async (answer) => {
+        const policy = this.policyOf(call.operation.name as OperationName);
+        if (policy.audit === 'none') return;
+        const at = this.clock();
+        const visibility = new Visibility(this.parts.services.store, identity?.scope ?? NO_SCOPE);
+        const touched = await forwardedRecords(policy, call.parameters, visibility, answer);
         this.parts.audit.record({
-          at: this.clock(),
+          at,
           caller: identity?.name ?? 'anonymous',
           address: call.caller.address,
           operation: call.operation.name,
           binding: call.caller.binding,
-          outcome: ok ? 'ok' : 'failed',
-          students: [],
-          teachers: [],
-          classes: [],
+          outcome: answer !== undefined && answer.status < 400 ? 'ok' : 'failed',
+          students: touched.student,
+          teachers: touched.teacher,
+          classes: touched.class,
         });
       },
     };

@@ -41,8 +41,9 @@ export interface RoutedCall {
   readonly caller: string | undefined;
   readonly request: LegacyRequest;
   /**
-   * Runs the handler and audits the call: for the caller (canary), or only to compare (shadow,
-   * where a write is rehearsed: checked and computed, nothing kept or sent).
+   * Runs the handler: for the caller (canary), audited, or only to compare (shadow, where the
+   * legacy answer is the one audited, and a write is rehearsed: checked and computed, nothing kept
+   * or sent).
    */
   runLocal(purpose: 'answer' | 'compare', rehearsal: boolean): Promise<LocalOutcome>;
   /** Answers the caller with this service's outcome, in the binding's shape (the reply goes to the server). */
@@ -55,8 +56,11 @@ export interface RoutedCall {
   unavailable(reason: string): void;
   /** Answers the caller that it has too many calls waiting for the legacy service, in the binding's shape. */
   busy(reason: string): void;
-  /** Audits a call that only the legacy service answered. */
-  auditForwarded(ok: boolean): void;
+  /**
+   * Audits a call the legacy service answered (undefined: it did not answer), with the records the
+   * call named and those its answer shows.
+   */
+  auditForwarded(answer: Answer | undefined): Promise<void>;
 }
 
 async function legacyAnswer(parts: MigrationParts, call: RoutedCall): Promise<Answer | LegacyUnavailable> {
@@ -132,16 +136,16 @@ export async function serveRouted(route: Exclude<Route, 'local'>, parts: Migrati
   }
   if (legacy instanceof LegacyUnavailable) {
     call.unavailable(legacy.message);
-    call.auditForwarded(false);
+    await call.auditForwarded(undefined);
     if (route === 'shadow') await comparisons.count(subject, 'legacy-error');
     return;
   }
   call.pass(legacy);
-  const compared =
-    route === 'shadow' &&
+  if (route === 'shadow') {
     comparisons.run(subject, async () => {
       const local = call.capture(await call.runLocal('compare', acts));
       await compare(parts, call, subject, local, legacy);
     });
-  if (!compared) call.auditForwarded(legacy.status < 400);
+  }
+  await call.auditForwarded(legacy);
 }

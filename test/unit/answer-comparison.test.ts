@@ -84,4 +84,16 @@ describe('Noise and masking', () => {
     expect(maskedExample('/R/BirthDate', '2010-04-01')).toBe('2…(10)');
     expect(maskedExample('/R/ClassId', '12')).toBe('12');
   });
+
+  test('every other value is masked too (a note, a mark, a field no list knows), but ids, counts and codes', () => {
+    expect(maskedExample('/d/*/Text', 'Cried after the break')).toBe('C…(21)');
+    expect(maskedExample('/R/Score', '17.5')).toBe('1…(4)');
+    expect(maskedExample('/R/Remark', 'late')).toBe('l…(4)');
+    expect(maskedExample('/d/*', 'a listed remark')).toBe('a…(15)');
+    expect(maskedExample('/R/STDid', '42')).toBe('42');
+    expect(maskedExample('/R/StudentCount', '31')).toBe('31');
+    expect(maskedExample('/R/Code', 'X7')).toBe('X7');
+    expect(maskedExample('/R/*', '3 children')).toBe('3 children');
+    expect(maskedExample('(status)', '500')).toBe('500');
+  });
 });
