@@ -9,6 +9,7 @@ import { type BundleWriter, openBundleWriter } from './bundle-writer';
 import { exportOwnFiles } from './export-own-files';
 import { type GivingBackWriter, givingBack, withKeptColumns } from './giving-back';
 import { ONEROSTER_FILES, V12_FILES } from './manifest';
+import { withoutNeverKept } from './kept-fields';
 import { oneRoster12Writer } from './oneroster-12-writer';
 import type { Progress } from './progress';
 import { emit, SchoolSnapshot } from './school-snapshot';
@@ -66,7 +67,7 @@ export async function exportSchool(
       await school.load(table);
     }
     // The imported rows' fields the store does not model are given back (see giving-back.ts).
-    const kept = await readKeptFields(connection);
+    const kept = withoutNeverKept(await readKeptFields(connection));
     if (version === '1.2') v12 = oneRoster12Writer(bundle, !kept.has('roles.csv'));
     else {
       // 1.1 has no roles.csv, and no result without a score (a 1.2 result not submitted, or
@@ -242,7 +243,6 @@ async function exportUsers(
   }
   const header = [
     ...ONEROSTER_COLUMNS.users,
-    'password',
     'metadata.nameAr',
     'metadata.nameEn',
     'metadata.relation',
@@ -266,7 +266,6 @@ async function exportUsers(
       '',
       row.phone ?? '',
       agents.join(','),
-      '',
       '',
       row.name_ar,
       row.name_en,

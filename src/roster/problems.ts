@@ -28,6 +28,7 @@ export type WarningKind =
   | 'year-from-terms'
   | 'grade-unknown'
   | 'header-case'
+  | 'not-kept'
   | 'columns-not-read'
   | 'manifest'
   | 'rows-skipped'
