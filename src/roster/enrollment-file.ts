@@ -1,5 +1,5 @@
 import { requiredColumns } from './oneroster-columns';
-import { checkOrg, ofOtherSchool, type PendingSections } from './class-files';
+import { checkOrg, type ClassesRead, ofOtherSchool } from './class-files';
 import { type ScheduledEnrolments, SectionInference } from './class-sections';
 import type { ImportContext } from './import-context';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
@@ -8,10 +8,15 @@ import type { Entry } from './roster-book';
 /**
  * enrollments.csv. A student in a homeroom class -> an enrolment record (StudentRecId), from its
  * beginDate (else the start of the class's year). A teacher in a scheduled class -> an assignment
- * to teach that subject to that class section. A student in a scheduled class tells which homeroom
- * the class is taught to; other enrolments have no place in the store and are passed over.
+ * to teach that subject to that class section; a teacher in a homeroom class -> an assignment to
+ * teach it the homeroom's course (when the bundle's classes.csv gives it), so that a homeroom's
+ * own teacher has that group too. A teacher enrolled once per term holds an assignment per
+ * enrolment (a delta may delete one); the store lists each group once. A student in a scheduled
+ * class tells which homeroom the class is taught to; other enrolments have no place in the store
+ * and are passed over.
  */
-export async function readEnrollments(context: ImportContext, pending: PendingSections): Promise<void> {
+export async function readEnrollments(context: ImportContext, classes: ClassesRead): Promise<void> {
+  const { pending, homeroomCourses } = classes;
   const { book } = context;
   const studentsInSections = new Map<Entry, Entry[]>();
   const scheduledOf = new Map<Entry, ScheduledEnrolments>();
@@ -71,6 +76,12 @@ export async function readEnrollments(context: ImportContext, pending: PendingSe
       scheduledOf.set(user, enrolments);
     } else if (klass.table === 'class_subjects') {
       teaching.push({ start, line: reader.line, teacher: user, section: klass });
+    } else if (role === 'teacher' && homeroomCourses.has(klass)) {
+      takeRow(context, reader, 'teacher_assignments', start, {
+        teacher_id: user,
+        class_id: klass,
+        subject_id: homeroomCourses.get(klass),
+      });
     }
   });
   const reader = context.readers.get('enrollments.csv');

@@ -317,7 +317,7 @@ async function exportUsers(
       const section = sectionOf.get(`${row.class_id} ${row.subject_id}`);
       return [
         ...common(school, 'teacher_assignments', row),
-        section ? school.sourcedIdOf('class_subjects', section) : '',
+        section ? school.sourcedIdOf('class_subjects', section) : school.ref('classes', row.class_id),
         orgId,
         school.ref('teachers', row.teacher_id),
         'teacher',
@@ -357,7 +357,7 @@ async function exportGradebook(writer: BundleWriter, counts: Record<string, numb
         '',
         row.held_on,
         row.held_on,
-        section ? school.sourcedIdOf('class_subjects', section) : '',
+        section ? school.sourcedIdOf('class_subjects', section) : school.ref('classes', row.class_id),
         school.ref('assessment_categories', row.category_id),
         school.ref('terms', row.term_id),
         0,
