@@ -29,6 +29,7 @@ export type WarningKind =
   | 'grade-unknown'
   | 'header-case'
   | 'not-kept'
+  | 'phone-kept-as-written'
   | 'columns-not-read'
   | 'manifest'
   | 'rows-skipped'
