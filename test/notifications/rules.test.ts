@@ -3,7 +3,7 @@ import { payloadSealer } from '../../src/lib/payload-sealer';
 import { isE164, phoneNumberE164, readPhoneNumber, regionOfCallingCode } from '../../src/lib/phone-number';
 import { normaliseBaseUrl } from '../../src/lib/school-address';
 
-describe('phone numbers read for the school\'s region', () => {
+describe("phone numbers read for the school's region", () => {
   test.each([
     ['966', 'SA'],
     ['1', 'US'],

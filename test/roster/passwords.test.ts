@@ -36,7 +36,7 @@ function folderText(folder: string): string {
     .join('\n');
 }
 
-/** A backup's contents as text: the SQLite file's bytes, or the SQL pg_restore makes of a dump (which is compressed). */
+/** A backup's contents as text: the SQLite file's bytes, or the SQL pg_restore makes of a (compressed) dump. */
 function backupText(engine: Engine, path: string): string {
   if (engine === 'sqlite') return readFileSync(path, 'latin1');
   const restored = spawnSync(join(postgresBinDirectory() as string, 'pg_restore'), ['--file', '-', path], {
