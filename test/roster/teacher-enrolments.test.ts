@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { RunningService } from '../../src/service';
 import { ROOT } from '../support/cli';
 import { exportingStores } from '../support/bundle-compare';
-import { describeEachEngine } from '../support/engines';
+import { describeEachEngine, type EngineUnderTest } from '../support/engines';
 import { callJson } from '../support/json-calls';
 import { type BundleRows, smallSchool, writeBundle } from '../support/roster-bundle';
 import { importBundle, problemsOf, schoolRows } from '../support/roster-import';
@@ -35,34 +35,45 @@ function schoolWithTermEnrolments(): BundleRows {
   return rows;
 }
 
-describeEachEngine("a teacher's enrolments per term and in a homeroom, on the wire", (engine) => {
-  const { fresh, exported } = exportingStores(engine);
-  let service: RunningService;
-  const ids = new Map<string, number>();
-  let settings: Record<string, string>;
-  const id = (kind: string, sourcedId: string) => String(ids.get(`${kind} ${sourcedId}`));
-  const json = async (path: string, operation: string, parameters: Record<string, string>) => {
-    const response = await callJson(service.url, path, operation, parameters);
-    expect(response.status).toBe(200);
-    return response.body.d as Array<Record<string, unknown>>;
+/**
+ * A school imported from `path` into a fresh store of the engine, then served on a real port on
+ * the day `today`: the service, the store's settings, and each record's id by "kind sourcedId".
+ */
+function servedSchool(engine: EngineUnderTest, path: () => string, today: string) {
+  const served = {
+    service: undefined as RunningService | undefined,
+    settings: {} as Record<string, string>,
+    ids: new Map<string, number>(),
+    id: (kind: string, sourcedId: string) => String(served.ids.get(`${kind} ${sourcedId}`)),
+    json: async (endpoint: string, operation: string, parameters: Record<string, string>) => {
+      const response = await callJson(String(served.service?.url), endpoint, operation, parameters);
+      expect(response.status).toBe(200);
+      return response.body.d as Array<Record<string, unknown>>;
+    },
   };
-
   beforeAll(async () => {
-    settings = engine.freshStoreSettings();
-    const store = await openTestStore(settings);
+    served.settings = engine.freshStoreSettings();
+    const store = await openTestStore(served.settings);
     try {
-      expect(problemsOf(await importBundle(store, writeBundle(schoolWithTermEnrolments())))).toEqual([]);
+      expect(problemsOf(await importBundle(store, path()))).toEqual([]);
       for (const row of await store.db.selectFrom('roster_ids').select(['kind', 'sourced_id', 'id']).execute())
-        ids.set(`${row.kind} ${row.sourced_id}`, row.id);
+        served.ids.set(`${row.kind} ${row.sourced_id}`, row.id);
     } finally {
       await store.close();
     }
-    service = await startTestService(
-      { ...settings, CONTRACT: 'typed' },
-      { now: () => new Date('2026-11-22T09:00:00Z') },
+    served.service = await startTestService(
+      { ...served.settings, CONTRACT: 'typed' },
+      { now: () => new Date(`${today}T09:00:00Z`) },
     );
   });
-  afterAll(() => service?.close());
+  afterAll(() => served.service?.close());
+  return served;
+}
+
+describeEachEngine("a teacher's enrolments per term and in a homeroom, on the wire", (engine) => {
+  const { fresh, exported } = exportingStores(engine);
+  const school = servedSchool(engine, () => writeBundle(schoolWithTermEnrolments()), '2026-11-22');
+  const { id, json } = school;
 
   test("a teacher's groups are each listed once", async () => {
     const groups = await json('/GetTeacherGroups.asmx', 'GetTeacherGrpupsByID', { Tid: id('teachers', 't-1') });
@@ -85,7 +96,7 @@ describeEachEngine("a teacher's enrolments per term and in a homeroom, on the wi
     ]);
     // The typed SOAP answer over HTTP GET holds one SubjectInfo per subject too.
     const typed = await get(
-      `${service.url}/GetStudentsSubjects.asmx/GetStudentSubjectsByID?STDid=${id('students', 's1')}`,
+      `${school.service?.url}/GetStudentsSubjects.asmx/GetStudentSubjectsByID?STDid=${id('students', 's1')}`,
     );
     expect(typed.text.match(/<SubjectInfo>/g)).toHaveLength(2);
   });
@@ -98,7 +109,7 @@ describeEachEngine("a teacher's enrolments per term and in a homeroom, on the wi
   });
 
   test('the school exports and imports back as the same school', async () => {
-    const store = await openTestStore(settings);
+    const store = await openTestStore(school.settings);
     try {
       const copy = await fresh();
       const back = await importBundle(copy, await exported(store));
@@ -118,39 +129,15 @@ const EDFI_SAMPLE = join(ROOT, '..', 'shared', 'oneroster-samples', 'edfi-lms-sa
 const withSample = existsSync(EDFI_SAMPLE) || process.env.CI === 'true' ? describeEachEngine : () => undefined;
 
 withSample('the Ed-Fi sample, one enrolment per semester, on the wire', (engine) => {
-  let service: RunningService;
-  const ids = new Map<string, number>();
-  const json = async (path: string, operation: string, parameters: Record<string, string>) => {
-    const response = await callJson(service.url, path, operation, parameters);
-    expect(response.status).toBe(200);
-    return response.body.d as Array<Record<string, unknown>>;
-  };
-
-  beforeAll(async () => {
-    const settings = engine.freshStoreSettings();
-    const store = await openTestStore(settings);
-    try {
-      const outcome = await importBundle(store, EDFI_SAMPLE);
-      expect(outcome.written).toBe(true);
-      for (const row of await store.db.selectFrom('roster_ids').select(['kind', 'sourced_id', 'id']).execute())
-        ids.set(`${row.kind} ${row.sourced_id}`, row.id);
-    } finally {
-      await store.close();
-    }
-    service = await startTestService(
-      { ...settings, CONTRACT: 'typed' },
-      { now: () => new Date('2020-11-02T09:00:00Z') },
-    );
-  });
-  afterAll(() => service?.close());
+  const { id, json } = servedSchool(engine, () => EDFI_SAMPLE, '2020-11-02');
 
   test("each teacher's group once, each student's subject once", async () => {
     const groups = await json('/GetTeacherGroups.asmx', 'GetTeacherGrpupsByID', {
-      Tid: String(ids.get('teachers 207270')),
+      Tid: id('teachers', '207270'),
     });
     expect(groups.map((group) => [group.SubjectNameEn, group.StudentCount])).toEqual([['Algebra I', 8]]);
     const subjects = await json('/GetStudentsSubjects.asmx', 'GetStudentSubjectsByID', {
-      STDid: String(ids.get('students 604863')),
+      STDid: id('students', '604863'),
     });
     expect(subjects.map((subject) => subject.NameEn).sort()).toEqual(['Algebra I', 'English I']);
   });
