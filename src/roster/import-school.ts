@@ -282,7 +282,7 @@ async function readBundle(
   const classes = await readClasses(context);
   await readUsers(context, context.version === '1.2' ? await readRoles(context) : undefined);
   await readDemographics(context);
-  await readEnrollments(context, classes);
+  await readEnrollments(context, classes, connection);
   await readCategories(context);
   const scales = await readScoreScales(context);
   const scaleOf = await readLineItems(context, scales);

@@ -108,6 +108,40 @@ describeEachEngine("a teacher's enrolments per term and in a homeroom, on the wi
     ]);
   });
 
+  test("a delta enrolling a teacher in a homeroom it does not list gives the homeroom's course", async () => {
+    const store = await openTestStore(school.settings);
+    try {
+      const delta = writeBundle({
+        manifest: [
+          { propertyName: 'manifest.version', value: '1.0' },
+          { propertyName: 'oneroster.version', value: '1.1' },
+          { propertyName: 'file.enrollments', value: 'delta' },
+        ],
+        enrollments: [
+          {
+            sourcedId: 'e11',
+            status: 'active',
+            dateLastModified: '2026-11-20T08:00:00Z',
+            classSourcedId: 'hr-7a',
+            schoolSourcedId: 'sch-1',
+            userSourcedId: 't-2',
+            role: 'teacher',
+          },
+        ],
+      });
+      const outcome = await importBundle(store, delta);
+      expect(problemsOf(outcome)).toEqual([]);
+      expect(outcome.mode).toBe('delta');
+    } finally {
+      await store.close();
+    }
+    const groups = await json('/GetTeacherGroups.asmx', 'GetTeacherGrpupsByID', { Tid: id('teachers', 't-2') });
+    expect(groups.map((group) => [group.ClassNameEn, group.SubjectNameEn])).toEqual([
+      ['الصف السابع أ', 'Mathematics'],
+      ['الصف السابع أ', 'Science'],
+    ]);
+  });
+
   test('the school exports and imports back as the same school', async () => {
     const store = await openTestStore(school.settings);
     try {
