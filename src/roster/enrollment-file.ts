@@ -13,8 +13,9 @@ import type { Entry } from './roster-book';
  * beginDate (else the start of the class's year). A teacher in a scheduled class -> an assignment
  * to teach that subject to that class section; a teacher in a homeroom class -> an assignment to
  * teach it the homeroom's course (from classes.csv, or in a delta that does not list the homeroom,
- * from its row as imported), so that a homeroom's own teacher has that group too. A teacher enrolled once per term holds an assignment per
- * enrolment (a delta may delete one); the store lists each group once. A student in a scheduled
+ * from its row as imported), so that a homeroom's own teacher has that group too. A teacher
+ * enrolled once per term holds an assignment per enrolment (a delta may delete one); the store
+ * lists each group once. A student in a scheduled
  * class tells which homeroom the class is taught to; other enrolments have no place in the store
  * and are passed over.
  */

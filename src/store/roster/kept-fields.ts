@@ -72,8 +72,9 @@ export async function keptRowsOf(
   const rows = new Map<string, Record<string, string>>();
   for (let start = 0; start < sourcedIds.length; start += LOOKUP_BATCH) {
     const batch = sourcedIds.slice(start, start + LOOKUP_BATCH);
+    const places = batch.map(() => '?').join(', ');
     const found = await connection.all<{ sourced_id: string; fields: string }>(
-      `SELECT sourced_id, fields FROM roster_fields WHERE file = ? AND sourced_id IN (${batch.map(() => '?').join(', ')})`,
+      `SELECT sourced_id, fields FROM roster_fields WHERE file = ? AND sourced_id IN (${places})`,
       [file, ...batch],
     );
     for (const row of found) rows.set(row.sourced_id, JSON.parse(row.fields) as Record<string, string>);
