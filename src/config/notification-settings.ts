@@ -1,9 +1,10 @@
 import { ConfigError, readInteger, type Environment } from './readers';
+import { regionOfCallingCode } from '../lib/phone-number';
 import { normaliseBaseUrl } from '../lib/school-address';
 
 /** The rules of the notification operations and the school registry. */
 export interface NotificationConfig {
-  /** Digits of the country code a national phone number (leading 0) belongs to. */
+  /** The school's country calling code: phone numbers are read for its region (966: SA). */
   defaultCountryCode: string;
   authCodePerPhonePerMinute: number;
   authCodePerPhonePerHour: number;
@@ -34,9 +35,10 @@ function readSchoolAddress(raw: string, name: string): string {
 
 export function readNotificationConfig(env: Environment): NotificationConfig {
   const countryCode = (env.DEFAULT_COUNTRY_CODE ?? '').trim().replace(/^\+/, '') || '966';
-  if (!/^[1-9]\d{0,2}$/.test(countryCode))
+  // Phone numbers are read for the region the calling code names: a code no region has reads none.
+  if (!/^[1-9]\d{0,2}$/.test(countryCode) || !regionOfCallingCode(countryCode))
     throw new ConfigError(
-      `DEFAULT_COUNTRY_CODE must be a country calling code of 1 to 3 digits, got "${env.DEFAULT_COUNTRY_CODE}"`,
+      `DEFAULT_COUNTRY_CODE must be a country calling code (966, 1, 44 ...), got "${env.DEFAULT_COUNTRY_CODE}"`,
     );
   const partners = (env.PARTNER_SCHOOLS ?? '')
     .split(',')

@@ -1,4 +1,5 @@
 import type { DeliveryConfig } from '../config/delivery-settings';
+import { isE164 } from '../lib/phone-number';
 import { exchange, type Gateway, idempotencyHeaders } from './gateway';
 import type { SmsContent } from './outbox';
 
@@ -18,7 +19,11 @@ export function smsGateway(
   const fill = (to: string, text: string) =>
     settings.bodyTemplate.replaceAll('{to}', escapeValue(to)).replaceAll('{text}', escapeValue(text));
   return {
-    send: (message, content, stop) => {
+    send: async (message, content, stop) => {
+      // Only an E.164 number is sent to: a number kept as written could be anyone's once the
+      // gateway read it for its own country.
+      if (!isE164(message.recipient))
+        return { kind: 'failed', error: 'the recipient is no E.164 phone number: not sent' };
       const filled = fill(message.recipient, (content as SmsContent).text);
       const headers = idempotencyHeaders(message);
       if (settings.authorization) headers.Authorization = settings.authorization;

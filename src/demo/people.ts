@@ -23,9 +23,13 @@ export function randomPerson(
   );
 }
 
+/** Saudi mobile prefixes (5 and a digit) of valid numbers: AuthCode texts only valid numbers. */
+const MOBILE_PREFIXES = ['50', '53', '54', '55', '56', '58', '59', '50', '55', '56'];
+
 /** A Saudi mobile number in E.164, the form the directory stores. */
 export function mobileNumber(random: Random): string {
-  return `+9665${String(random.int(0, 99_999_999)).padStart(8, '0')}`;
+  const digits = String(random.int(0, 99_999_999)).padStart(8, '0');
+  return `+966${MOBILE_PREFIXES[Number(digits[0])]}${digits.slice(1)}`;
 }
 
 export function hexToken(random: Random, length: number): string {

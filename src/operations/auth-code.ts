@@ -1,14 +1,15 @@
 import { enqueueOrRehearse, newDeliveryReference } from '../delivery/outbox';
 import { RateLimitReached, RuleViolation } from '../lib/rule-violation';
-import { normalisePhone } from '../lib/phone-number';
+import { readPhoneNumber } from '../lib/phone-number';
 import { callerKeyOf, countAgainstLimits, HOUR_MS, MINUTE_MS } from '../rate-limits/rate-limit';
 import { isDirectoryPhone } from '../store/queries/directory';
 import { inTransaction } from '../store/session';
 import { defineOperation } from './operation';
 
 /**
- * Sends "verification code {code}" by SMS, but only to a number in the school directory; any
- * other number is accepted and dropped with the same answer, in the same time (the message is
+ * Sends "verification code {code}" by SMS, but only to a valid number (for the school's region,
+ * see phone-number.ts) in the school directory; any other number is accepted and dropped with the
+ * same answer, in the same time (the message is
  * sealed and inserted, and the insert taken back), so the operation tells no one who is
  * registered. The rate limits count every request for a number, registered or not, for the same
  * reason. The code itself is only ever in the sealed outbox payload.
@@ -19,12 +20,13 @@ export const authCode = defineOperation('AuthCode', {
   run: async ({ code, phone }, context) => {
     const settings = context.notificationSettings;
     if (code === null || !/^[0-9]{4,8}$/.test(code)) throw new RuleViolation('code must be 4 to 8 digits (0-9).');
-    const number = phone === null ? undefined : normalisePhone(phone, settings.defaultCountryCode);
-    if (!number) {
+    const reading = phone === null ? undefined : readPhoneNumber(phone, settings.defaultCountryCode);
+    if (!reading) {
       throw new RuleViolation(
         'phone is not a phone number: give it in international form (+9665…) or national form (05…).',
       );
     }
+    const number = reading.number;
     const callerKey = `auth-code:${callerKeyOf(context.call)}`;
     const reference = newDeliveryReference();
     const outcome = await inTransaction(context.store, async (transaction) => {
@@ -38,7 +40,8 @@ export const authCode = defineOperation('AuthCode', {
         context.now,
       );
       if (exceeded) return exceeded.key === callerKey ? 'caller-limit' : 'phone-limit';
-      const registered = await isDirectoryPhone(transaction, number);
+      // A number that is not valid (a foreign one without its country code) is no one's: never texted.
+      const registered = reading.valid && (await isDirectoryPhone(transaction, number));
       const message = { channel: 'sms' as const, recipient: number, content: { text: `verification code ${code}` } };
       await enqueueOrRehearse(transaction, message, registered, reference, context.now, context.sealer);
       return 'accepted';

@@ -1,4 +1,3 @@
-import { stringify } from 'csv-stringify';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../lib/private-files';
@@ -6,6 +5,7 @@ import { join } from 'node:path';
 import { PassThrough, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import yazl from 'yazl';
+import { csvLine } from './csv-line';
 import type { SpreadsheetCells } from './spreadsheet-cells';
 
 /**
@@ -62,16 +62,15 @@ function zipWriter(path: string, cells: SpreadsheetCells | undefined): BundleWri
 }
 
 function csvWriter(target: Writable, header: readonly string[], hook: CellHook | undefined): CsvWriter {
-  const csv = stringify({ record_delimiter: 'windows', cast: { boolean: (value) => String(value) } });
-  csv.pipe(target);
   let row = 0;
   const write = async (values: readonly unknown[]) => {
     row += 1;
     const cells = values.map((value, index) => {
       if (value === null || value === undefined) return '';
-      return hook && typeof value === 'string' ? hook(row, index + 1, value) : value;
+      const text = String(value);
+      return hook && typeof value === 'string' ? hook(row, index + 1, text) : text;
     });
-    if (!csv.write(cells)) await new Promise((resolve) => csv.once('drain', resolve));
+    if (!target.write(csvLine(cells, '\r\n'))) await new Promise((resolve) => target.once('drain', resolve));
   };
   let ready = write(header);
   return {
@@ -82,7 +81,7 @@ function csvWriter(target: Writable, header: readonly string[], hook: CellHook |
     },
     async end() {
       await ready;
-      csv.end();
+      target.end();
       await finished(target);
     },
   };

@@ -103,8 +103,18 @@ export interface PendingSection {
 }
 export type PendingSections = Map<Entry, PendingSection>;
 
-export async function readClasses(context: ImportContext): Promise<PendingSections> {
+/**
+ * The classes read: the scheduled ones waiting for their section, and the course of each homeroom
+ * (the subject a teacher enrolled in the homeroom teaches it, so that the teacher has that group).
+ */
+export interface ClassesRead {
+  readonly pending: PendingSections;
+  readonly homeroomCourses: ReadonlyMap<Entry, Entry>;
+}
+
+export async function readClasses(context: ImportContext): Promise<ClassesRead> {
   const pending: PendingSections = new Map();
+  const homeroomCourses = new Map<Entry, Entry>();
   const { book } = context;
   await forEachRow(context, 'classes.csv', requiredColumns('classes', context.version), (reader) => {
     const start = rowStart(context, reader, ['classes', 'class_subjects'], 'metadata.contractId');
@@ -138,17 +148,18 @@ export async function readClasses(context: ImportContext): Promise<PendingSectio
       return;
     }
     const grade = gradeLevelOf(context, reader);
-    takeRow(context, reader, 'classes', start, {
+    const homeroom = takeRow(context, reader, 'classes', start, {
       academic_year_id: year,
       grade_level_id: grade,
       section: reader.text('classCode') || title,
       name_ar: title,
       name_en: reader.text('metadata.nameEn') || title,
     });
+    if (homeroom && subject) homeroomCourses.set(homeroom, subject);
   });
   assignIds(context, 'grade_levels');
   assignIds(context, 'classes');
-  return pending;
+  return { pending, homeroomCourses };
 }
 
 /**

@@ -1,6 +1,9 @@
 import { requiredColumns } from './oneroster-columns';
-import { checkOrg, ofOtherSchool, type PendingSections } from './class-files';
+import { checkOrg, type ClassesRead, ofOtherSchool } from './class-files';
 import { type ScheduledEnrolments, SectionInference } from './class-sections';
+import type { ImportConnection } from '../store/roster/import-connection';
+import { keptRowsOf } from '../store/roster/kept-fields';
+import type { FieldReader } from './fields';
 import type { ImportContext } from './import-context';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
 import type { Entry } from './roster-book';
@@ -8,10 +11,20 @@ import type { Entry } from './roster-book';
 /**
  * enrollments.csv. A student in a homeroom class -> an enrolment record (StudentRecId), from its
  * beginDate (else the start of the class's year). A teacher in a scheduled class -> an assignment
- * to teach that subject to that class section. A student in a scheduled class tells which homeroom
- * the class is taught to; other enrolments have no place in the store and are passed over.
+ * to teach that subject to that class section; a teacher in a homeroom class -> an assignment to
+ * teach it the homeroom's course (from classes.csv, or in a delta that does not list the homeroom,
+ * from its row as imported), so that a homeroom's own teacher has that group too. A teacher
+ * enrolled once per term holds an assignment per enrolment (a delta may delete one); the store
+ * lists each group once. A student in a scheduled
+ * class tells which homeroom the class is taught to; other enrolments have no place in the store
+ * and are passed over.
  */
-export async function readEnrollments(context: ImportContext, pending: PendingSections): Promise<void> {
+export async function readEnrollments(
+  context: ImportContext,
+  classes: ClassesRead,
+  connection: ImportConnection,
+): Promise<void> {
+  const { pending, homeroomCourses } = classes;
   const { book } = context;
   const studentsInSections = new Map<Entry, Entry[]>();
   const scheduledOf = new Map<Entry, ScheduledEnrolments>();
@@ -21,6 +34,7 @@ export async function readEnrollments(context: ImportContext, pending: PendingSe
     teacher: Entry;
     section: Entry;
   }> = [];
+  const inStoredHomerooms: StoredHomeroomTeaching[] = [];
   await forEachRow(context, 'enrollments.csv', requiredColumns('enrollments', context.version), (reader) => {
     const tables = ['student_records', 'teacher_assignments'] as const;
     const start = rowStart(context, reader, tables, 'metadata.contractId');
@@ -71,6 +85,10 @@ export async function readEnrollments(context: ImportContext, pending: PendingSe
       scheduledOf.set(user, enrolments);
     } else if (klass.table === 'class_subjects') {
       teaching.push({ start, line: reader.line, teacher: user, section: klass });
+    } else if (role === 'teacher') {
+      const course = homeroomCourses.get(klass);
+      if (course) takeRow(context, reader, 'teacher_assignments', start, homeroomTeaching(user, klass, course));
+      else inStoredHomerooms.push({ start, line: reader.line, teacher: user, homeroom: klass });
     }
   });
   const reader = context.readers.get('enrollments.csv');
@@ -116,7 +134,44 @@ export async function readEnrollments(context: ImportContext, pending: PendingSe
       subject_id: resolved.row.subject_id,
     });
   }
+  if (reader) await teachStoredHomerooms(context, connection, reader, inStoredHomerooms);
   assignIds(context, 'teacher_assignments');
+}
+
+const homeroomTeaching = (teacher: Entry, homeroom: Entry, course: Entry) => ({
+  teacher_id: teacher,
+  class_id: homeroom,
+  subject_id: course,
+});
+
+interface StoredHomeroomTeaching {
+  readonly start: NonNullable<ReturnType<typeof rowStart>>;
+  readonly line: number;
+  readonly teacher: Entry;
+  readonly homeroom: Entry;
+}
+
+/**
+ * A delta's teachers of homerooms it does not list: the course is the one the homeroom's row
+ * named when it was imported (kept for export), so that a delta assigns what a bulk import of the
+ * same school would. A homeroom of no import (the demo school's) has none: passed over.
+ */
+async function teachStoredHomerooms(
+  context: ImportContext,
+  connection: ImportConnection,
+  reader: FieldReader,
+  teaching: readonly StoredHomeroomTeaching[],
+): Promise<void> {
+  // A bulk import replaces what is kept: the store's is of the import before.
+  if (teaching.length === 0 || context.mode !== 'delta') return;
+  const kept = await keptRowsOf(connection, 'classes.csv', [...new Set(teaching.map((row) => row.homeroom.sourcedId))]);
+  for (const { start, line, teacher, homeroom } of teaching) {
+    const courseId = kept.get(homeroom.sourcedId)?.courseSourcedId;
+    const course = courseId === undefined ? undefined : context.book.find('subjects', courseId);
+    if (!course) continue;
+    reader.begin({ line, values: [] });
+    takeRow(context, reader, 'teacher_assignments', start, homeroomTeaching(teacher, homeroom, course));
+  }
 }
 
 function startOfYear(context: ImportContext, year: Entry | number): unknown {

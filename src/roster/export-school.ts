@@ -9,6 +9,7 @@ import { type BundleWriter, openBundleWriter } from './bundle-writer';
 import { exportOwnFiles } from './export-own-files';
 import { type GivingBackWriter, givingBack, withKeptColumns } from './giving-back';
 import { ONEROSTER_FILES, V12_FILES } from './manifest';
+import { withoutNeverKept } from './kept-fields';
 import { oneRoster12Writer } from './oneroster-12-writer';
 import type { Progress } from './progress';
 import { emit, SchoolSnapshot } from './school-snapshot';
@@ -66,7 +67,7 @@ export async function exportSchool(
       await school.load(table);
     }
     // The imported rows' fields the store does not model are given back (see giving-back.ts).
-    const kept = await readKeptFields(connection);
+    const kept = withoutNeverKept(await readKeptFields(connection));
     if (version === '1.2') v12 = oneRoster12Writer(bundle, !kept.has('roles.csv'));
     else {
       // 1.1 has no roles.csv, and no result without a score (a 1.2 result not submitted, or
@@ -244,7 +245,6 @@ async function exportUsers(
   }
   const header = [
     ...ONEROSTER_COLUMNS.users,
-    'password',
     'metadata.nameAr',
     'metadata.nameEn',
     'metadata.relation',
@@ -268,7 +268,6 @@ async function exportUsers(
       '',
       row.phone ?? '',
       agents.join(','),
-      '',
       '',
       row.name_ar,
       row.name_en,
@@ -320,7 +319,7 @@ async function exportUsers(
       const section = sectionOf.get(`${row.class_id} ${row.subject_id}`);
       return [
         ...common(school, 'teacher_assignments', row),
-        section ? school.sourcedIdOf('class_subjects', section) : '',
+        section ? school.sourcedIdOf('class_subjects', section) : school.ref('classes', row.class_id),
         orgId,
         school.ref('teachers', row.teacher_id),
         'teacher',
@@ -360,7 +359,7 @@ async function exportGradebook(writer: BundleWriter, counts: Record<string, numb
         '',
         row.held_on,
         row.held_on,
-        section ? school.sourcedIdOf('class_subjects', section) : '',
+        section ? school.sourcedIdOf('class_subjects', section) : school.ref('classes', row.class_id),
         school.ref('assessment_categories', row.category_id),
         school.ref('terms', row.term_id),
         0,

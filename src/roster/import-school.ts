@@ -265,10 +265,10 @@ async function readBundle(
   await readAcademicSessions(context);
   await readGradeLevels(context);
   await readCourses(context);
-  const pending = await readClasses(context);
+  const classes = await readClasses(context);
   await readUsers(context, context.version === '1.2' ? await readRoles(context) : undefined);
   await readDemographics(context);
-  await readEnrollments(context, pending);
+  await readEnrollments(context, classes, connection);
   await readCategories(context);
   const scales = await readScoreScales(context);
   const scaleOf = await readLineItems(context, scales);

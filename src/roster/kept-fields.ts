@@ -4,6 +4,22 @@ import { join } from 'node:path';
 import type { ImportConnection } from '../store/roster/import-connection';
 import { writeKeptFields } from '../store/roster/kept-fields';
 
+/**
+ * Columns never kept, whatever a bundle holds: a OneRoster users.csv may carry each user's
+ * password, which the service does not read and must not store (nor so export, back up or copy).
+ */
+export function isNeverKept(column: string): boolean {
+  return column.trim().toLowerCase() === 'password';
+}
+
+/** Kept rows as a store holds them, but a column never kept that an older version of the service kept. */
+export function withoutNeverKept<Rows extends Map<string, Map<string, Record<string, string>>>>(kept: Rows): Rows {
+  for (const rows of kept.values())
+    for (const fields of rows.values())
+      for (const column of Object.keys(fields)) if (isNeverKept(column)) delete fields[column];
+  return kept;
+}
+
 /** Rows written to the store per statement batch. */
 const WRITE_BATCH = 5_000;
 
@@ -33,7 +49,8 @@ export class KeptFields {
     const fields: Record<string, string> = {};
     // The sourcedId under the binding's spelling whatever the header's: it marks a row kept whole.
     for (const name in row)
-      if (row[name] !== '') fields[name.toLowerCase() === 'sourcedid' ? 'sourcedId' : name] = row[name];
+      if (row[name] !== '' && !isNeverKept(name))
+        fields[name.toLowerCase() === 'sourcedid' ? 'sourcedId' : name] = row[name];
     const spool = this.openSpool();
     writeSync(spool.fd, `${JSON.stringify([file, sourcedId, JSON.stringify(fields)])}\n`);
     this.latest.set(`${file}\0${sourcedId}`, this.lines);

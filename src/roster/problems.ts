@@ -29,6 +29,8 @@ export type WarningKind =
   | 'year-from-terms'
   | 'grade-unknown'
   | 'header-case'
+  | 'not-kept'
+  | 'phone-kept-as-written'
   | 'columns-not-read'
   | 'manifest'
   | 'rows-skipped'

@@ -2,6 +2,7 @@ import type { SchoolTableName } from '../store/roster/school-tables';
 import { type CsvFile, type CsvRow, CsvSyntaxError, openCsv } from './csv-file';
 import { FieldReader } from './fields';
 import { type ImportContext, readerOf } from './import-context';
+import { isNeverKept } from './kept-fields';
 import { ONEROSTER_FILES, V12_FILES } from './manifest';
 import type { Entry } from './roster-book';
 
@@ -82,13 +83,28 @@ function keepsRows(base: string): boolean {
   return base !== 'results' && ([...ONEROSTER_FILES, ...V12_FILES] as readonly string[]).includes(base);
 }
 
-/** Keeps each accepted row's fields, and forgets those of a row a delta deletes. */
+/**
+ * Keeps each accepted row's fields, and forgets those of a row a delta deletes. A column never
+ * kept (a password) is left out, and the first row that holds a value in it is told so.
+ */
 function rowKeeper(context: ImportContext, fileName: string, file: CsvFile) {
   const at = (name: string) => file.header.get(name.toLowerCase());
   const sourcedIdAt = at('sourcedId');
   const statusAt = at('status');
-  const kept = file.names.map((name, index) => [name, index] as const);
+  const kept = file.names.map((name, index) => [name, index] as const).filter(([name]) => !isNeverKept(name));
+  let neverKept = file.names.findIndex(isNeverKept);
   return (row: CsvRow, accepted: boolean) => {
+    if (neverKept >= 0 && (row.values[neverKept] ?? '') !== '') {
+      const column = file.names[neverKept];
+      context.problems.warn({
+        file: fileName,
+        line: row.line,
+        column: neverKept + 1,
+        kind: 'not-kept',
+        message: `${column} is not read and not kept, in this row or any other: the service stores no password`,
+      });
+      neverKept = -1;
+    }
     const sourcedId = sourcedIdAt === undefined ? '' : (row.values[sourcedIdAt] ?? '').trim();
     if (sourcedId === '') return;
     if (statusAt !== undefined && row.values[statusAt]?.trim() === 'tobedeleted') {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import type { Bundle } from './bundle-source';
+import { csvLine } from './csv-line';
 
 /**
  * OneRoster records that come from elsewhere than a CSV bundle (a OneRoster REST sync, say), as a
@@ -38,20 +38,23 @@ export function recordsBundle(records: RosterRecords): Bundle {
     open: async (name) => {
       const rows = names.get(name.toLowerCase());
       if (!rows) throw new Error(`${records.location}: no ${name}`);
-      return Readable.from(csvOf(rows())).pipe(stringify());
+      return Readable.from(csvOf(rows()), { objectMode: false });
     },
     close: async () => {},
   };
 }
 
-/** A header of the first row's keys, then each row's values in that order. */
-async function* csvOf(rows: AsyncIterable<Readonly<Record<string, string>>>): AsyncGenerator<string[]> {
+/** A header line of the first row's keys, then a line of each row's values in that order. */
+async function* csvOf(rows: AsyncIterable<Readonly<Record<string, string>>>): AsyncGenerator<string> {
   let columns: string[] | undefined;
   for await (const row of rows) {
     if (!columns) {
       columns = Object.keys(row);
-      yield columns;
+      yield csvLine(columns, '\n');
     }
-    yield columns.map((column) => row[column] ?? '');
+    yield csvLine(
+      columns.map((column) => row[column] ?? ''),
+      '\n',
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { requiredColumns } from './oneroster-columns';
-import { normalisePhone } from '../lib/phone-number';
+import { phoneNumberE164, regionOfCallingCode } from '../lib/phone-number';
 import type { SchoolTableName } from '../store/roster/school-tables';
 import { checkOrg, ofOtherSchool } from './class-files';
 import type { UserRoles } from './roles-file';
@@ -12,9 +12,9 @@ import type { Entry } from './roster-book';
  * users.csv -> students, teachers and guardians (parent, guardian and relative); administrators,
  * aides and proctors have no place in the store and are passed over. A user's name is its given,
  * middle and family names (metadata.nameAr, when present, is the name exactly as the store keeps
- * it; metadata.nameEn its English form). phone, else sms, is the phone number, normalised as
- * AuthCode normalises numbers. A student's agentSourcedIds name its guardians and a guardian's its
- * children; the links are the union, each with the guardian's metadata.relation (else its role).
+ * it; metadata.nameEn its English form). phone, else sms, is the phone number (see phoneOf). A
+ * student's agentSourcedIds name its guardians and a guardian's its children; the links are the
+ * union, each with the guardian's metadata.relation (else its role).
  * demographics.csv -> a student's birth date and sex.
  */
 
@@ -98,12 +98,29 @@ export async function readUsers(context: ImportContext, roles?: ReadonlyMap<stri
   linkGuardians(context, agents);
 }
 
+/** The longest phone number kept as written: E.164 has 15 digits; room for spaces, dashes and an extension. */
+const MAX_PHONE_LENGTH = 64;
+
+/**
+ * phone, else sms: in E.164 when it is a valid number for the school's region; any other (a
+ * foreign number written without its country code, a malformed one) is kept as written, with a
+ * warning at its row, and never texted (AuthCode sends to E.164 numbers only). The warning does not
+ * repeat the number, as import warnings reach the service's log when a sync writes them.
+ */
 function phoneOf(context: ImportContext, reader: FieldReader): string | undefined {
   const column = reader.raw('phone') ? 'phone' : 'sms';
-  const text = reader.text(column);
+  const text = reader.text(column, { max: MAX_PHONE_LENGTH });
   if (text === '') return undefined;
-  const phone = normalisePhone(text, context.defaultCountryCode);
-  return phone ?? reader.fail(column, 'bad-number', `${column} "${text}" is not a phone number`);
+  const number = phoneNumberE164(text, context.defaultCountryCode);
+  if (number) return number;
+  const region = regionOfCallingCode(context.defaultCountryCode) ?? '';
+  reader.warn(
+    column,
+    'phone-kept-as-written',
+    `${column} is no valid number for the school's region (${region}, DEFAULT_COUNTRY_CODE ` +
+      `${context.defaultCountryCode}): kept as written, never texted`,
+  );
+  return text;
 }
 
 /** Under --ids from-identifier: the user's identifier, or its sourcedId, when it is a whole number. */

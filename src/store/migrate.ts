@@ -14,6 +14,7 @@ import * as shadowComparisons from './migrations/011-shadow-comparisons';
 import * as sisSync from './migrations/012-sis-sync';
 import * as enrolmentsWithoutSection from './migrations/013-enrolments-without-class-section';
 import * as rosterFieldsGivenBack from './migrations/014-roster-fields-given-back';
+import * as noKeptPasswords from './migrations/015-no-kept-passwords';
 import * as sisSyncChanges from './migrations/016-sis-sync-changes';
 
 /**
@@ -35,6 +36,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['012-sis-sync', sisSync.up],
   ['013-enrolments-without-class-section', enrolmentsWithoutSection.up],
   ['014-roster-fields-given-back', rosterFieldsGivenBack.up],
+  ['015-no-kept-passwords', noKeptPasswords.up],
   ['016-sis-sync-changes', sisSyncChanges.up],
 ];
 

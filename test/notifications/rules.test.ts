@@ -1,32 +1,63 @@
 import { parseRetryAfter, retryDelayMs } from '../../src/delivery/backoff';
 import { payloadSealer } from '../../src/lib/payload-sealer';
-import { normalisePhone } from '../../src/lib/phone-number';
+import { isE164, phoneNumberE164, readPhoneNumber, regionOfCallingCode } from '../../src/lib/phone-number';
 import { normaliseBaseUrl } from '../../src/lib/school-address';
 
-describe('phone numbers to E.164', () => {
+describe("phone numbers read for the school's region", () => {
+  test.each([
+    ['966', 'SA'],
+    ['1', 'US'],
+    ['44', 'GB'],
+    ['7', 'RU'],
+    ['999', undefined],
+  ])('calling code %s is the region %s', (code, region) => {
+    expect(regionOfCallingCode(code)).toBe(region);
+  });
+
   test.each([
     ['+966 50 123 4567', '+966501234567'],
     ['00966501234567', '+966501234567'],
     ['050-123-4567', '+966501234567'],
     ['(050) 123.4567', '+966501234567'],
     ['501234567', '+966501234567'],
-    ['+1 (555) 010-0123', '+15550100123'],
-  ])('%s is %s', (text, expected) => {
-    expect(normalisePhone(text, '966')).toBe(expected);
+    ['٠٥٠١٢٣٤٥٦٧', '+966501234567'],
+    ['+1 202 555 0123', '+12025550123'],
+    ['+44 20 7946 0958', '+442079460958'],
+  ])('%s is the valid number %s', (text, expected) => {
+    expect(phoneNumberE164(text, '966')).toBe(expected);
   });
 
   test.each([
-    '',
-    'phone',
-    '+',
-    '+0501234567',
+    // A US number written without its country code: never given 966.
+    '(950) 336 6601',
     '12345',
-    '+1234567890123456',
-    '٠٥٠١٢٣٤٥٦٧',
-    '050 123 456a',
+    '+1 555 010 0123',
     '+966 50\u00a0123',
-  ])('%p is not a phone number', (text) => {
-    expect(normalisePhone(text, '966')).toBeUndefined();
+    '+966 50 123 45678',
+  ])('%p is no valid number, and gets no E.164 form', (text) => {
+    expect(readPhoneNumber(text, '966')?.valid).toBe(false);
+    expect(phoneNumberE164(text, '966')).toBeUndefined();
+  });
+
+  test.each(['', 'phone', '+', '+0501234567'])('%p is no phone number at all', (text) => {
+    expect(readPhoneNumber(text, '966')).toBeUndefined();
+  });
+
+  test('the same national number is read for the region of another calling code', () => {
+    expect(phoneNumberE164('(202) 555-0123', '1')).toBe('+12025550123');
+    expect(phoneNumberE164('020 7946 0958', '44')).toBe('+442079460958');
+    expect(phoneNumberE164('020 7946 0958', '966')).toBeUndefined();
+  });
+
+  test.each([
+    ['+966501234567', true],
+    ['+12025550123', true],
+    ['(950) 336 6601', false],
+    ['0501234567', false],
+    ['+0501234567', false],
+    ['+1234567890123456', false],
+  ])('%p is E.164: %p', (text, expected) => {
+    expect(isE164(text)).toBe(expected);
   });
 });
 

@@ -299,6 +299,8 @@ export function csvText(rows: Array<Record<string, string>>, options: WriteOptio
   if (options.reversed) columns.reverse();
   const text = stringify([columns, ...rows.map((row) => columns.map((column) => row[column] ?? ''))], {
     record_delimiter: options.eol === '\r\n' ? 'windows' : options.eol === '\r' ? 'mac' : 'unix',
+    // csv-stringify quotes only the line end it writes: a CR or LF of another kind ends a record too.
+    quoted_match: /[\r\n]/,
   });
   return (options.bom ? '\uFEFF' : '') + text;
 }

@@ -125,6 +125,8 @@ const teacherGroupsQuery = compiledQuery((db, p: { teacherId: number; yearId: nu
     .innerJoin('classes as class', 'class.id', 'assignment.class_id')
     .innerJoin('grade_levels as grade', 'grade.id', 'class.grade_level_id')
     .innerJoin('subjects as subject', 'subject.id', 'assignment.subject_id')
+    // Each group once: a teacher enrolled in a class once per term holds an assignment per enrolment.
+    .distinct()
     .select((eb) => [
       'class.id as classId',
       'class.name_ar as classNameAr',

@@ -80,11 +80,16 @@ const subjectsOfStudentQuery = compiledQuery((db, p: { studentId: number; yearId
     .orderBy('teacher.id'),
 );
 
+/**
+ * Each subject of a class with each teacher, once: a teacher enrolled in a class once per term
+ * holds an assignment per enrolment.
+ */
 function classSubjectsQuery(db: Kysely<Database>) {
   return db
     .selectFrom('teacher_assignments as assignment')
     .innerJoin('subjects as subject', 'subject.id', 'assignment.subject_id')
     .innerJoin('teachers as teacher', 'teacher.id', 'assignment.teacher_id')
+    .distinct()
     .select([
       'subject.id as subjectId',
       'subject.code as code',

@@ -59,3 +59,25 @@ export async function keptColumns(connection: ImportConnection, file: string): P
   );
   return rows.map((row) => row.name);
 }
+
+/** Sourced ids looked up per statement: within every engine's limit of bound parameters. */
+const LOOKUP_BATCH = 500;
+
+/** The kept fields of some rows of one file, by sourcedId (a row nothing was kept of is absent). */
+export async function keptRowsOf(
+  connection: ImportConnection,
+  file: string,
+  sourcedIds: readonly string[],
+): Promise<Map<string, Record<string, string>>> {
+  const rows = new Map<string, Record<string, string>>();
+  for (let start = 0; start < sourcedIds.length; start += LOOKUP_BATCH) {
+    const batch = sourcedIds.slice(start, start + LOOKUP_BATCH);
+    const places = batch.map(() => '?').join(', ');
+    const found = await connection.all<{ sourced_id: string; fields: string }>(
+      `SELECT sourced_id, fields FROM roster_fields WHERE file = ? AND sourced_id IN (${places})`,
+      [file, ...batch],
+    );
+    for (const row of found) rows.set(row.sourced_id, JSON.parse(row.fields) as Record<string, string>);
+  }
+  return rows;
+}
