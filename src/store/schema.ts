@@ -413,6 +413,18 @@ export interface SisSyncRunTable {
   message: string;
 }
 
+/** One erasure of a person's data (migration 016): the id that went, who erased it, when and why. */
+export interface SubjectErasureTable {
+  erased_at: string;
+  kind: 'student' | 'guardian';
+  subject_id: number;
+  /** The operator's account that ran the command, or `retention` when the service erased by itself. */
+  erased_by: string;
+  reason: string;
+  /** How many guardians, guardian of no other child, went with the student. */
+  guardians_erased: number;
+}
+
 export interface Database {
   schools: SchoolTable;
   academic_years: AcademicYearTable;
@@ -455,4 +467,5 @@ export interface Database {
   shadow_differences: ShadowDifferenceTable;
   sis_sync_state: SisSyncStateTable;
   sis_sync_runs: SisSyncRunTable;
+  subject_erasures: SubjectErasureTable;
 }

@@ -42,6 +42,7 @@ export type SchoolTableName = Exclude<
   | 'shadow_differences'
   | 'sis_sync_state'
   | 'sis_sync_runs'
+  | 'subject_erasures'
 >;
 
 const table = (
