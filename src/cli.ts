@@ -16,6 +16,7 @@ import { deliveryWorker } from './cli/delivery-worker';
 import { routesCommand, shadowReportCommand } from './cli/migration';
 import { type ReplayOptions, replayCommand } from './cli/replay';
 import { serve } from './cli/serve';
+import { registerSubjectCommand } from './cli/subject';
 import { type SyncCommandOptions, syncCommand } from './cli/sync';
 import { UsageError } from './cli/usage-error';
 import { ranWithBoundedHeap } from './cli/bounded-heap';
@@ -90,6 +91,8 @@ program
   .option('--limit <count>', 'at most this many calls', positiveInteger, 1000)
   .option('--json', 'print them as JSON', false)
   .action(auditCommand);
+
+registerSubjectCommand(program, positiveInteger);
 
 program
   .command('import <path>')

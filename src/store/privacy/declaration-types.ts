@@ -18,6 +18,21 @@ export function personal(whose: Whose, what: string): PersonalColumn {
   return { whose, what };
 }
 
+/** The people a subject export or erasure is asked about. */
+export type SubjectKind = 'student' | 'guardian' | 'teacher';
+
+/**
+ * Which rows of a table are about one person: those whose column holds the person's id; those
+ * whose column is one of a student's enrolments; or rows found by a rule of their own (see
+ * subject-rows.ts): messages sent to the person's number or devices, the SIS's ids and kept fields
+ * of their records, the audited calls that showed their records, migration examples holding their
+ * values, callers scoped to them.
+ */
+export type SubjectRows<Row> =
+  | { readonly column: keyof Row & string }
+  | { readonly enrolment: keyof Row & string }
+  | { readonly rule: 'sent-to' | 'roster-ids' | 'roster-fields' | 'audited-calls' | 'examples' | 'scoped-callers' };
+
 /**
  * What a table holds about people, why the service keeps it and for how long. Every column is
  * named, so a column added to the schema without saying whether it is personal does not compile.
@@ -29,6 +44,10 @@ export interface TableDeclaration<Row> {
   /** For how long a row is kept. */
   readonly kept: string;
   readonly columns: { readonly [Column in keyof Row & string]-?: ColumnDeclaration };
+  /** Its rows about one person, by kind of person: what a subject export writes. */
+  readonly about?: { readonly [Kind in SubjectKind]?: SubjectRows<Row> };
+  /** What an erasure does with the rows about the erased person: deleted unless kept, and why. */
+  readonly erasure?: { readonly keep: string };
 }
 
 export type TableDeclarations<Table extends keyof Database> = {

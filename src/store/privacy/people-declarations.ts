@@ -27,6 +27,7 @@ export const PEOPLE_DECLARATIONS: TableDeclarations<
       name_en: personal('teacher', 'name in Latin script'),
       phone: personal('teacher', 'phone number'),
     },
+    about: { teacher: { column: 'id' } },
   },
   students: {
     holds: 'A student.',
@@ -40,6 +41,7 @@ export const PEOPLE_DECLARATIONS: TableDeclarations<
       birth_date: personal('student', 'birth date'),
       phone: personal('student', 'phone number'),
     },
+    about: { student: { column: 'id' } },
   },
   student_records: {
     holds: "A student's enrolment in a class for a year.",
@@ -53,6 +55,7 @@ export const PEOPLE_DECLARATIONS: TableDeclarations<
       enrolled_on: personal('student', 'when they were enrolled'),
       status: personal('student', 'active or withdrawn'),
     },
+    about: { student: { column: 'student_id' } },
   },
   guardians: {
     holds: 'A parent or guardian.',
@@ -64,6 +67,7 @@ export const PEOPLE_DECLARATIONS: TableDeclarations<
       name_en: personal('guardian', 'name in Latin script'),
       phone: personal('guardian', 'phone number'),
     },
+    about: { guardian: { column: 'id' } },
   },
   student_guardians: {
     holds: 'Who is guardian of which child.',
@@ -74,6 +78,7 @@ export const PEOPLE_DECLARATIONS: TableDeclarations<
       guardian_id: personal('guardian', 'their child'),
       relation: personal('guardian', 'father, mother or guardian'),
     },
+    about: { student: { column: 'student_id' }, guardian: { column: 'guardian_id' } },
   },
   devices: {
     holds: "A guardian's phone registered for pushes.",
@@ -88,6 +93,7 @@ export const PEOPLE_DECLARATIONS: TableDeclarations<
       platform: personal('guardian', 'android or ios'),
       enabled: NO,
     },
+    about: { guardian: { column: 'guardian_id' } },
   },
   marks: {
     holds: "A student's score in an assessment.",
@@ -99,6 +105,7 @@ export const PEOPLE_DECLARATIONS: TableDeclarations<
       student_record_id: personal('student', 'whose mark'),
       score: personal('student', 'the score'),
     },
+    about: { student: { enrolment: 'student_record_id' } },
   },
   attendance: {
     holds: "A student's absence or lateness on a day.",
@@ -113,6 +120,7 @@ export const PEOPLE_DECLARATIONS: TableDeclarations<
       minutes_late: personal('student', 'how late'),
       note: personal('student', "the school's note about it"),
     },
+    about: { student: { enrolment: 'student_record_id' } },
   },
   student_notes: {
     holds: 'A note a teacher wrote about a student.',
@@ -126,6 +134,7 @@ export const PEOPLE_DECLARATIONS: TableDeclarations<
       written_on: personal('student', 'when'),
       text: personal('student', "the teacher's words about them"),
     },
+    about: { student: { column: 'student_id' }, teacher: { column: 'teacher_id' } },
   },
   generated_documents: {
     holds: 'A report card or term book issued as PDF.',
@@ -144,5 +153,6 @@ export const PEOPLE_DECLARATIONS: TableDeclarations<
       content: personal('student', 'the PDF: name, marks, attendance, teachers'),
       issued_on: NO,
     },
+    about: { student: { enrolment: 'student_record_id' } },
   },
 };

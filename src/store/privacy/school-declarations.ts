@@ -130,6 +130,7 @@ export const SCHOOL_DECLARATIONS: TableDeclarations<
       title: NO,
       text: NO,
     },
+    about: { teacher: { column: 'teacher_id' } },
   },
   teacher_assignments: {
     holds: 'A teacher teaching a subject to a class.',
@@ -141,5 +142,6 @@ export const SCHOOL_DECLARATIONS: TableDeclarations<
       class_id: NO,
       subject_id: NO,
     },
+    about: { teacher: { column: 'teacher_id' } },
   },
 };

@@ -43,6 +43,7 @@ export const SERVICE_DECLARATIONS: TableDeclarations<
       created_at: personal('guardian', 'when it was asked for'),
       finished_at: NO,
     },
+    about: { student: { rule: 'sent-to' }, guardian: { rule: 'sent-to' } },
   },
   rate_limit_events: {
     holds: 'One request counted against a rate limit.',
@@ -73,6 +74,12 @@ export const SERVICE_DECLARATIONS: TableDeclarations<
       previous_digest_secret: NO,
       previous_secret_until: NO,
     },
+    about: {
+      student: { rule: 'scoped-callers' },
+      guardian: { rule: 'scoped-callers' },
+      teacher: { rule: 'scoped-callers' },
+    },
+    erasure: { keep: 'a caller scoped to an erased person sees nothing; the operator removes it (callers remove)' },
   },
   ws_security_nonces: {
     holds: 'A WS-Security nonce seen recently (hashed).',
@@ -95,12 +102,16 @@ export const SERVICE_DECLARATIONS: TableDeclarations<
       teachers: personal('teacher', 'the teachers the answer showed, by id'),
       calls: NO,
     },
+    about: { student: { rule: 'audited-calls' } },
+    erasure: { keep: 'who saw which id, when: the record the school must keep' },
   },
   audit_subjects: {
     holds: 'A student or class an audited call touched, by id.',
     why: "The audit trail is searched by child: who saw this child's records.",
     kept: 'As audit_events; an erasure keeps the id (caller X saw student ID on day D), nothing else.',
     columns: { event_id: NO, kind: NO, subject_id: personal('student', 'whose records were seen (an id)') },
+    about: { student: { rule: 'audited-calls' } },
+    erasure: { keep: 'the id alone, so that earlier calls stay answerable' },
   },
   roster_ids: {
     holds: "The SIS's sourcedId of each imported record, and the id it was given.",
@@ -112,6 +123,7 @@ export const SERVICE_DECLARATIONS: TableDeclarations<
       id: NO,
       modified_at: NO,
     },
+    about: { student: { rule: 'roster-ids' }, guardian: { rule: 'roster-ids' } },
   },
   roster_fields: {
     holds: "An imported OneRoster row's fields the store does not model (email, username, ...).",
@@ -122,6 +134,7 @@ export const SERVICE_DECLARATIONS: TableDeclarations<
       sourced_id: personal('student', "the SIS's identifier of the person or record"),
       fields: personal('student', 'the row: names, email, username, birth date, phone, of students and guardians'),
     },
+    about: { student: { rule: 'roster-fields' }, guardian: { rule: 'roster-fields' } },
   },
   roster_imports: {
     holds: 'One import or sync: when, how, how many rows.',
@@ -175,6 +188,7 @@ export const SERVICE_DECLARATIONS: TableDeclarations<
       local_example: personal('student', 'part of an answer, masked (it may hold a name)'),
       legacy_example: personal('student', "part of the legacy service's answer, masked"),
     },
+    about: { student: { rule: 'examples' }, guardian: { rule: 'examples' } },
   },
   sis_sync_state: {
     holds: "The sync's lease and progress (one row).",
