@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { renderSubjectSummary, type SummarySection } from '../documents/subject-summary';
 import { CLASS_RECORDED_OPERATIONS } from '../operations/registry';
 import { auditEntries } from '../store/queries/audit-trail';
+import { studentGuardianIds } from '../store/queries/visibility';
 import type { SubjectKind } from '../store/privacy/declaration-types';
 import { PERSONAL_DATA } from '../store/privacy/declarations';
 import { findSubject, schoolName, subjectRows, tablesAbout } from '../store/privacy/subject-rows';
@@ -11,6 +12,9 @@ import { subjectOf, type SubjectOptions, unknownSubject } from './subject-option
 import { UsageError } from './usage-error';
 
 type Row = Record<string, unknown>;
+
+/** What a child's export shows of their guardians: who they are, their devices, and the messages sent to them. */
+const SHOWN_OF_GUARDIANS: ReadonlySet<string> = new Set(['guardians', 'devices', 'outbox_messages']);
 
 /** The kinds' titles in the school's two languages, for the PDF; a kind without one is titled by its file. */
 const TITLES: Partial<Record<string, { nameAr: string; nameEn: string }>> = {
@@ -86,14 +90,23 @@ export async function subjectExportCommand(path: string, options: SubjectOptions
       const subject = await findSubject(store, kind, id, config.notifications.defaultCountryCode);
       if (!subject) throw unknownSubject(kind, id);
       const folder = emptyFolder(path);
-      const kinds: Array<[string, Row[]]> = [];
+      const kinds = new Map<string, Row[]>();
+      const add = (table: string, rows: Row[]) => kinds.set(table, [...(kinds.get(table) ?? []), ...rows]);
       for (const [table, rows] of tablesAbout(kind)) {
         if (table === 'audit_events' || table === 'audit_subjects') continue;
-        kinds.push([table, await subjectRows(store, table, rows, subject)]);
+        add(table, await subjectRows(store, table, rows, subject));
       }
-      if (kind === 'student') kinds.push(['audit', await auditOf(store, id)]);
-      const sections = await writeKinds(folder, kinds);
-      const person = personName(kind, kinds);
+      if (kind === 'student') {
+        for (const guardianId of await studentGuardianIds(store, id)) {
+          const guardian = await findSubject(store, 'guardian', guardianId, config.notifications.defaultCountryCode);
+          for (const [table, rows] of tablesAbout('guardian')) {
+            if (guardian && SHOWN_OF_GUARDIANS.has(table)) add(table, await subjectRows(store, table, rows, guardian));
+          }
+        }
+        add('audit', await auditOf(store, id));
+      }
+      const sections = await writeKinds(folder, [...kinds]);
+      const person = personName(kind, [...kinds]);
       const pdf = await renderSubjectSummary({
         school: await schoolName(store),
         person,
@@ -101,7 +114,7 @@ export async function subjectExportCommand(path: string, options: SubjectOptions
         sections,
       });
       writeFileSync(join(folder, 'personal-data.pdf'), pdf);
-      process.stdout.write(`Wrote ${kinds.length} files and personal-data.pdf about ${kind} ${id} to ${folder}.\n`);
+      process.stdout.write(`Wrote ${kinds.size} files and personal-data.pdf about ${kind} ${id} to ${folder}.\n`);
     },
     { mustExist: true },
   );

@@ -1,6 +1,24 @@
 import { type Kysely, sql } from 'kysely';
 import type { Store } from '../open-store';
+import { processesSeenSince } from '../queries/service-processes';
 import { type ErasurePlan, type ErasureRecord, eraseRows, tablesOf } from './subject-erasure';
+
+/** How recently a serving process must have been seen to count as serving. */
+const SERVING_WITHIN_MS = 60_000;
+
+/**
+ * A VACUUM run by one process while another reads the same SQLite file has the other's connection
+ * report the file as malformed (seen with the service's cached statements), so it is run only when
+ * no other process serves from the store. Without it, secure_delete has still zeroed what the
+ * erasure deleted; what it leaves are copies from before (a row an import rewrote), which the next
+ * erasure with the service stopped, or `VACUUM` by hand, removes.
+ */
+async function othersServing(store: Store): Promise<boolean> {
+  const since = new Date(Date.now() - SERVING_WITHIN_MS).toISOString();
+  return (await processesSeenSince(store, since)).some((serving) => serving.pid !== process.pid);
+}
+
+const VACUUM_LEFT = 'VACUUM: left for when no process serves from the store (the service runs)';
 
 /** What became of the store's files after the rows went: the steps taken, and those the store refused. */
 export interface FilesScrubbed {
@@ -31,11 +49,18 @@ export async function eraseFromStoreFiles(
     const database = store.connection.database;
     database.pragma('secure_delete = ON');
     await eraseRows(store, plan, record);
-    database.exec('VACUUM');
+    const done = ['secure_delete'];
+    const refused: string[] = [];
+    if (await othersServing(store)) refused.push(VACUUM_LEFT);
+    else {
+      database.exec('VACUUM');
+      done.push('VACUUM');
+    }
     const busy = () => (database.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>)[0]?.busy !== 0;
     if (busy()) await new Promise((resolve) => setTimeout(resolve, 200));
-    const refused = busy() ? ['wal_checkpoint(TRUNCATE): a reader held the log'] : [];
-    return { done: ['secure_delete', 'VACUUM', 'wal_checkpoint(TRUNCATE)'].slice(0, refused.length ? 2 : 3), refused };
+    if (busy()) refused.push('wal_checkpoint(TRUNCATE): a reader held the log; run the erasure again');
+    else done.push('wal_checkpoint(TRUNCATE)');
+    return { done, refused };
   }
   await eraseRows(store, plan, record);
   const db = store.db as unknown as Kysely<unknown>;
