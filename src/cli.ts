@@ -17,6 +17,7 @@ import { routesCommand, shadowReportCommand } from './cli/migration';
 import { type ReplayOptions, replayCommand } from './cli/replay';
 import { serve } from './cli/serve';
 import { registerSubjectCommand } from './cli/subject';
+import { retentionCommand } from './cli/retention';
 import { type SyncCommandOptions, syncCommand } from './cli/sync';
 import { UsageError } from './cli/usage-error';
 import { ranWithBoundedHeap } from './cli/bounded-heap';
@@ -93,6 +94,12 @@ program
   .action(auditCommand);
 
 registerSubjectCommand(program, positiveInteger);
+
+program
+  .command('retention')
+  .description('erase the students who left RETENTION_AFTER_LEAVING_DAYS days ago or more (as the service does daily)')
+  .option('--dry-run', 'list them (by id, and the day they left), erasing nothing', false)
+  .action(retentionCommand);
 
 program
   .command('import <path>')

@@ -15,6 +15,7 @@ import * as sisSync from './migrations/012-sis-sync';
 import * as enrolmentsWithoutSection from './migrations/013-enrolments-without-class-section';
 import * as rosterFieldsGivenBack from './migrations/014-roster-fields-given-back';
 import * as subjectErasures from './migrations/016-subject-erasures';
+import * as studentsLeft from './migrations/017-students-left';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -36,6 +37,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['013-enrolments-without-class-section', enrolmentsWithoutSection.up],
   ['014-roster-fields-given-back', rosterFieldsGivenBack.up],
   ['016-subject-erasures', subjectErasures.up],
+  ['017-students-left', studentsLeft.up],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {

@@ -425,6 +425,20 @@ export interface SubjectErasureTable {
   guardians_erased: number;
 }
 
+/** When a student was first seen without an active enrolment (migration 017). */
+export interface StudentLeftTable {
+  student_id: number;
+  left_on: string;
+}
+
+/** One day's run of the retention after leaving: inserted by the one process that runs it. */
+export interface RetentionRunTable {
+  day: string;
+  node: string;
+  started_at: string;
+  erased: number;
+}
+
 export interface Database {
   schools: SchoolTable;
   academic_years: AcademicYearTable;
@@ -468,4 +482,6 @@ export interface Database {
   sis_sync_state: SisSyncStateTable;
   sis_sync_runs: SisSyncRunTable;
   subject_erasures: SubjectErasureTable;
+  students_left: StudentLeftTable;
+  retention_runs: RetentionRunTable;
 }

@@ -21,6 +21,8 @@ export const SERVICE_DECLARATIONS: TableDeclarations<
   | 'sis_sync_state'
   | 'sis_sync_runs'
   | 'subject_erasures'
+  | 'students_left'
+  | 'retention_runs'
 > = {
   outbox_messages: {
     holds: 'An SMS or push accepted for delivery (authentication codes, mark notifications, pushes).',
@@ -228,5 +230,18 @@ export const SERVICE_DECLARATIONS: TableDeclarations<
       reason: NO,
       guardians_erased: NO,
     },
+  },
+  students_left: {
+    holds: 'When a student was first seen without an active enrolment.',
+    why: 'The retention after leaving (RETENTION_AFTER_LEAVING_DAYS) counts its days from it.',
+    kept: 'Until the student is erased, or enrolled again.',
+    columns: { student_id: personal('student', 'who left'), left_on: personal('student', 'when they left') },
+    about: { student: { column: 'student_id' } },
+  },
+  retention_runs: {
+    holds: "One day's run of the retention after leaving: which node ran it, how many it erased.",
+    why: RUNNING,
+    kept: 'As long as the store.',
+    columns: { day: NO, node: NO, started_at: NO, erased: NO },
   },
 };

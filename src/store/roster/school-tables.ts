@@ -43,6 +43,8 @@ export type SchoolTableName = Exclude<
   | 'sis_sync_state'
   | 'sis_sync_runs'
   | 'subject_erasures'
+  | 'students_left'
+  | 'retention_runs'
 >;
 
 const table = (
