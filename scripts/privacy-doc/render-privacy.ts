@@ -22,9 +22,17 @@ function personalColumns(columns: Readonly<Record<string, ColumnDeclaration>>): 
   return listed.length === 0 ? 'none' : listed.join('; ');
 }
 
+/** What an erasure does with the table's rows about the erased student and their guardians. */
+function onErasure(declaration: TableDeclaration<Record<string, unknown>>): string {
+  const about = declaration.about;
+  if (!about?.student && !about?.guardian) return 'no rows about one child';
+  return declaration.erasure ? `kept: ${declaration.erasure.keep}` : 'deleted';
+}
+
 function tableRow(name: string, declaration: TableDeclaration<Record<string, unknown>>): string {
   const { holds, why, kept, columns } = declaration;
-  return `| \`${name}\` | ${cell(holds)} | ${cell(personalColumns(columns))} | ${cell(why)} | ${cell(kept)} |`;
+  const cells = [holds, personalColumns(columns), why, kept, onErasure(declaration)];
+  return `| \`${name}\` | ${cells.map(cell).join(' | ')} |`;
 }
 
 function fileRow(file: KeptFileDeclaration): string {
@@ -41,8 +49,8 @@ export function renderDeclarations(): string {
     '',
     '### Tables',
     '',
-    '| Table | A row is | Personal columns (whose) | Why it is kept | For how long |',
-    '|---|---|---|---|---|',
+    '| Table | A row is | Personal columns (whose) | Why it is kept | For how long | On erasure |',
+    '|---|---|---|---|---|---|',
     ...tables.map(([name, declaration]) => tableRow(name, declaration)),
     '',
     '### Files',

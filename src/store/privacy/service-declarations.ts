@@ -81,7 +81,7 @@ export const SERVICE_DECLARATIONS: TableDeclarations<
       guardian: { rule: 'scoped-callers' },
       teacher: { rule: 'scoped-callers' },
     },
-    erasure: { keep: 'a caller scoped to an erased person sees nothing; the operator removes it (callers remove)' },
+    erasure: { keep: 'a caller scoped to an erased person sees nothing; the operator revokes it (callers revoke)' },
   },
   ws_security_nonces: {
     holds: 'A WS-Security nonce seen recently (hashed).',
