@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
@@ -109,6 +109,26 @@ describeEachEngine('a child exported and erased on a running service', (engine) 
       expect.arrayContaining([expect.objectContaining({ operation: 'GetStudentInfoById' })]),
     );
     expect(readFileSync(join(out, 'personal-data.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
+    const guardianId = await withTestStore(
+      settings,
+      async (store) =>
+        (
+          await store.db
+            .selectFrom('student_guardians')
+            .select('guardian_id')
+            .where('student_id', '=', childId)
+            .executeTakeFirstOrThrow()
+        ).guardian_id,
+    );
+    const guardianOut = `${out}-guardian`;
+    expect((await runCli(settings, 'subject', 'export', '--guardian', String(guardianId), guardianOut)).code).toBe(0);
+    expect(readFileSync(join(guardianOut, 'guardians.json'), 'utf8')).toContain(UNIQUE_CHILD.guardianNameAr);
+    expect(readFileSync(join(guardianOut, 'devices.json'), 'utf8')).toContain(UNIQUE_CHILD.pushToken);
+
+    // A backup from before the erasure, where the operator keeps them: the erasure names it with its date.
+    const backups = mkdtempSync(join(tmpdir(), 'school-backups-'));
+    writeFileSync(join(backups, 'nightly.dump'), 'PGDMP and the rest of a pg_dump file');
+    settings.BACKUP_DIR = backups;
 
     const rehearsed = await runCli(
       settings,
@@ -138,6 +158,9 @@ describeEachEngine('a child exported and erased on a running service', (engine) 
         ? 'store files: secure_delete, wal_checkpoint(TRUNCATE)'
         : 'store files: ANALYZE, VACUUM FULL, VACUUM FULL pg_statistic, CHECKPOINT, pg_switch_wal, CHECKPOINT';
     expect(erased.output).toContain(scrubbed);
+    expect(erased.output).toMatch(
+      new RegExp(`still hold the student[^\\n]*\\n  ${join(backups, 'nightly.dump')} \\(postgres, 20`),
+    );
     expect(await studentAnswer(live, String(childId))).toEqual(await studentAnswer(live, NEVER_KNOWN));
     await service?.close();
     service = undefined;
