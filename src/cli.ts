@@ -18,6 +18,8 @@ import { deliveryWorker } from './cli/delivery-worker';
 import { routesCommand, shadowReportCommand } from './cli/migration';
 import { type ReplayOptions, replayCommand } from './cli/replay';
 import { serve } from './cli/serve';
+import { registerSubjectCommand } from './cli/subject';
+import { retentionCommand } from './cli/retention';
 import { type SyncCommandOptions, syncCommand } from './cli/sync';
 import { UsageError } from './cli/usage-error';
 import { ranWithBoundedHeap } from './cli/bounded-heap';
@@ -92,6 +94,14 @@ program
   .option('--limit <count>', 'at most this many calls', positiveInteger, 1000)
   .option('--json', 'print them as JSON', false)
   .action(auditCommand);
+
+registerSubjectCommand(program, positiveInteger);
+
+program
+  .command('retention')
+  .description('erase the students who left RETENTION_AFTER_LEAVING_DAYS days ago or more (as the service does daily)')
+  .option('--dry-run', 'list them (by id, and the day they left), erasing nothing', false)
+  .action(retentionCommand);
 
 program
   .command('import <path>')

@@ -25,6 +25,7 @@ import { unreadyReason } from './server/readiness';
 import { ServiceFigures } from './status/service-figures';
 import { listeningAddresses } from './server/listening-addresses';
 import { type SyncSchedule, startSyncSchedule } from './sis/sync-schedule';
+import { type RetentionSchedule, startRetentionSchedule } from './store/privacy/retention-schedule';
 import { ProcessTelemetry } from './telemetry/process-telemetry';
 import { academicYearStartOf } from './demo/calendar';
 import { loadDemoSchool } from './demo/load-demo-school';
@@ -73,6 +74,8 @@ export interface StartOptions {
   readonly clientTimeLimits?: ClientTimeLimits;
   /** How long after the start the first scheduled SIS sync runs; 5 s unless a test shortens it. */
   readonly firstSyncAfterMs?: number;
+  /** How long after the start the retention after leaving first looks; a minute unless a test shortens it. */
+  readonly firstRetentionAfterMs?: number;
 }
 
 /** A new embedded store gets a small demo school, so that a first start shows real answers. */
@@ -178,6 +181,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   let node = `${hostname()}:${config.port}`;
   let presence: Presence | undefined;
   let schedule: SyncSchedule | undefined;
+  let retention: RetentionSchedule | undefined;
   const figures = new ServiceFigures({
     telemetry,
     store,
@@ -214,6 +218,17 @@ export async function startService(config: Config, options: StartOptions = {}): 
   node = `${hostname()}:${address.port}`;
   presence = startPresence(store, { node, version: serviceVersion(), startedAt: telemetry.startedAt });
   const stopAnswering = answerFigureRequests(() => telemetry.snapshot());
+  if (config.retentionAfterLeavingDays !== undefined) {
+    const retentionSettings = {
+      afterLeavingDays: config.retentionAfterLeavingDays,
+      defaultCountryCode: config.notifications.defaultCountryCode,
+    };
+    retention = startRetentionSchedule(store, retentionSettings, {
+      node: () => node,
+      now: clock,
+      firstAfterMs: options.firstRetentionAfterMs,
+    });
+  }
   if (config.sis.url && config.sis.intervalMs > 0) {
     schedule = startSyncSchedule(store, config.sis, {
       defaultCountryCode: config.notifications.defaultCountryCode,
@@ -240,6 +255,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       const delivery = worker?.stop(deadline);
       // A sync under way may end with its one transaction (or its failure) before the store closes.
       const syncing = schedule?.stop();
+      await retention?.stop();
       if (delayMs > 0) await sleep(delayMs);
       await closeServer(server, deadline, idle);
       stopAnswering();

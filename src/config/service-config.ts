@@ -3,6 +3,7 @@ import { readDeliveryConfig, type DeliveryConfig } from './delivery-settings';
 import { type AccessSettings, readAccessSettings } from './access-settings';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../lib/log';
 import { readNotificationConfig, type NotificationConfig } from './notification-settings';
+import { readRetentionAfterLeavingDays } from './retention-settings';
 import { type ImportSettings, readImportSettings } from './import-settings';
 import { type MigrationSettings, readMigrationSettings } from './migration-settings';
 import { type OperatorSettings, readOperatorSettings } from './operator-settings';
@@ -52,6 +53,8 @@ export interface Config {
   migration: MigrationSettings;
   /** The OneRoster REST provider the school is pulled from, and the schedule. */
   sis: SisSettings;
+  /** Days after leaving before a student is erased (RETENTION_AFTER_LEAVING_DAYS); undefined: never. */
+  retentionAfterLeavingDays: number | undefined;
 }
 
 function readHost(env: Environment): string {
@@ -133,5 +136,6 @@ export function loadConfig(env: Environment = process.env): Config {
     imports: readImportSettings(env),
     migration: readMigrationSettings(env),
     sis: readSisSettings(env),
+    retentionAfterLeavingDays: readRetentionAfterLeavingDays(env),
   };
 }

@@ -165,6 +165,7 @@ export function statusPage(report: StatusReport): string {
     ${outbox}
     <h2>Last import</h2>
     ${lastImport}
+    <p class="note">Students erased by the retention after leaving: ${report.erasedByRetention ?? 'unknown'}.</p>
     ${migrationSection(report.migration)}
     ${sync ? `<h2>Last SIS sync</h2>\n    ${lastSync}` : ''}
   </body>

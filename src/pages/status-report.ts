@@ -24,6 +24,8 @@ export interface StatusReport {
   /** Outbox messages by state and channel; null when the store could not be asked. */
   readonly outbox: OutboxStatus[] | null;
   readonly lastImport: ImportStatus | null;
+  /** Students erased by the retention after leaving (RETENTION_AFTER_LEAVING_DAYS); null: the store was not asked. */
+  readonly erasedByRetention: number | null;
   /** The last OneRoster REST sync of any node, and when this process tries next; null when none ran or is planned. */
   readonly lastSync: SyncStatus | null;
   /** Who answers each operation and how the comparisons with the legacy service came out; null without one. */

@@ -1,3 +1,4 @@
+import { erasedByRetention } from '../store/privacy/retention';
 import { AggregatorRegistry } from 'prom-client';
 import { serviceVersion } from '../lib/package-info';
 import { withinTime } from '../lib/time-limit';
@@ -46,6 +47,7 @@ type StoreFacts = {
   readonly processes: ServiceProcessTable[];
   readonly comparisons: Awaited<ReturnType<typeof comparisonCounts>>;
   readonly lastSync: Awaited<ReturnType<typeof lastSyncRun>>;
+  readonly erasedByRetention: number;
 };
 
 function latencyOf(figures: LatencyFigures): LatencyStatus {
@@ -182,6 +184,7 @@ export class ServiceFigures {
               rowsSkipped: facts.lastImport.rows_skipped,
             }
           : null,
+      erasedByRetention: known ? facts.erasedByRetention : null,
       migration: migrationStatus(this.sources.migration, known ? facts.comparisons : []),
       lastSync: this.syncStatus(known ? facts : undefined),
     };
@@ -223,15 +226,16 @@ export class ServiceFigures {
   private async storeFacts(): Promise<StoreFacts | Error> {
     const { store, presence } = this.sources;
     const read = async (): Promise<StoreFacts> => {
-      const [sizeBytes, outbox, lastImport, processes, comparisons, lastSync] = await Promise.all([
+      const [sizeBytes, outbox, lastImport, processes, comparisons, lastSync, erased] = await Promise.all([
         storeSizeBytes(store),
         outboxCountsByChannel(store),
         lastRosterImport(store),
         presence()?.serving() ?? Promise.resolve([]),
         comparisonCounts(store, {}),
         lastSyncRun(store),
+        erasedByRetention(store),
       ]);
-      return { sizeBytes, outbox, lastImport, processes, comparisons, lastSync };
+      return { sizeBytes, outbox, lastImport, processes, comparisons, lastSync, erasedByRetention: erased };
     };
     try {
       return await withinTime(read(), STORE_FIGURES_MS, 'the store');

@@ -16,6 +16,8 @@ import * as enrolmentsWithoutSection from './migrations/013-enrolments-without-c
 import * as rosterFieldsGivenBack from './migrations/014-roster-fields-given-back';
 import * as noKeptPasswords from './migrations/015-no-kept-passwords';
 import * as sisSyncChanges from './migrations/016-sis-sync-changes';
+import * as subjectErasures from './migrations/017-subject-erasures';
+import * as studentsLeft from './migrations/018-students-left';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -38,6 +40,8 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['014-roster-fields-given-back', rosterFieldsGivenBack.up],
   ['015-no-kept-passwords', noKeptPasswords.up],
   ['016-sis-sync-changes', sisSyncChanges.up],
+  ['017-subject-erasures', subjectErasures.up],
+  ['018-students-left', studentsLeft.up],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {

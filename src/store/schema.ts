@@ -417,6 +417,32 @@ export interface SisSyncRunTable {
   duplicates: number;
 }
 
+/** One erasure of a person's data (migration 017): the id that went, who erased it, when and why. */
+export interface SubjectErasureTable {
+  erased_at: string;
+  kind: 'student' | 'guardian';
+  subject_id: number;
+  /** The operator's account that ran the command, or `retention` when the service erased by itself. */
+  erased_by: string;
+  reason: string;
+  /** How many guardians, guardian of no other child, went with the student. */
+  guardians_erased: number;
+}
+
+/** When a student was first seen without an active enrolment (migration 018). */
+export interface StudentLeftTable {
+  student_id: number;
+  left_on: string;
+}
+
+/** One day's run of the retention after leaving: inserted by the one process that runs it. */
+export interface RetentionRunTable {
+  day: string;
+  node: string;
+  started_at: string;
+  erased: number;
+}
+
 export interface Database {
   schools: SchoolTable;
   academic_years: AcademicYearTable;
@@ -459,4 +485,7 @@ export interface Database {
   shadow_differences: ShadowDifferenceTable;
   sis_sync_state: SisSyncStateTable;
   sis_sync_runs: SisSyncRunTable;
+  subject_erasures: SubjectErasureTable;
+  students_left: StudentLeftTable;
+  retention_runs: RetentionRunTable;
 }

@@ -13,13 +13,19 @@ export interface EngineUnderTest {
   readonly engine: Engine;
   /** Settings that select this engine for a service or a store, each call a fresh, empty store. */
   freshStoreSettings(): Record<string, string>;
+  /** The folders whose files hold the store beyond DATA_DIR: the PostgreSQL cluster's data folder. */
+  storeFolders(): string[];
 }
 
 let databaseCounter = 0;
 
 export function describeEachEngine(name: string, body: (engine: EngineUnderTest) => void): void {
   describe(`${name} on SQLite`, () => {
-    body({ engine: 'sqlite', freshStoreSettings: () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'school-store-')) }) });
+    body({
+      engine: 'sqlite',
+      freshStoreSettings: () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'school-store-')) }),
+      storeFolders: () => [],
+    });
   });
 
   describeOnPostgres()(`${name} on PostgreSQL`, () => {
@@ -34,6 +40,7 @@ export function describeEachEngine(name: string, body: (engine: EngineUnderTest)
         databaseCounter += 1;
         return { DATABASE_URL: createDatabase(cluster.url, `school_${databaseCounter}`) };
       },
+      storeFolders: () => (cluster ? [cluster.dataDirectory] : []),
     });
     // Declared after the suite's own hooks, so that it runs after them: jest runs afterAll hooks
     // in the order they are declared, and the suite's services must close before their server stops.

@@ -21,6 +21,8 @@ export function postgresBinDirectory(): string | undefined {
 
 export interface TestPostgres {
   readonly url: string;
+  /** The cluster's data folder (PGDATA), for tests that look at what its files hold. */
+  readonly dataDirectory: string;
   /** Stops the server as `pg_ctl stop` does (fast: sessions are ended), keeping its data; resolves once it is down. */
   stopServer(): Promise<void>;
   /** Starts the stopped server again on the same port and data; resolves once it accepts connections. */
@@ -71,6 +73,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   let serving = true;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    dataDirectory,
     stopServer: async () => {
       await runAsync('pg_ctl', ['-D', dataDirectory, '-m', 'fast', '-w', 'stop']);
       serving = false;

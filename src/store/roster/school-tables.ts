@@ -42,6 +42,9 @@ export type SchoolTableName = Exclude<
   | 'shadow_differences'
   | 'sis_sync_state'
   | 'sis_sync_runs'
+  | 'subject_erasures'
+  | 'students_left'
+  | 'retention_runs'
 >;
 
 const table = (

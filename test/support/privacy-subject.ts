@@ -1,0 +1,202 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { payloadSealer } from '../../src/lib/payload-sealer';
+import type { Store } from '../../src/store/open-store';
+import { TEST_OUTBOX_KEY } from './test-key';
+
+/**
+ * A child whose every value is a string found nowhere else in the test school, so that a scan of
+ * the store's files for it means something: names in Arabic and Latin script, a birth date outside
+ * the school's years, phone numbers, the words of a note. Their guardian is guardian of no other child.
+ */
+export const UNIQUE_CHILD = {
+  nameAr: 'زبرجدة قمرالزمان الفريدة',
+  nameEn: 'Zyxquorla Pemberwick-Oyelaran',
+  birthDate: '2003-07-19',
+  phone: '+966534871209',
+  guardianNameAr: 'سلسبيل نوراليقين العجيبة',
+  guardianNameEn: 'Quillibet Varnsworth-Ekong',
+  guardianPhone: '+966512398761',
+  pushToken: 'push-token-Xq81kZr3vLw0pTeUnique',
+  noteText: 'Draws remarkable heron-and-lighthouse sketches during algebra',
+  absenceNote: 'Dentist appointment: wisdom-tooth saga part two',
+} as const;
+
+export type UniqueChild = typeof UNIQUE_CHILD;
+
+/** The values that must be gone from every file once the child is erased. */
+export function uniqueValues(child: UniqueChild = UNIQUE_CHILD): string[] {
+  return [
+    child.nameAr,
+    child.nameEn,
+    child.birthDate,
+    child.phone,
+    child.guardianNameAr,
+    child.guardianNameEn,
+    child.guardianPhone,
+    child.pushToken,
+    child.noteText,
+    child.absenceNote,
+  ];
+}
+
+/** Adds the child to the school in the store, with a guardian, device, message, note, absence, mark and kept fields. */
+export async function addUniqueChild(store: Store, child: UniqueChild = UNIQUE_CHILD): Promise<number> {
+  const { db } = store;
+  const klass = await db
+    .selectFrom('classes')
+    .select(['id', 'academic_year_id'])
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const assessment = await db
+    .selectFrom('assessments')
+    .select('id')
+    .where('class_id', '=', klass.id)
+    .executeTakeFirstOrThrow();
+  const noteType = await db.selectFrom('note_types').select('id').executeTakeFirstOrThrow();
+  const teacher = await db.selectFrom('teachers').select('id').executeTakeFirstOrThrow();
+  const { id } = await db
+    .insertInto('students')
+    .values({
+      name_ar: child.nameAr,
+      name_en: child.nameEn,
+      gender: 'F',
+      birth_date: child.birthDate,
+      phone: child.phone,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const record = await db
+    .insertInto('student_records')
+    .values({
+      student_id: id,
+      class_id: klass.id,
+      academic_year_id: klass.academic_year_id,
+      enrolled_on: '2026-09-01',
+      status: 'active',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const guardian = await db
+    .insertInto('guardians')
+    .values({ name_ar: child.guardianNameAr, name_en: child.guardianNameEn, phone: child.guardianPhone })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('student_guardians')
+    .values({ student_id: id, guardian_id: guardian.id, relation: 'mother' })
+    .execute();
+  const device = await db
+    .insertInto('devices')
+    .values({
+      guardian_id: guardian.id,
+      application_id: 'app',
+      device_id: `device-${id}`,
+      push_token: child.pushToken,
+      platform: 'android',
+      enabled: 1,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const now = '2026-11-20T10:00:00.000Z';
+  const payload = payloadSealer(Buffer.from(TEST_OUTBOX_KEY, 'hex')).seal('Your code is 4711');
+  const message = { channel: 'sms' as const, payload, idempotency_key: null, state: 'sent' as const, attempts: 1 };
+  const common = {
+    next_attempt_at: now,
+    lease_owner: null,
+    lease_until: null,
+    last_error: null,
+    created_at: now,
+    finished_at: now,
+  };
+  await db
+    .insertInto('outbox_messages')
+    .values([
+      { ...message, ...common, reference: `sms-${id}`, recipient: child.guardianPhone, device_id: null },
+      {
+        ...message,
+        ...common,
+        reference: `push-${id}`,
+        channel: 'push',
+        recipient: child.pushToken,
+        device_id: device.id,
+      },
+    ])
+    .execute();
+  await db
+    .insertInto('student_notes')
+    .values({
+      student_id: id,
+      note_type_id: noteType.id,
+      teacher_id: teacher.id,
+      written_on: '2026-11-02',
+      text: child.noteText,
+    })
+    .execute();
+  await db
+    .insertInto('attendance')
+    .values({
+      student_record_id: record.id,
+      occurred_on: '2026-11-03',
+      kind: 'absence',
+      absence_type_id: null,
+      minutes_late: null,
+      note: child.absenceNote,
+    })
+    .execute();
+  await db
+    .insertInto('marks')
+    .values({ assessment_id: assessment.id, student_record_id: record.id, score: 17 })
+    .execute();
+  await db
+    .insertInto('roster_ids')
+    .values({ kind: 'students', sourced_id: `usr-${id}`, id, modified_at: null })
+    .execute();
+  const fields = { sourcedId: `usr-${id}`, givenName: child.nameEn, birthDate: child.birthDate, phone: child.phone };
+  await db
+    .insertInto('roster_fields')
+    .values({ file: 'users.csv', sourced_id: `usr-${id}`, fields: JSON.stringify(fields) })
+    .execute();
+  await db
+    .insertInto('shadow_differences')
+    .values({
+      day: '2026-11-20',
+      operation: 'GetStudentInfoById',
+      binding: 'json',
+      path: 'd.Name',
+      noisy: 0,
+      count: 1,
+      local_example: child.nameEn,
+      legacy_example: `${child.nameEn} `,
+    })
+    .execute();
+  return id;
+}
+
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return filesUnder(path);
+    return entry.isFile() ? [path] : [];
+  });
+}
+
+/** Each value found in a file under the folders, with the files that hold it: nothing when none. */
+export function valuesInFiles(folders: readonly string[], values: readonly string[]): Record<string, string[]> {
+  const found: Record<string, string[]> = {};
+  for (const path of folders.flatMap(filesUnder)) {
+    let bytes: Buffer;
+    try {
+      if (statSync(path).size === 0) continue;
+      bytes = readFileSync(path);
+    } catch (error) {
+      // PostgreSQL removes files as it goes (a checkpoint's old segments): a file gone holds nothing.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
+    for (const value of values) {
+      if (bytes.includes(Buffer.from(value, 'utf8'))) found[value] = [...(found[value] ?? []), path];
+    }
+  }
+  return found;
+}
