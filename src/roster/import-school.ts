@@ -120,6 +120,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
       fromIdentifier: options.fromIdentifier,
       defaultCountryCode: options.defaultCountryCode,
       declared: manifest.declared,
+      absent: manifest.absent,
       version: manifest.version,
       readers: new Map(),
       orgs: new Set(),
