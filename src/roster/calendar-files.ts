@@ -59,6 +59,11 @@ export async function readOrgs(context: ImportContext): Promise<void> {
     takeRow(context, reader, 'schools', start, row);
   }
   assignIds(context, 'schools');
+  if (context.mode === 'bulk' && context.book.entries('schools').length === 0) {
+    // Not a row --skip-invalid could leave out: what is left would be a school without its school.
+    const problem = { file: 'orgs.csv', line: 1, column: 1, message: 'no org of type school' };
+    context.problems.add({ ...problem, rule: 'missing-value' }, 'there is no school to write the rest into');
+  }
 }
 
 interface SessionRow {

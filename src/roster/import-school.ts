@@ -173,9 +173,6 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
           'left out, not listed',
       });
     }
-    if (mode === 'bulk' && manifest.declared.has('orgs') && book.entries('schools').length === 0) {
-      problems.add({ file: 'orgs.csv', line: 1, column: 1, rule: 'missing-value', message: 'no org of type school' });
-    }
     const counts = countRecords(book);
     counts.marks = await stagedMarkCount(connection);
     const refused = problems.hasFatal || (problems.count > 0 && !options.skipInvalid);
