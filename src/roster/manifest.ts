@@ -91,7 +91,6 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
       const fileName = [...ONEROSTER_FILES, ...V12_FILES].find(
         (candidate) => `file.${candidate}`.toLowerCase() === key.toLowerCase(),
       );
-      if (!fileName) continue;
       if (mode === '') {
         // Vendors leave the files they do not write empty (`file.scoreScales,`): that is what absent says.
         problems.warn({
@@ -101,7 +100,9 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
           kind: 'manifest',
           message: `${key} has no value: read as absent`,
         });
-      } else if (!['bulk', 'delta', 'absent'].includes(mode)) {
+      }
+      if (!fileName) continue;
+      if (mode !== '' && !['bulk', 'delta', 'absent'].includes(mode)) {
         fail(row.line, value + 1, 'unknown-value', `${key} is "${mode}", not bulk, delta or absent`);
         continue;
       }
