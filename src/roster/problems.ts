@@ -29,6 +29,7 @@ export type WarningKind =
   | 'grade-unknown'
   | 'header-case'
   | 'oneroster-1-0-header'
+  | 'school-year-from-end-date'
   | 'empty-file'
   | 'extra-fields'
   | 'columns-not-read'

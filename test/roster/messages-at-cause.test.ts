@@ -1,6 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { exportSchool } from '../../src/roster/export-school';
 import type { ImportOutcome } from '../../src/roster/import-school';
+import { SILENT_PROGRESS } from '../../src/roster/progress';
 import type { Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
 import { type BundleRows, csvText, smallSchool, withValue, writeBundle } from '../support/roster-bundle';
@@ -101,6 +104,29 @@ describeEachEngine('messages at the cause', (engine) => {
       ['classes.csv', 'header "termSourcedId" is OneRoster 1.0\'s name of "termSourcedIds": read as termSourcedIds'],
       ['users.csv', 'header "agents" is OneRoster 1.0\'s name of "agentSourcedIds": read as agentSourcedIds'],
     ]);
+  });
+
+  test("a sessions file without 1.1's schoolYear column: each year is its endDate's, with a warning", async () => {
+    expect((await importBundle(store, writeBundle(smallSchool()))).written).toBe(true);
+    const withColumn = await schoolRows(store);
+    const rows = smallSchool();
+    rows.academicSessions = rows.academicSessions.map(({ schoolYear, ...rest }) => rest);
+    const outcome = await importBundle(store, writeBundle(rows));
+    expect(problemsOf(outcome)).toEqual([]);
+    expect(await schoolRows(store)).toEqual(withColumn);
+    expect(warningsOf(outcome)).toContainEqual(
+      expect.objectContaining({ file: 'academicSessions.csv', line: 1, kind: 'school-year-from-end-date' }),
+    );
+    // Its export (the grading period the store does not hold given back with its year) imports on its own.
+    const exported = mkdtempSync(join(tmpdir(), 'school-export-'));
+    await exportSchool(store, exported, SILENT_PROGRESS);
+    const back = await openTestStore(engine.freshStoreSettings());
+    try {
+      expect(problemsOf(await importBundle(back, exported))).toEqual([]);
+      expect(await schoolRows(back)).toEqual(withColumn);
+    } finally {
+      await back.close();
+    }
   });
 
   test('an empty manifest value is absent, with a warning at its line', async () => {
