@@ -41,8 +41,8 @@ function keyPhrase({ held, recorded }: KeyDescription): string {
  * The line every store command prints first (on standard error, so that --json output stays
  * whole): which store, which key, and where the settings came from; never a password.
  */
-export function storeBanner(where: StoreLocation, key: KeyDescription): string {
-  const store = `${ENGINE_NAMES[where.engine]} ${where.location}`;
+export function storeBanner(where: StoreLocation, key: KeyDescription, note = ''): string {
+  const store = `${ENGINE_NAMES[where.engine]} ${where.location}${note}`;
   return `store: ${store}; key: ${keyPhrase(key)}; settings: ${settingsSource()}\n`;
 }
 
@@ -79,10 +79,8 @@ export async function withConfiguredStore<T>(
       : { databaseUrl: undefined, dataDirectory: standIn },
   );
   try {
-    const banner = storeBanner(where, await describeStoreKey(store, keySettingsOf(config)));
-    process.stderr.write(
-      standIn === undefined ? banner : banner.replace(/;/, ' (not there: read as an empty store, none is made);'),
-    );
+    const note = standIn === undefined ? '' : ' (not there: read as an empty store, none is made)';
+    process.stderr.write(storeBanner(where, await describeStoreKey(store, keySettingsOf(config)), note));
     return await work(store, config, where);
   } finally {
     await store.close();

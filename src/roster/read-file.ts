@@ -45,6 +45,7 @@ export async function forEachRow<Name extends string = string>(
     // A header alone (or nothing) is a file without rows, whatever its header lacks: there is nothing to read.
     if (next.done) {
       warnEmpty(context, fileName);
+      context.progress.fileDone(0);
       return true;
     }
     if (!reader.requireColumns(requiredColumns)) {
