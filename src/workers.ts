@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import { settingsFileFields } from './config/env-file';
 import type { OperatorSettings } from './config/operator-settings';
 import { EXIT_SETTING_TO_FIX } from './config/readers';
 import { log } from './lib/log';
@@ -176,6 +177,7 @@ export function superviseWorkers(count: number, operator: OperatorSettings, sett
         firstWorker: first.process.pid,
         addresses: addressesOf.get(first) ?? [],
         settings,
+        ...settingsFileFields(),
       });
     })
     .catch((error: unknown) => {

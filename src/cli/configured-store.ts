@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { settingsSource } from '../config/env-file';
 import { type Config, loadConfig } from '../config/service-config';
 import { configureLog } from '../lib/log';
@@ -13,6 +16,11 @@ export interface StoreCommandOptions {
    * export, delivery-status): a missing one is wrong settings, not a store to create.
    */
   readonly mustExist?: boolean;
+  /**
+   * The command writes nothing (a dry run): a store that is not there is not made. The command
+   * runs on an empty store of its own in a temporary folder, removed when it is done.
+   */
+  readonly createsNothing?: boolean;
 }
 
 const ENGINE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
@@ -33,8 +41,8 @@ function keyPhrase({ held, recorded }: KeyDescription): string {
  * The line every store command prints first (on standard error, so that --json output stays
  * whole): which store, which key, and where the settings came from; never a password.
  */
-export function storeBanner(where: StoreLocation, key: KeyDescription): string {
-  const store = `${ENGINE_NAMES[where.engine]} ${where.location}`;
+export function storeBanner(where: StoreLocation, key: KeyDescription, note = ''): string {
+  const store = `${ENGINE_NAMES[where.engine]} ${where.location}${note}`;
   return `store: ${store}; key: ${keyPhrase(key)}; settings: ${settingsSource()}\n`;
 }
 
@@ -53,21 +61,30 @@ export async function requireExistingStore(config: Config): Promise<StoreLocatio
 
 /**
  * Runs `work` on the store the settings name (DATA_DIR or DATABASE_URL), after printing which
- * store and key it is, then closes it.
+ * store and key it is, then closes it. `work` is told where the configured store is, which is
+ * not where the store it gets lives when a command that creates nothing found none.
  */
 export async function withConfiguredStore<T>(
-  work: (store: Store, config: Config) => Promise<T>,
+  work: (store: Store, config: Config, where: StoreLocation) => Promise<T>,
   options: StoreCommandOptions = {},
 ): Promise<T> {
   const config = loadConfig();
   configureLog(config);
   const where = options.mustExist ? await requireExistingStore(config) : storeLocation(config);
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory });
+  const standIn =
+    options.createsNothing && !(await storeExists(config)) ? mkdtempSync(join(tmpdir(), 'school-dry-run-')) : undefined;
+  const store = await openStore(
+    standIn === undefined
+      ? { databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory }
+      : { databaseUrl: undefined, dataDirectory: standIn },
+  );
   try {
-    process.stderr.write(storeBanner(where, await describeStoreKey(store, keySettingsOf(config))));
-    return await work(store, config);
+    const note = standIn === undefined ? '' : ' (not there: read as an empty store, none is made)';
+    process.stderr.write(storeBanner(where, await describeStoreKey(store, keySettingsOf(config)), note));
+    return await work(store, config, where);
   } finally {
     await store.close();
+    if (standIn !== undefined) rmSync(standIn, { recursive: true, force: true });
   }
 }
 

@@ -31,8 +31,11 @@ export async function importCommand(path: string, options: ImportCommandOptions)
   if (options.ids !== 'assigned' && options.ids !== 'from-identifier') {
     throw new UsageError('--ids is assigned or from-identifier');
   }
+  // A dry run makes no store where there is none: it reads the bundle against an empty one.
+  const onStore: typeof withConfiguredStore<number> = (work) =>
+    withConfiguredStore(work, { createsNothing: options.dryRun });
   try {
-    process.exitCode = await withConfiguredStore(async (store, config) => {
+    process.exitCode = await onStore(async (store, config, where) => {
       logHeapLimit('import');
       const outcome = await importSchool(store, {
         path,
@@ -97,9 +100,10 @@ export async function importCommand(path: string, options: ImportCommandOptions)
             `${options.skipInvalid || outcome.problems.hasFatal ? '' : ' (--skip-invalid leaves bad rows out)'}; ` +
             `${tally}.\n`,
         );
+        printUnskippable(outcome.problems);
         return EXIT_NOTHING_WRITTEN;
       }
-      const into = options.dryRun ? `a dry run into ${store.location}` : store.location;
+      const into = options.dryRun ? `a dry run into ${where.location}` : where.location;
       process.stdout.write(`${outcome.mode} import ${verb} (${into}): ${counts || 'no records'}; ${tally}.\n`);
       if (skipped > 0) {
         process.stdout.write(
@@ -115,6 +119,18 @@ export async function importCommand(path: string, options: ImportCommandOptions)
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`school-service: import failed, nothing was written: ${escapeControlCharacters(message)}\n`);
     process.exitCode = EXIT_NOTHING_WRITTEN;
+  }
+}
+
+/** What --skip-invalid cannot leave out, and why: problems that are no row of a file. */
+function printUnskippable(problems: Problems): void {
+  const unskippable = problems.unskippable();
+  if (unskippable.length === 0) return;
+  const count = counted(unskippable.length, 'problem');
+  process.stdout.write(`--skip-invalid cannot leave out ${count} (each stops the whole import):\n`);
+  for (const { problem, reason } of unskippable) {
+    const { file, line, column, rule } = problem;
+    process.stdout.write(`  ${escapeControlCharacters(`${file}:${line}:${column}: ${rule}: ${reason}`)}\n`);
   }
 }
 

@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { effectiveSettings } from '../config/effective-settings';
+import { settingsFileFields } from '../config/env-file';
 import { EXIT_SETTING_TO_FIX } from '../config/readers';
 import { type Config, ConfigError, loadConfig } from '../config/service-config';
 import { configureLog, flushLog, log } from '../lib/log';
@@ -50,7 +51,7 @@ export async function serve(): Promise<void> {
     endpoints: service.catalog.endpoints.length,
     operations: service.catalog.operations.length,
     pid: process.pid,
-    ...(cluster.isWorker ? {} : { settings: effectiveSettings(config) }),
+    ...(cluster.isWorker ? {} : { settings: effectiveSettings(config), ...settingsFileFields() }),
   });
   // Written before the supervisor hears of it, so that its "workers listening" comes after every worker's line.
   flushLog();

@@ -34,17 +34,27 @@ function unquoted(value: string, where: string): string {
   return value;
 }
 
-/** Where the settings came from, for messages: the file read, or the process's environment. */
-let source = 'the environment';
+/** Where the settings came from: the file read (none: the environment alone), and the names the environment kept. */
+let origin: { file?: string; overridden: readonly string[] } = { overridden: [] };
 
+/** Where the settings came from, for messages: the file read and the variables set over it, or the environment. */
 export function settingsSource(): string {
-  return source;
+  if (origin.file === undefined) return 'the environment';
+  if (origin.overridden.length === 0) return origin.file;
+  return `${origin.file}, but ${origin.overridden.join(', ')} from the environment`;
+}
+
+/** For the service's start-up line: the settings file, and which of its variables the environment set instead. */
+export function settingsFileFields(): { settingsFile?: string; overriddenByEnvironment?: readonly string[] } {
+  return origin.file === undefined ? {} : { settingsFile: origin.file, overriddenByEnvironment: origin.overridden };
 }
 
 /**
- * Reads the settings file into `env` (its values win over those inherited: the file is the
- * configuration) and remembers it as the settings' source. Nothing is read when `file` is
- * undefined or empty.
+ * Reads the settings file into `env` and remembers it as the settings' source. A variable the
+ * environment already sets to another value keeps it: `DATA_DIR=/tmp/try school-service --env
+ * FILE import ...` is a one-off command on another store, and the file is the configuration for
+ * everything else; the names so kept (never their values, which may be secrets) are said. Nothing
+ * is read when `file` is undefined or empty.
  */
 export function applyEnvironmentFile(file: string | undefined, env: Environment = process.env): void {
   if (file === undefined || file === '') return;
@@ -55,6 +65,13 @@ export function applyEnvironmentFile(file: string | undefined, env: Environment 
   } catch (error) {
     throw new ConfigError(`cannot read the settings file ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
-  Object.assign(env, parseEnvironmentFile(text, path));
-  source = path;
+  const overridden: string[] = [];
+  for (const [name, value] of Object.entries(parseEnvironmentFile(text, path))) {
+    // A value equal to the file's is no override (a child of this command, a unit that passed the
+    // file itself), nor is an empty one (a variable exported blank by a wrapper).
+    const own = env[name];
+    if (own !== undefined && own !== '' && own !== value) overridden.push(name);
+    else env[name] = value;
+  }
+  origin = { file: path, overridden };
 }

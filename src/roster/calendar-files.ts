@@ -1,4 +1,4 @@
-import { requiredColumns } from './oneroster-columns';
+import { type ReadColumn, requiredColumns } from './oneroster-columns';
 import type { FieldReader } from './fields';
 import type { ImportContext } from './import-context';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
@@ -62,6 +62,11 @@ export async function readOrgs(context: ImportContext): Promise<void> {
     takeRow(context, reader, 'schools', start, row);
   }
   assignIds(context, 'schools');
+  if (context.mode === 'bulk' && context.book.entries('schools').length === 0) {
+    // Not a row --skip-invalid could leave out: what is left would be a school without its school.
+    const problem = { file: 'orgs.csv', line: 1, column: 1, message: 'no org of type school' };
+    context.problems.add({ ...problem, rule: 'missing-value' }, 'there is no school to write the rest into');
+  }
 }
 
 interface SessionRow {
@@ -76,14 +81,31 @@ interface SessionRow {
 
 export async function readAcademicSessions(context: ImportContext): Promise<void> {
   const sessions: SessionRow[] = [];
-  await forEachRow(context, 'academicSessions.csv', requiredColumns('academicSessions', context.version), (reader) => {
+  // OneRoster 1.0 has no schoolYear column: each session's year is then the year its endDate falls in.
+  const required: readonly ReadColumn<'academicSessions'>[] = requiredColumns(
+    'academicSessions',
+    context.version,
+  ).filter((column) => column !== 'schoolYear');
+  let yearsFromEndDates = false;
+  const derived: Array<{ sourcedId: string; fields: Array<[string, string]> }> = [];
+  await forEachRow(context, 'academicSessions.csv', required, (reader) => {
+    if (!yearsFromEndDates && !reader.hasColumn('schoolYear')) {
+      yearsFromEndDates = true;
+      const message =
+        "the header has no schoolYear column (OneRoster 1.0's): each session's is the year of its endDate";
+      reader.warnAt(1, 'schoolYear', 'school-year-from-end-date', message);
+    }
     const start = rowStart(context, reader, ['academic_years', 'terms'], 'metadata.contractId');
     if (!start) return;
     const title = reader.required('title') ?? '';
     const type = reader.oneOf('type', SESSION_TYPES, true);
     const startsOn = reader.date('startDate', true);
     const endsOn = reader.date('endDate', true);
-    const schoolYear = reader.integer('schoolYear', true, { min: 1900, max: 2200 });
+    const schoolYear = yearsFromEndDates
+      ? endsOn === undefined
+        ? undefined
+        : Number(endsOn.slice(0, 4))
+      : reader.integer('schoolYear', true, { min: 1900, max: 2200 });
     if (startsOn && endsOn && endsOn < startsOn) reader.fail('endDate', 'bad-date', 'endDate is before startDate');
     if (!reader.ok || type === undefined || schoolYear === undefined) {
       context.book.markInvalid(type === 'schoolYear' ? 'academic_years' : 'terms', start.sourcedId, reader);
@@ -93,6 +115,12 @@ export async function readAcademicSessions(context: ImportContext): Promise<void
       type === 'schoolYear'
         ? { name: title, starts_on: startsOn, ends_on: endsOn }
         : { name_ar: title, name_en: reader.text('metadata.nameEn') || title, starts_on: startsOn, ends_on: endsOn };
+    // What is given back must import on its own: a kept row (a grading period the store does not hold) gets its year.
+    if (yearsFromEndDates)
+      derived.push({
+        sourcedId: start.sourcedId,
+        fields: [...reader.writtenFields(), ['schoolYear', String(schoolYear)]],
+      });
     sessions.push({
       line: reader.line,
       sourcedId: start.sourcedId,
@@ -103,6 +131,9 @@ export async function readAcademicSessions(context: ImportContext): Promise<void
       row,
     });
   });
+  for (const { sourcedId, fields } of derived) {
+    context.kept.keepUnusedFields('academicSessions.csv', sourcedId, Object.fromEntries(fields));
+  }
   const reader = context.readers.get('academicSessions.csv');
   if (!reader) return;
   const at = (session: SessionRow) => reader.begin({ line: session.line, values: [] });

@@ -304,6 +304,15 @@ function mostCommon<Value>(values: readonly Value[]): Value | undefined {
   return best;
 }
 
+/**
+ * A class section and subject as one key. Sections made while classes are placed have no id yet
+ * (0 until the ids are given): such a section is told apart by its sourcedId, or every class of a
+ * subject placed in a new section would be taken for the first one.
+ */
 function pairKey(section: unknown, subject: unknown): string {
-  return `${idOf(section)} ${idOf(subject)}`;
+  const keyOf = (value: unknown) => {
+    const entry = typeof value === 'object' && value !== null ? (value as Entry) : undefined;
+    return entry && entry.id === 0 ? `new ${entry.table} ${entry.sourcedId}` : idOf(value);
+  };
+  return `${keyOf(section)} ${keyOf(subject)}`;
 }

@@ -21,6 +21,8 @@ export interface ImportContext {
   readonly version: '1.1' | '1.2';
   /** The files the manifest declares, by OneRoster name (users, classes, ...). */
   readonly declared: ReadonlyMap<string, number>;
+  /** The files the manifest declares absent (or leaves empty), with the manifest line of each. */
+  readonly absent: ReadonlyMap<string, number>;
   /** Each file's reader once read, to report problems found later at a row of it. */
   readonly readers: Map<string, FieldReader>;
   /**

@@ -118,6 +118,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
       fromIdentifier: options.fromIdentifier,
       defaultCountryCode: options.defaultCountryCode,
       declared: manifest.declared,
+      absent: manifest.absent,
       version: manifest.version,
       readers: new Map(),
       orgs: new Set(),
@@ -171,9 +172,6 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
           `${counted(skipped, 'row')} of other files name records of ${file}, which cannot be read: ` +
           'left out, not listed',
       });
-    }
-    if (mode === 'bulk' && manifest.declared.has('orgs') && book.entries('schools').length === 0) {
-      problems.add({ file: 'orgs.csv', line: 1, column: 1, rule: 'missing-value', message: 'no org of type school' });
     }
     const counts = countRecords(book);
     counts.marks = await stagedMarkCount(connection);

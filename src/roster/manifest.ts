@@ -46,6 +46,8 @@ export interface Manifest {
   readonly version: '1.1' | '1.2';
   /** The OneRoster files declared bulk or delta, with the manifest line of each. */
   readonly declared: ReadonlyMap<string, number>;
+  /** The OneRoster files declared absent (or left empty), with the manifest line of each. */
+  readonly absent: ReadonlyMap<string, number>;
   readonly mode: ImportMode;
 }
 
@@ -58,6 +60,7 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
     return undefined;
   }
   const declared = new Map<string, number>();
+  const absent = new Map<string, number>();
   let delta = false;
   let version: Manifest['version'] = '1.1';
   try {
@@ -84,19 +87,30 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
       const fileName = [...ONEROSTER_FILES, ...V12_FILES].find(
         (candidate) => `file.${candidate}`.toLowerCase() === key.toLowerCase(),
       );
+      if (mode === '') {
+        // Vendors leave the files they do not write empty (`file.scoreScales,`): that is what absent says.
+        problems.warn({
+          file: 'manifest.csv',
+          line: row.line,
+          column: value + 1,
+          kind: 'manifest',
+          message: `${key} has no value: read as absent`,
+        });
+      }
       if (!fileName) continue;
-      if (!['bulk', 'delta', 'absent'].includes(mode)) {
+      if (mode !== '' && !['bulk', 'delta', 'absent'].includes(mode)) {
         fail(row.line, value + 1, 'unknown-value', `${key} is "${mode}", not bulk, delta or absent`);
         continue;
       }
-      if (mode === 'absent') {
+      if (mode === 'absent' || mode === '') {
+        absent.set(fileName, row.line);
         if (bundle.find(`${fileName}.csv`)) {
           problems.warn({
             file: 'manifest.csv',
             line: row.line,
             column: value + 1,
             kind: 'manifest',
-            message: `${key} is absent, but the bundle has ${fileName}.csv: not read`,
+            message: `${key} is ${mode || 'absent'}, but the bundle has ${fileName}.csv: not read`,
           });
         }
         continue;
@@ -112,5 +126,5 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
     fail(error.line, error.column, 'bad-file', error.message);
     return undefined;
   }
-  return { declared, mode: delta ? 'delta' : 'bulk', version };
+  return { declared, absent, mode: delta ? 'delta' : 'bulk', version };
 }

@@ -31,6 +31,10 @@ export type WarningKind =
   | 'header-case'
   | 'not-kept'
   | 'phone-kept-as-written'
+  | 'oneroster-1-0-header'
+  | 'school-year-from-end-date'
+  | 'empty-file'
+  | 'extra-fields'
   | 'columns-not-read'
   | 'manifest'
   | 'rows-skipped'
@@ -59,14 +63,27 @@ export interface Warning {
   readonly message: string;
 }
 
+/** Why --skip-invalid cannot leave out a problem of the whole file: it is no row to leave out. */
+const UNSKIPPABLE: Partial<Record<Rule | WarningKind, string>> = {
+  'bad-file': 'the file cannot be read (or is missing), so its rows cannot be told apart to leave out',
+  'missing-column': 'the header lacks a column every row needs, so no row of the file can be read',
+};
+
+/** A problem --skip-invalid cannot leave out, with why. */
+export interface Unskippable {
+  readonly problem: Problem;
+  readonly reason: string;
+}
+
 const MAX_KEPT = 10_000;
 const MAX_ROWS = 1_000_000;
 
 export class Problems {
   private readonly kept: Problem[] = [];
   private total = 0;
-  /** Problems that stop the whole import even with --skip-invalid: the file itself cannot be read. */
+  /** Problems that stop the whole import even with --skip-invalid (a file that cannot be read ...), with why. */
   private fatal = 0;
+  private readonly keptFatal: Unskippable[] = [];
   /** The rows with a problem, each once (up to a bound: past it rows are counted by problem). */
   private readonly rows = new Set<string>();
   private rowsPastBound = 0;
@@ -105,13 +122,25 @@ export class Problems {
     return { warnings: this.keptWarnings, notKept: this.warningTotal - this.keptWarnings.length };
   }
 
-  add(problem: Problem): void {
+  /**
+   * `unskippable`: why --skip-invalid cannot leave the problem out (the import then writes nothing);
+   * a file that cannot be read and a header without a required column are such problems anyway.
+   */
+  add(problem: Problem, unskippable = UNSKIPPABLE[problem.rule]): void {
     this.total += 1;
     const row = `${problem.file}:${problem.line}`;
     if (this.rows.size < MAX_ROWS) this.rows.add(row);
     else if (!this.rows.has(row)) this.rowsPastBound += 1;
-    if (problem.rule === 'bad-file' || problem.rule === 'missing-column') this.fatal += 1;
+    if (unskippable !== undefined) {
+      this.fatal += 1;
+      if (this.keptFatal.length < MAX_KEPT) this.keptFatal.push({ problem, reason: unskippable });
+    }
     if (this.kept.length < MAX_KEPT) this.kept.push(problem);
+  }
+
+  /** The problems --skip-invalid cannot leave out, with why (the first MAX_KEPT). */
+  unskippable(): readonly Unskippable[] {
+    return this.keptFatal;
   }
 
   get count(): number {

@@ -1,6 +1,8 @@
 import type { SchoolTableName } from '../store/roster/school-tables';
 import { type CsvFile, type CsvRow, CsvSyntaxError, openCsv } from './csv-file';
-import { FieldReader } from './fields';
+import { counted } from '../lib/counted';
+import { clip, FieldReader } from './fields';
+import { readAsOneRoster11 } from './oneroster-10-names';
 import { type ImportContext, readerOf } from './import-context';
 import { isNeverKept } from './kept-fields';
 import { ONEROSTER_FILES, V12_FILES } from './manifest';
@@ -20,7 +22,10 @@ export async function forEachRow<Name extends string = string>(
 ): Promise<boolean> {
   const base = fileName.replace(/\.csv$/, '');
   const oneRoster = [...ONEROSTER_FILES, ...V12_FILES] as readonly string[];
-  if (oneRoster.includes(base) && !context.declared.has(base)) return false;
+  if (oneRoster.includes(base) && !context.declared.has(base)) {
+    noteNotDeclared(context, base, fileName);
+    return false;
+  }
   const found = context.bundle.find(fileName);
   if (!found) {
     // Declared but missing (a problem of the manifest's): rows naming its records are not listed one by one.
@@ -33,12 +38,25 @@ export async function forEachRow<Name extends string = string>(
   let count = 0;
   context.progress.file(found, context.bundle.size(found));
   try {
-    file = await openCsv(context.bundle, found);
+    file = readAsOneRoster11(await openCsv(context.bundle, found), fileName, context.problems);
     reader = new FieldReader<Name>(fileName, file.header, context.problems, file.names);
     context.readers.set(fileName, reader);
-    if (!reader.requireColumns(requiredColumns)) return true;
+    const rows = file.rows[Symbol.asyncIterator]();
+    let next = await rows.next();
+    // A header alone (or nothing) is a file without rows, whatever its header lacks: there is nothing to read.
+    if (next.done) {
+      warnEmpty(context, fileName);
+      context.progress.fileDone(0);
+      return true;
+    }
+    if (!reader.requireColumns(requiredColumns)) {
+      await rows.return?.();
+      return true;
+    }
     const keep = keepsRows(base) ? rowKeeper(context, fileName, file) : undefined;
-    for await (const row of file.rows) {
+    for (; !next.done; next = await rows.next()) {
+      const row = next.value;
+      if (row.values.length > file.names.length) warnExtraFields(context, fileName, row, file.names.length);
       reader.begin(row);
       const leftOutBefore = context.school.leftOut.skipped;
       const unchangedBefore = context.book.unchanged;
@@ -72,6 +90,45 @@ export async function forEachRow<Name extends string = string>(
   }
   context.progress.fileDone(count);
   return true;
+}
+
+/** A file the manifest leaves out: rows naming its records say so, with the manifest's line. */
+function noteNotDeclared(context: ImportContext, base: string, fileName: string): void {
+  const line = context.absent.get(base);
+  const cause =
+    line === undefined
+      ? `the manifest does not declare ${fileName}`
+      : `the manifest marks ${fileName} absent (manifest.csv:${line})`;
+  context.book.fileNotInBundle(FILE_TABLES[fileName] ?? [], cause);
+}
+
+/** A file without rows: said, as a header that lacks a column then is no reason to refuse it. */
+function warnEmpty(context: ImportContext, fileName: string): void {
+  context.book.fileNotInBundle(FILE_TABLES[fileName] ?? [], `${fileName} has no rows`);
+  context.problems.warn({
+    file: fileName,
+    line: 1,
+    column: 1,
+    kind: 'empty-file',
+    message: `${fileName} has no rows (a header alone): read as an empty file`,
+  });
+}
+
+/** Fields past the header's last column have no name to be read by: said, rather than dropped unseen. */
+function warnExtraFields(context: ImportContext, fileName: string, row: CsvRow, columns: number): void {
+  const extra = row.values.slice(columns);
+  // A few of them, each cut short: a row of garbage makes one line, not a flood.
+  const listed = extra.slice(0, 3).map((value) => `"${clip(value)}"`);
+  if (extra.length > 3) listed.push('...');
+  const shown = extra.some((value) => value.trim() !== '') ? `: ${listed.join(', ')}` : ' (empty)';
+  const counts = `the row has ${row.values.length} fields, the header ${columns}`;
+  context.problems.warn({
+    file: fileName,
+    line: row.line,
+    column: columns + 1,
+    kind: 'extra-fields',
+    message: `${counts}: ${counted(extra.length, 'field')} past the header not read${shown}`,
+  });
 }
 
 /**
@@ -125,7 +182,7 @@ function rowKeeper(context: ImportContext, fileName: string, file: CsvFile) {
  * The tables each file fills: when a file cannot be read, rows that name its records are left out
  * without a problem each (the import stops anyway), and counted in one line.
  */
-const FILE_TABLES: Readonly<Record<string, readonly SchoolTableName[]>> = {
+export const FILE_TABLES: Readonly<Record<string, readonly SchoolTableName[]>> = {
   'orgs.csv': ['schools'],
   'academicSessions.csv': ['academic_years', 'terms'],
   'gradeLevels.csv': ['grade_levels'],

@@ -10,6 +10,17 @@ import type { FieldReader } from './fields';
  */
 export type ImportMode = 'bulk' | 'delta';
 
+/** The tables a user row fills: a row naming a user may find it invalid (or deleted) under another role. */
+export const USER_TABLES: readonly SchoolTableName[] = ['students', 'teachers', 'guardians'];
+
+/** Why no record has a sourcedId, when the bundle says: a row of it that is invalid, or the rest of the message. */
+export interface MissingCause {
+  /** `file:line` of the invalid row with that sourcedId. */
+  readonly invalidAt?: string;
+  /** What follows "names no ... in the bundle": '' when the bundle says nothing more. */
+  readonly detail: string;
+}
+
 export interface Entry {
   readonly table: SchoolTableName;
   readonly sourcedId: string;
@@ -40,6 +51,10 @@ export class RosterBook {
   /** Tables whose file cannot be read, with where it broke and the rows left out because of it. */
   private readonly broken = new Map<SchoolTableName, { file: string; where: string; skipped: number }>();
   private readonly quietlyInvalid = new Map<SchoolTableName, Map<string, { where: string; skipped: number }>>();
+  /** Rows with status tobedeleted (`file:line`), so that a row naming one says why it finds nothing. */
+  private readonly toBeDeleted = new Map<SchoolTableName, Map<string, string>>();
+  /** Tables whose file the manifest leaves out, with what the manifest says of it. */
+  private readonly notInBundle = new Map<SchoolTableName, string>();
   /**
    * Delta rows no newer than the store's copy, so far: such a row changes nothing, its kept fields
    * (the ledger) included, and the reader compares this count around each row to know it.
@@ -105,6 +120,9 @@ export class RosterBook {
 
   /** A row with status=tobedeleted: in delta mode its record leaves the store. */
   delete(table: SchoolTableName, sourcedId: string, reader: FieldReader): void {
+    const marked = this.toBeDeleted.get(table) ?? new Map<string, string>();
+    if (!marked.has(sourcedId)) marked.set(sourcedId, `${reader.file}:${reader.line}`);
+    this.toBeDeleted.set(table, marked);
     if (this.mode !== 'delta') return;
     const known = this.ledger.idOf(table, sourcedId);
     this.of(table).delete(sourcedId);
@@ -202,12 +220,43 @@ export class RosterBook {
         return reader.fail(column, 'depends-on-invalid', `${what} "${sourcedId}" is the invalid row at ${where}`);
       }
     }
+    const cause = this.missingCause(tables, sourcedId);
+    if (cause.invalidAt) {
+      return reader.fail(column, 'depends-on-invalid', `user "${sourcedId}" is the invalid row at ${cause.invalidAt}`);
+    }
     if (this.unknownIsOtherSchool) {
       // Counted once a row, however many of its references are unknown.
       if (reader.ok) this.unknownIsOtherSchool.skipped += 1;
       return reader.failQuietly(this.unknownIsOtherSchool);
     }
-    return reader.fail(column, 'unknown-reference', `${column} "${sourcedId}" names no ${what} in the bundle`);
+    return reader.fail(
+      column,
+      'unknown-reference',
+      `${column} "${sourcedId}" names no ${what} in the bundle${cause.detail}`,
+    );
+  }
+
+  /** The file the manifest leaves out (absent, or not declared) that would fill these tables, said as the cause. */
+  fileNotInBundle(tables: readonly SchoolTableName[], cause: string): void {
+    for (const table of tables) this.notInBundle.set(table, cause);
+  }
+
+  /**
+   * Why no record of `tables` has this sourcedId, as far as the bundle tells: a user row of that
+   * sourcedId that is invalid under another role, a row of it marked tobedeleted, or a file the
+   * manifest leaves out.
+   */
+  missingCause(tables: readonly SchoolTableName[], sourcedId: string): MissingCause {
+    const related = tables.some((table) => USER_TABLES.includes(table)) ? [...tables, ...USER_TABLES] : tables;
+    const invalidAt = related.map((table) => this.invalid.get(table)?.get(sourcedId)).find(Boolean);
+    if (invalidAt) return { invalidAt, detail: '' };
+    const deletedAt = related.map((table) => this.toBeDeleted.get(table)?.get(sourcedId)).find(Boolean);
+    if (deletedAt) {
+      const fate = this.mode === 'delta' ? 'this delta deletes it' : 'not imported';
+      return { detail: `: its row at ${deletedAt} has status tobedeleted (${fate})` };
+    }
+    const absent = tables.map((table) => this.notInBundle.get(table)).find(Boolean);
+    return { detail: absent ? `: ${absent}` : '' };
   }
 
   /** Finds a record without reporting anything. */

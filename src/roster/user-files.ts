@@ -6,7 +6,7 @@ import type { UserRoles } from './roles-file';
 import type { FieldReader } from './fields';
 import { type ImportContext, readerOf } from './import-context';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
-import type { Entry } from './roster-book';
+import { type Entry, USER_TABLES } from './roster-book';
 
 /**
  * users.csv -> students, teachers and guardians (parent, guardian and relative); administrators,
@@ -28,7 +28,6 @@ const V12_ROLES = [
   'counselor',
 ] as const;
 const GUARDIAN_ROLES: readonly string[] = ['guardian', 'parent', 'relative'];
-export const USER_TABLES: readonly SchoolTableName[] = ['students', 'teachers', 'guardians'];
 
 function tableOfRole(role: string | undefined): SchoolTableName | undefined {
   if (role === 'student') return 'students';
@@ -149,12 +148,18 @@ function linkGuardians(context: ImportContext, agents: Agents): void {
       const other = user.table === 'guardians' ? book.find('students', agent) : book.find('guardians', agent);
       if (!other) {
         if (!USER_TABLES.some((table) => book.find(table, agent) || book.isLeftOut(table, agent))) {
-          reader.failAt(
-            line,
-            'agentSourcedIds',
-            'unknown-reference',
-            `agentSourcedIds "${agent}" names no user in the bundle`,
-          );
+          const cause = book.missingCause(USER_TABLES, agent);
+          if (cause.invalidAt) {
+            reader.failAt(
+              line,
+              'agentSourcedIds',
+              'depends-on-invalid',
+              `user "${agent}" is the invalid row at ${cause.invalidAt}`,
+            );
+          } else {
+            const names = `agentSourcedIds "${agent}" names no user in the bundle${cause.detail}`;
+            reader.failAt(line, 'agentSourcedIds', 'unknown-reference', names);
+          }
         }
         continue;
       }

@@ -7,7 +7,7 @@ import { queueMarkNotifications } from '../notifications/mark-notifications';
 import { changeTotals } from '../roster/change-counts';
 import { type ImportOptions, type ImportOutcome, importSchool } from '../roster/import-school';
 import { SILENT_PROGRESS } from '../roster/progress';
-import { USER_TABLES } from '../roster/user-files';
+import { USER_TABLES } from '../roster/roster-book';
 import type { Store } from '../store/open-store';
 import {
   assessmentsBySourcedId,
