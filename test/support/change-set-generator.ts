@@ -177,9 +177,8 @@ function addPupil(state: SchoolState, pupil: NonNullable<ChangePlan['newPupil']>
   const enrolmentsOf = (user: string) => state.live('enrollments', (row) => row.userSourcedId === user);
   const hasHomeroom = (row: Row) => enrolmentsOf(row.sourcedId).some((e) => isHomeroom(state, e.classSourcedId));
   const pupils = state.live('users', (row) => row.role === 'student');
-  // Like a pupil in scheduled classes only when there is one, the case bulk and delta place apart;
-  // KNOWN-DEFECT flag (known-defects.ts): a pupil added by a delta needs a homeroom.
-  const withoutHomeroom = KNOWN_DEFECTS.deltaPupilWithoutHomeroom ? [] : pupils.filter((row) => !hasHomeroom(row));
+  // Like a pupil in scheduled classes only when there is one, the case bulk and delta place apart.
+  const withoutHomeroom = pupils.filter((row) => !hasHomeroom(row));
   const candidates = withoutHomeroom.length > 0 && pupil.like % 2 === 0 ? withoutHomeroom : pupils.filter(hasHomeroom);
   const like = pickFrom(candidates, pupil.like);
   if (!like) return;
@@ -210,32 +209,10 @@ function addPupil(state: SchoolState, pupil: NonNullable<ChangePlan['newPupil']>
     });
 }
 
-/** What the record a changed row hangs off must come with in a district's delta (see KNOWN_DEFECTS). */
-function withParents(state: SchoolState): void {
-  const resend = (file: string, sourcedId: string) => {
-    const row = state.files.get(file)?.get(sourcedId);
-    if (row && !state.touched.get(file)?.has(sourcedId)) state.put(file, row);
-  };
-  for (const [file, rows] of [...state.touched]) {
-    for (const row of rows.values()) {
-      if (row === 'deleted') continue;
-      if (file === 'enrollments' || file === 'lineItems') resend('classes', row.classSourcedId);
-      if (file === 'demographics') resend('users', row.sourcedId);
-      if (file === 'results') {
-        const item = state.files.get('lineItems')?.get(row.lineItemSourcedId);
-        resend('lineItems', row.lineItemSourcedId);
-        if (item) resend('classes', item.classSourcedId);
-      }
-    }
-  }
-}
-
 export function generatedChanges(school: GeneratedSchool): fc.Arbitrary<ChangeSet> {
   return changePlan.map((plan) => {
     const state = new SchoolState(school.rows);
     applyPlan(state, plan);
-    // KNOWN-DEFECT flag (known-defects.ts): a district's delta carries the parents of what it changes.
-    if (KNOWN_DEFECTS.districtDeltaWithoutParents && school.schools.length > 1) withParents(state);
     const changed = new Map(
       [...state.touched].map(([file, rows]) => [
         file,

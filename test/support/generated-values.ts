@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { KNOWN_DEFECTS } from './known-defects';
 
 /**
  * The values a generated school is written with: texts that a CSV writer must quote or a reader
@@ -11,18 +10,7 @@ import { KNOWN_DEFECTS } from './known-defects';
 /** A text's first fragment: a letter, so that no generated name is empty or blank once trimmed. */
 const LEADING = ['Noor', 'Math', 'عبدالرحمن', 'العلوم', 'さくら', '日本語', '😀', '👩🏽‍🏫', 'Élodie'];
 const BARE_LINE_BREAKS = ['\n', '\r'];
-const FOLLOWING = [
-  ...LEADING,
-  ' ',
-  ',',
-  '"',
-  "'",
-  '""',
-  ';',
-  '\uFEFF',
-  '\r\n',
-  ...(KNOWN_DEFECTS.bareLineBreaks ? [] : BARE_LINE_BREAKS),
-];
+const FOLLOWING = [...LEADING, ' ', ',', '"', "'", '""', ';', '\uFEFF', '\r\n', ...BARE_LINE_BREAKS];
 
 /** A name or title: one to four fragments, starting and ending with a letter. */
 export const textValue: fc.Arbitrary<string> = fc
@@ -66,10 +54,9 @@ const foreignPhone: fc.Arbitrary<GeneratedPhone> = fc
     return { written, stored: written };
   });
 
-export const phoneValue: fc.Arbitrary<GeneratedPhone | undefined> = fc.option(
-  KNOWN_DEFECTS.foreignPhoneNumbers ? nationalPhone : fc.oneof(nationalPhone, foreignPhone),
-  { nil: undefined },
-);
+export const phoneValue: fc.Arbitrary<GeneratedPhone | undefined> = fc.option(fc.oneof(nationalPhone, foreignPhone), {
+  nil: undefined,
+});
 
 /** A property's runs each fill several stores (and sync two): minutes on a busy machine of 2 cores. */
 export const PROPERTY_TIMEOUT_MS = 600_000;

@@ -5,21 +5,6 @@
  * comma-separated) switches some off for one run, to see a property find its defect.
  */
 const NARROWED = {
-  // KNOWN-DEFECT(i33-export): the export quotes only CRLF, so a value with a bare LF or CR does not import back.
-  bareLineBreaks: true,
-  // KNOWN-DEFECT(i33-export): a foreign number is stored with the region's prefix (`+9669503366601`).
-  foreignPhoneNumbers: true,
-  // KNOWN-DEFECT(i33-export): a `password` column of users.csv is kept (and exported), the sync's is not.
-  passwords: true,
-  // KNOWN-DEFECT(i33-export): a teacher with one enrolment per term in a class is assigned to it twice.
-  teacherEnrolmentPerTerm: true,
-  // KNOWN-DEFECT(i33-sync): a delta adds a pupil in scheduled classes only without a class section.
-  deltaPupilWithoutHomeroom: true,
-  // KNOWN-DEFECT(i33-sync): a district's delta sync (SIS_SCHOOL) drops a result, enrolment or
-  // demographics row whose line item, class or user the same delta does not carry. Also (reported
-  // by i33-props, no branch yet): a district's delta CSV imported with --school refuses another
-  // school's row naming a record the delta does not carry ("names no class in the bundle").
-  districtDeltaWithoutParents: true,
   // KNOWN-DEFECT(reported by i33-props, no branch yet): a delta that takes a scheduled class's last
   // pupil leaves the class on that pupil's section (bulk: the section of its grade), and one that takes
   // the last scheduled class of a pupil without a homeroom leaves the pupil's inferred enrolment record.

@@ -111,7 +111,7 @@ class SchoolBuilder {
       familyName: person.family,
       phone: person.phone?.written ?? '',
       agentSourcedIds: agents,
-      ...(KNOWN_DEFECTS.passwords ? {} : { password: `secret-${sourcedId}` }),
+      password: `secret-${sourcedId}`,
     });
     if (person.phone) this.phones.set(sourcedId, person.phone);
   }

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { type GeneratedPhone, phoneValue, textValue } from './generated-values';
-import { KNOWN_DEFECTS } from './known-defects';
 
 /** The drawn shape of one school, which `buildSchool` turns into rows. */
 export interface SchoolPlan {
@@ -64,7 +63,7 @@ export const schoolPlan: fc.Arbitrary<SchoolPlan> = fc.record({
       family: textValue,
       phone: phoneValue,
       classes: indexes,
-      perTerm: KNOWN_DEFECTS.teacherEnrolmentPerTerm ? fc.constant(false) : fc.boolean(),
+      perTerm: fc.boolean(),
       homeroomOnly: fc.boolean(),
     }),
     { minLength: 1, maxLength: 3 },
