@@ -22,7 +22,9 @@ export function remoteFetch(
     const headers = { ...options.headers, ...(body ? { 'Content-Length': String(body.length) } : {}) };
     const outgoing = request(
       url,
-      { method: options.method ?? 'GET', headers, localAddress: options.from ?? REMOTE_ADDRESS },
+      // A connection of its own (no agent): a kept-alive socket the service has just timed out would
+      // be reset under the next call, a race of the client's making, not the service's.
+      { method: options.method ?? 'GET', headers, localAddress: options.from ?? REMOTE_ADDRESS, agent: false },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
