@@ -2,6 +2,7 @@ import { counted } from '../lib/counted';
 import type { Store } from '../store/open-store';
 import { type ImportConnection, openImportConnection } from '../store/roster/import-connection';
 import { heldSourcedIds, loadLedger, recordLedger, storedRecords, storedRelations } from '../store/roster/ledger';
+import { readKeptRows } from '../store/roster/kept-fields';
 import { countSchoolRows, storedSchool } from '../store/roster/school-reader';
 import { SCHOOL_TABLES, type SchoolTableName } from '../store/roster/school-tables';
 import {
@@ -129,6 +130,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
         leftOut: { file: 'orgs.csv', where: 'orgs.csv:1', skipped: 0 },
       },
       storedRelations: mode === 'delta' ? await storedRelations(connection) : new Map(),
+      keptRows: (file, sourcedIds) => readKeptRows(connection, file, sourcedIds),
       // The school's rows: the manifest's properties describe the bundle, not the school.
       rowsRead: { count: 0 },
       patches: [],

@@ -27,7 +27,7 @@ const NARROWED = {
   // KNOWN-DEFECT(reported by i33-props, no branch yet): a delta that lists a guardian (or a student)
   // restates their links from their own agentSourcedIds alone: links only the other side names are
   // dropped (bulk takes the union of both sides). Narrowed: guardians name their children too.
-  oneSidedGuardianLinks: true,
+  oneSidedGuardianLinks: false,
   // KNOWN-DEFECT(reported by i33-props, no branch yet): a second scheduled class of one subject in
   // one section is stored as the first under another name, but that name is not in the ledger: a
   // delta that lists the second class places it anew (in a section of its grade); and a teacher of

@@ -59,3 +59,23 @@ export async function keptColumns(connection: ImportConnection, file: string): P
   );
   return rows.map((row) => row.name);
 }
+
+/** The kept rows of the file with these sourcedIds, by sourcedId (those without a kept row are absent). */
+export async function readKeptRows(
+  connection: ImportConnection,
+  file: string,
+  sourcedIds: readonly string[],
+): Promise<Map<string, Record<string, string>>> {
+  const found = new Map<string, Record<string, string>>();
+  // In batches: an engine bounds the parameters of one statement.
+  for (let start = 0; start < sourcedIds.length; start += 500) {
+    const batch = sourcedIds.slice(start, start + 500);
+    const marks = batch.map(() => '?').join(', ');
+    const rows = await connection.all<{ sourced_id: string; fields: string }>(
+      `SELECT sourced_id, fields FROM roster_fields WHERE file = ? AND sourced_id IN (${marks})`,
+      [file, ...batch],
+    );
+    for (const row of rows) found.set(row.sourced_id, JSON.parse(row.fields) as Record<string, string>);
+  }
+  return found;
+}
