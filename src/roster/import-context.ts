@@ -44,6 +44,8 @@ export interface ImportContext {
   readonly rowsRead: { count: number };
   /** In a delta, the store's links' relations by `studentId guardianId`, kept when the guardian's row is not in it. */
   readonly storedRelations: ReadonlyMap<string, string>;
+  /** The store's kept rows of a file with these sourcedIds (see kept-fields.ts), by sourcedId. */
+  readonly keptRows: (file: string, sourcedIds: readonly string[]) => Promise<Map<string, Record<string, string>>>;
   /** The guardian links of the bundle's users. */
   readonly links: Array<{ student: Entry; guardian: Entry; relation: string }>;
   /** The accepted rows' fields, for export to give back (see kept-fields.ts). */

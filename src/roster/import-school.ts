@@ -1,7 +1,8 @@
 import { counted } from '../lib/counted';
 import type { Store } from '../store/open-store';
 import { type ImportConnection, openImportConnection } from '../store/roster/import-connection';
-import { heldSourcedIds, loadLedger, recordLedger, storedRecords, storedRelations } from '../store/roster/ledger';
+import { heldSourcedIds, loadLedger, recordClassAliases, recordLedger, storedRelations } from '../store/roster/ledger';
+import { keptRowsOf } from '../store/roster/kept-fields';
 import { countSchoolRows, storedSchool } from '../store/roster/school-reader';
 import { SCHOOL_TABLES, type SchoolTableName } from '../store/roster/school-tables';
 import {
@@ -41,7 +42,8 @@ import { readOwnFiles } from './own-files';
 import { KeptFields } from './kept-fields';
 import { Problems } from './problems';
 import type { Progress } from './progress';
-import { type Entry, type ImportMode, type Ledger, RosterBook } from './roster-book';
+import { type Entry, type ImportMode, RosterBook } from './roster-book';
+import { ledgerView, preloadStore } from './stored-records';
 import { readDemographics, readUsers } from './user-files';
 
 /**
@@ -130,6 +132,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
         leftOut: { file: 'orgs.csv', where: 'orgs.csv:1', skipped: 0 },
       },
       storedRelations: mode === 'delta' ? await storedRelations(connection) : new Map(),
+      keptRows: (file, sourcedIds) => keptRowsOf(connection, file, sourcedIds),
       // The school's rows: the manifest's properties describe the bundle, not the school.
       rowsRead: { count: 0 },
       patches: [],
@@ -233,22 +236,6 @@ export function importRecords(
   options: Omit<ImportOptions, 'path' | 'bundle'>,
 ): Promise<ImportOutcome> {
   return importSchool(store, { ...options, path: records.location, bundle: recordsBundle(records) });
-}
-
-function ledgerView(ledger: Awaited<ReturnType<typeof loadLedger>>): Ledger {
-  return {
-    idOf: (table, sourcedId) => ledger.entries.get(table)?.get(sourcedId),
-    highestId: (table) => ledger.highest.get(table) ?? 0,
-  };
-}
-
-async function preloadStore(connection: ImportConnection, book: RosterBook): Promise<void> {
-  for (const table of SCHOOL_TABLES) {
-    if (!table.hasId || table.name === 'marks') continue;
-    for (const record of await storedRecords(connection, table.name)) {
-      book.preload(table.name, record.sourcedId, record.id, record.row);
-    }
-  }
 }
 
 /** The files in the order their references need: what a row names is read before it. */
@@ -361,6 +348,8 @@ async function writeSchool(
         .map((entry) => [table.name, entry.sourcedId, entry.id, entry.modifiedAt ?? null] as const),
     );
     await recordLedger(connection, ledger);
+    const aliases = book.aliasesOf('class_subjects').map(([sourcedId, entry]) => [sourcedId, entry.id] as const);
+    await recordClassAliases(connection, !delta, aliases);
     await context.kept.write(connection, !delta);
     await writeStagedMarkFields(connection, delta);
     await commitSchoolChange(connection, log);

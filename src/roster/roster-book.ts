@@ -277,6 +277,11 @@ export class RosterBook {
     entries.set(sourcedId, target);
   }
 
+  /** The other sourcedIds of the table's records (see alias), each with the record it names. */
+  aliasesOf(table: SchoolTableName): Array<[string, Entry]> {
+    return [...(this.aliases.get(table) ?? [])];
+  }
+
   /** The table's records from this bundle, in file order. */
   entries(table: SchoolTableName): Entry[] {
     return [...this.of(table).values()].filter((entry) => entry.line > 0);

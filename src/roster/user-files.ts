@@ -7,6 +7,7 @@ import type { FieldReader } from './fields';
 import { type ImportContext, readerOf } from './import-context';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
 import { type Entry, USER_TABLES } from './roster-book';
+import { linksNamedByUnlisted } from './kept-links';
 
 /**
  * users.csv -> students, teachers and guardians (parent, guardian and relative); administrators,
@@ -95,6 +96,7 @@ export async function readUsers(context: ImportContext, roles?: ReadonlyMap<stri
   if (!present) return;
   for (const table of USER_TABLES) assignIds(context, table);
   linkGuardians(context, agents);
+  if (context.mode === 'delta') context.links.push(...(await linksNamedByUnlisted(context, new Set(agents.keys()))));
 }
 
 /** The longest phone number kept as written: E.164 has 15 digits; room for spaces, dashes and an extension. */

@@ -73,4 +73,12 @@ describeEachEngine('a delta of scheduled classes alone', (engine) => {
     );
     expect((await imported(rows, delta)).tables).toEqual((await imported(changed)).tables);
   });
+
+  test('the second class of a subject and section, listed again, stays the first', async () => {
+    const titles = { 'math-7a-extra': 'Mathematics 7A extra' };
+    const changed = retitled(school(), titles);
+    const delta = await imported(school(), classesDelta(changed, Object.keys(titles)));
+    expect(delta.tables).toEqual((await imported(changed)).tables);
+    expect(delta.tables.class_subjects).toHaveLength(3);
+  });
 });

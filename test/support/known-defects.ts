@@ -5,19 +5,14 @@
  * comma-separated) switches some off for one run, to see a property find its defect.
  */
 const NARROWED = {
-  // KNOWN-DEFECT(reported by i33-props, no branch yet): a delta that takes a scheduled class's last
+  // KNOWN-DEFECT: a delta that takes a scheduled class's last
   // pupil leaves the class on that pupil's section (bulk: the section of its grade), and one that takes
   // the last scheduled class of a pupil without a homeroom leaves the pupil's inferred enrolment record.
   lastScheduledEnrolment: true,
-  // KNOWN-DEFECT(reported by i33-props, no branch yet): a delta that lists a guardian (or a student)
-  // restates their links from their own agentSourcedIds alone: links only the other side names are
-  // dropped (bulk takes the union of both sides). Narrowed: guardians name their children too.
-  oneSidedGuardianLinks: true,
-  // KNOWN-DEFECT(reported by i33-props, no branch yet): a second scheduled class of one subject in
-  // one section is stored as the first under another name, but that name is not in the ledger: a
-  // delta that lists the second class places it anew (in a section of its grade); and a teacher of
-  // both is assigned twice (i33-export's double assignment may cover this).
-  secondClassOfSubjectInSection: true,
+  // KNOWN-DEFECT: a teacher of two schools that a district's delta sync (SIS_SCHOOL) lists is kept
+  // with this school's org alone in orgSourcedIds (the delta names no org of the other school), where
+  // a bulk import with --school keeps both: the kept fields differ, the records do not.
+  sharedTeacherInDistrictDelta: true,
 } as const;
 
 const switchedOff = new Set((process.env.KNOWN_DEFECTS_OFF ?? '').split(','));

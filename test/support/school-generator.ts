@@ -80,21 +80,8 @@ class SchoolBuilder {
     this.homerooms = this.plan.homerooms.map((title, index) =>
       this.klass(this.id('hr', index), title, courses[0].sourcedId, 'homeroom', 'y2026'),
     );
-    const used = new Set<string>();
     this.scheduled = this.plan.scheduled.map((entry, index) => {
-      let course = pick(courses, entry.course).sourcedId;
-      // KNOWN-DEFECT flag (known-defects.ts): no second class of one subject, which could be taught
-      // to the same section (a class without pupils goes to the section of its grade).
-      if (KNOWN_DEFECTS.secondClassOfSubjectInSection && used.has(course)) {
-        course = this.id('cx', index);
-        courses.push({
-          sourcedId: course,
-          title: entry.title,
-          courseCode: `CX${index + 1}`,
-          orgSourcedId: this.school,
-        });
-      }
-      used.add(course);
+      const course = pick(courses, entry.course).sourcedId;
       return this.klass(this.id('k', index), entry.title, course, 'scheduled', entry.terms);
     });
     this.rows.classes.push(...this.homerooms, ...this.scheduled);
@@ -225,16 +212,7 @@ function buildSchool(plan: SchoolPlan, school: string, prefix: string, phones: P
   builder.teachers();
   builder.gradebook();
   if (plan.deletedRows) builder.deletedRows();
-  if (KNOWN_DEFECTS.oneSidedGuardianLinks) nameChildren(builder.rows.users);
   return builder.rows;
-}
-
-/** Each guardian's agentSourcedIds name the children who name them, as some SIS write both sides. */
-function nameChildren(users: Row[]): void {
-  for (const guardian of users.filter((row) => row.role === 'parent' || row.role === 'guardian')) {
-    const children = users.filter((row) => row.role === 'student' && row.agentSourcedIds === guardian.sourcedId);
-    guardian.agentSourcedIds = children.map((row) => row.sourcedId).join(',');
-  }
 }
 
 /** The district's org, the shared sessions and categories, and each school's org. */
@@ -276,7 +254,7 @@ export function generatedSchool(options: { schools: 1 | 2 }): fc.Arbitrary<Gener
       const phones: PhoneBook = new Map();
       const parts = plans.map((plan, index) => buildSchool(plan, schools[index], `${'ab'[index]}-`, phones));
       const rows = merged([sharedRows(schools), ...parts]);
-      if (shareTeacher && schools.length === 2) {
+      if (shareTeacher && schools.length === 2 && !KNOWN_DEFECTS.sharedTeacherInDistrictDelta) {
         // The first school's first teacher also teaches in the second school's first class.
         const teacher = rows.users.find((row) => row.sourcedId === 'a-t1') as Row;
         teacher.orgSourcedIds = 'sch-1,sch-2';

@@ -72,6 +72,37 @@ export async function storedRecords(
   });
 }
 
+/**
+ * The other sourcedIds of scheduled classes (a second class of one subject in one section is the
+ * first): kept in the ledger under a kind of their own, so that a delta that lists such a class
+ * again finds the record it is. A bulk import replaces them all.
+ */
+const CLASS_ALIASES = 'class_subject_aliases';
+
+export async function recordClassAliases(
+  connection: ImportConnection,
+  bulk: boolean,
+  aliases: ReadonlyArray<readonly [sourcedId: string, id: number]>,
+): Promise<void> {
+  if (bulk) await connection.run('DELETE FROM roster_ids WHERE kind = ?', [CLASS_ALIASES]);
+  await connection.insert(
+    'roster_ids',
+    ['kind', 'sourced_id', 'id', 'modified_at'],
+    aliases.map(([sourcedId, id]) => [CLASS_ALIASES, sourcedId, id, null]),
+    ' ON CONFLICT (kind, sourced_id) DO UPDATE SET id = excluded.id',
+  );
+}
+
+export async function storedClassAliases(
+  connection: ImportConnection,
+): Promise<Array<{ sourcedId: string; id: number }>> {
+  const rows = await connection.all<{ sourced_id: string; id: number }>(
+    'SELECT sourced_id, id FROM roster_ids WHERE kind = ?',
+    [CLASS_ALIASES],
+  );
+  return rows.map((row) => ({ sourcedId: String(row.sourced_id), id: Number(row.id) }));
+}
+
 /** The store's guardian links' relations, by `studentId guardianId`: a delta that lists one side keeps them. */
 export async function storedRelations(connection: ImportConnection): Promise<Map<string, string>> {
   const rows = await connection.all<{ student_id: number; guardian_id: number; relation: string }>(
