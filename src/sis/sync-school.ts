@@ -11,6 +11,7 @@ import { USER_TABLES } from '../roster/roster-book';
 import type { Store } from '../store/open-store';
 import {
   assessmentsBySourcedId,
+  heldClassSourcedIds,
   heldSourcedIds,
   markIdsBySourcedId,
   recordSyncRun,
@@ -292,7 +293,7 @@ function whyNothingWritten(imported: ImportOutcome): string {
 /** This school's classes, lineItems and users the store holds (it holds no other school's). */
 async function heldRecords(store: Store): Promise<HeldRecords> {
   return {
-    classes: await heldSourcedIds(store, ['classes', 'class_subjects']),
+    classes: await heldClassSourcedIds(store),
     lineItems: await heldSourcedIds(store, ['assessments']),
     users: await heldSourcedIds(store, USER_TABLES),
   };

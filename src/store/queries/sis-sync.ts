@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { SisSyncRunTable } from '../schema';
 import type { Session } from '../session';
+import { CLASS_ALIASES } from '../roster/ledger';
 
 /** The sync's lease, progress and runs (see migration 012). */
 
@@ -103,6 +104,14 @@ export async function markIdsBySourcedId({ db }: Session, sourcedIds: readonly s
 }
 
 /** The sourcedIds the ledger holds of the given kinds (tables): the records a store already has. */
+/**
+ * The sourcedIds of the classes the store holds: homerooms and sections, scheduled classes, and the
+ * other names of a scheduled class (a second class of one subject in one section is the first).
+ */
+export function heldClassSourcedIds(session: Session): Promise<string[]> {
+  return heldSourcedIds(session, ['classes', 'class_subjects', CLASS_ALIASES]);
+}
+
 export async function heldSourcedIds({ db }: Session, kinds: readonly string[]): Promise<string[]> {
   if (kinds.length === 0) return [];
   const rows = await db.selectFrom('roster_ids').select('sourced_id').where('kind', 'in', kinds).execute();

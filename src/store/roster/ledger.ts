@@ -77,7 +77,7 @@ export async function storedRecords(
  * first): kept in the ledger under a kind of their own, so that a delta that lists such a class
  * again finds the record it is. A bulk import replaces them all.
  */
-const CLASS_ALIASES = 'class_subject_aliases';
+export const CLASS_ALIASES = 'class_subject_aliases';
 
 export async function recordClassAliases(
   connection: ImportConnection,
