@@ -14,6 +14,7 @@ import { importBundle, problemsOf, schoolIsEmpty } from '../support/roster-impor
 import { startTestService } from '../support/service';
 import { NS, soap11 } from '../support/soap';
 import { openTestStore } from '../support/stores';
+import { SYNC_TEST_OPTIONS } from '../support/sync-options';
 
 /**
  * SIS records written to do harm, through the import and the sync, then export and the wire: a
@@ -127,15 +128,11 @@ describeEachEngine('hostile SIS records', (engine) => {
     const provider = new OneRosterProvider(schoolOf(rows, '1.1'));
     await provider.start();
     try {
-      const sync = await syncSchool(store, readSisSettings({ ...provider.settings('1.1'), SIS_PAGE_SIZE: '4' }), {
-        full: false,
-        dryRun: false,
-        skipInvalid: false,
-        fromIdentifier: false,
-        strict: false,
-        defaultCountryCode: '966',
-        wait: async () => undefined,
-      });
+      const sync = await syncSchool(
+        store,
+        readSisSettings({ ...provider.settings('1.1'), SIS_PAGE_SIZE: '4' }),
+        SYNC_TEST_OPTIONS,
+      );
       expect(sync.outcome).toBe('nothing-written');
       expect(sync.imported?.problems.list().problems[0]).toEqual(
         expect.objectContaining({ file: 'users.csv', rule: 'bad-character' }),

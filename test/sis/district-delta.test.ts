@@ -8,6 +8,7 @@ import { deltaBundle, writeBundle } from '../support/roster-bundle';
 import { importBundle, problemsOf } from '../support/roster-import';
 import { startTestService } from '../support/service';
 import { openTestStore } from '../support/stores';
+import { SYNC_TEST_OPTIONS } from '../support/sync-options';
 
 /**
  * A district's provider (two schools) and SIS_SCHOOL: a delta carries what changed, not the class a
@@ -15,15 +16,7 @@ import { openTestStore } from '../support/stores';
  * already holds is this school's, so such changes are applied; those of the other school stay out.
  */
 
-const options = {
-  full: false,
-  dryRun: false,
-  skipInvalid: false,
-  fromIdentifier: false,
-  strict: false,
-  defaultCountryCode: '966',
-  wait: async () => undefined,
-};
+const options = SYNC_TEST_OPTIONS;
 
 async function idOf(store: Store, kind: string, sourcedId: string): Promise<number | undefined> {
   const row = await store.db

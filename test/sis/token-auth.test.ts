@@ -5,6 +5,7 @@ import { readSisSettings, TOKEN_AUTH_METHODS } from '../../src/config/sis-settin
 import { syncSchool } from '../../src/sis/sync-school';
 import { OneRosterProvider, schoolOf, sisSchool } from '../support/oneroster-provider';
 import { openTestStore } from '../support/stores';
+import { SYNC_TEST_OPTIONS } from '../support/sync-options';
 
 /**
  * SIS_TOKEN_AUTH against token endpoints as strict as real ones: each method is accepted by the
@@ -13,15 +14,7 @@ import { openTestStore } from '../support/stores';
  */
 
 const CLIENT = { clientId: 'sis-client', clientSecret: 'p@ss word+1-x' };
-const options = {
-  full: false,
-  dryRun: false,
-  skipInvalid: false,
-  fromIdentifier: false,
-  strict: false,
-  defaultCountryCode: '966',
-  wait: async () => undefined,
-};
+const options = SYNC_TEST_OPTIONS;
 const SENT = {
   basic: 'as HTTP Basic, plain',
   'basic-encoded': 'as HTTP Basic, form-encoded first',

@@ -5,6 +5,7 @@ import type { EngineUnderTest } from './engines';
 import type { OneRosterProvider } from './oneroster-provider';
 import type { StoreDump } from './store-dump';
 import { openTestStore } from './stores';
+import { SYNC_TEST_OPTIONS } from './sync-options';
 
 /**
  * What the property tests comparing the paths a school arrives by share: a fresh store of the
@@ -12,15 +13,7 @@ import { openTestStore } from './stores';
  * 1.2 provider adds that a 1.1 bundle cannot have.
  */
 
-const SYNC_OPTIONS = {
-  full: false,
-  dryRun: false,
-  skipInvalid: false,
-  fromIdentifier: false,
-  strict: false,
-  defaultCountryCode: '966',
-  wait: async () => undefined,
-};
+const SYNC_OPTIONS = SYNC_TEST_OPTIONS;
 
 /** Runs `work` on a fresh store of the engine, closed after it whatever comes of it. */
 export async function withFreshStore<T>(engine: EngineUnderTest, work: (store: Store) => Promise<T>): Promise<T> {

@@ -1,29 +1,10 @@
+import type { ServiceTableName } from '../roster/school-tables';
 import { NOT_PERSONAL as NO, personal, type TableDeclarations } from './declaration-types';
 
 const RUNNING = "The service's own bookkeeping.";
 
 /** What the service keeps to run: the outbox, callers, the audit trail, imports, the migration's ledger. */
-export const SERVICE_DECLARATIONS: TableDeclarations<
-  | 'outbox_messages'
-  | 'rate_limit_events'
-  | 'callers'
-  | 'ws_security_nonces'
-  | 'audit_events'
-  | 'audit_subjects'
-  | 'roster_ids'
-  | 'roster_fields'
-  | 'roster_imports'
-  | 'service_processes'
-  | 'reference_versions'
-  | 'store_key'
-  | 'shadow_comparisons'
-  | 'shadow_differences'
-  | 'sis_sync_state'
-  | 'sis_sync_runs'
-  | 'subject_erasures'
-  | 'students_left'
-  | 'retention_runs'
-> = {
+export const SERVICE_DECLARATIONS: TableDeclarations<ServiceTableName> = {
   outbox_messages: {
     holds: 'An SMS or push accepted for delivery (authentication codes, mark notifications, pushes).',
     why: 'Delivered with retries, and counted; the content is sealed and emptied once delivered or failed.',

@@ -23,9 +23,8 @@ export const NULLABLE_REFERENCES: ReadonlySet<string> = new Set([
   'attendance.absence_type_id',
 ]);
 
-export type SchoolTableName = Exclude<
-  keyof Database,
-  | 'generated_documents'
+/** The tables of the service's own bookkeeping, which no import writes. */
+export type ServiceTableName =
   | 'outbox_messages'
   | 'rate_limit_events'
   | 'callers'
@@ -44,8 +43,9 @@ export type SchoolTableName = Exclude<
   | 'sis_sync_runs'
   | 'subject_erasures'
   | 'students_left'
-  | 'retention_runs'
->;
+  | 'retention_runs';
+
+export type SchoolTableName = Exclude<keyof Database, 'generated_documents' | ServiceTableName>;
 
 const table = (
   name: SchoolTableName,
