@@ -1,9 +1,6 @@
-import type { Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
-import { type BundleRows, smallSchool, writeBundle } from '../support/roster-bundle';
-import { importBundle, problemsOf } from '../support/roster-import';
-import { storeDump } from '../support/store-dump';
-import { openTestStore } from '../support/stores';
+import { importedDumps } from '../support/imported-dumps';
+import { type BundleRows, smallSchool } from '../support/roster-bundle';
 
 /**
  * A delta that changes scheduled classes without listing their pupils' enrolments (a new title)
@@ -40,16 +37,8 @@ function classesDelta(rows: BundleRows, sourcedIds: string[]): BundleRows {
 }
 
 describeEachEngine('a delta of scheduled classes alone', (engine) => {
-  const stores: Store[] = [];
-  const imported = async (...bundles: BundleRows[]) => {
-    const store = await openTestStore(engine.freshStoreSettings());
-    stores.push(store);
-    for (const rows of bundles) expect(problemsOf(await importBundle(store, writeBundle(rows)))).toEqual([]);
-    return storeDump(store);
-  };
-  afterAll(async () => {
-    for (const store of stores) await store.close();
-  });
+  const { imported, close } = importedDumps(engine);
+  afterAll(close);
 
   test('a class retitled stays taught to its pupils section, with their marks', async () => {
     const titles = { 'math-7a': 'Mathematics 7A', 'math-7b': 'Mathematics 7B' };

@@ -1,9 +1,6 @@
-import type { Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
-import { type BundleRows, smallSchool, writeBundle } from '../support/roster-bundle';
-import { importBundle, problemsOf } from '../support/roster-import';
-import { storeDump } from '../support/store-dump';
-import { openTestStore } from '../support/stores';
+import { importedDumps } from '../support/imported-dumps';
+import { type BundleRows, smallSchool } from '../support/roster-bundle';
 
 /**
  * A student and a guardian are linked when either's agentSourcedIds names the other. A delta that
@@ -37,16 +34,8 @@ function guardianNamesChild(): BundleRows {
 }
 
 describeEachEngine('a delta of one side of guardian links', (engine) => {
-  const stores: Store[] = [];
-  const imported = async (...bundles: BundleRows[]) => {
-    const store = await openTestStore(engine.freshStoreSettings());
-    stores.push(store);
-    for (const rows of bundles) expect(problemsOf(await importBundle(store, writeBundle(rows)))).toEqual([]);
-    return storeDump(store);
-  };
-  afterAll(async () => {
-    for (const store of stores) await store.close();
-  });
+  const { imported, close } = importedDumps(engine);
+  afterAll(close);
 
   const expectSameAsBulk = async (school: BundleRows, changes: Record<string, Record<string, string>>) => {
     const delta = await imported(school, usersDelta(school, changes));

@@ -13,8 +13,6 @@ import { SYNC_TEST_OPTIONS } from './sync-options';
  * 1.2 provider adds that a 1.1 bundle cannot have.
  */
 
-const SYNC_OPTIONS = SYNC_TEST_OPTIONS;
-
 /** Runs `work` on a fresh store of the engine, closed after it whatever comes of it. */
 export async function withFreshStore<T>(engine: EngineUnderTest, work: (store: Store) => Promise<T>): Promise<T> {
   const store = await openTestStore(engine.freshStoreSettings());
@@ -38,7 +36,7 @@ export async function syncedOnce(
     SIS_PAGE_SIZE: '5',
     ...(school ? { SIS_SCHOOL: school } : {}),
   });
-  const outcome = await syncSchool(store, settings, SYNC_OPTIONS);
+  const outcome = await syncSchool(store, settings, SYNC_TEST_OPTIONS);
   expect({ outcome: outcome.outcome, mode: outcome.mode, message: outcome.message }).toEqual({
     outcome: 'done',
     mode,
