@@ -28,7 +28,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SQLITE_FILE_NAME } from '../src/store/open-store';
+import { SQLITE_FILE_NAME } from '../src/store/sqlite/files';
 import {
   benchmarkServiceEnvironment,
   buildService,

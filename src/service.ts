@@ -80,7 +80,7 @@ export interface StartOptions {
 
 /** A new embedded store gets a small demo school, so that a first start shows real answers. */
 async function fillNewEmbeddedStore(store: Store, config: Config, now: Date): Promise<void> {
-  if (store.engine !== 'sqlite' || !config.demoData || !(await storeIsEmpty(store))) return;
+  if (!store.engine.demoOnFirstStart || !config.demoData || !(await storeIsEmpty(store))) return;
   const summary = await loadDemoSchool(store, {
     students: FIRST_START_DEMO_STUDENTS,
     seed: FIRST_START_DEMO_SEED,
@@ -210,7 +210,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     await closeParts();
     throw error;
   });
-  log.info('store open', { engine: store.engine, location: store.location });
+  log.info('store open', { engine: store.engine.name, location: store.location });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   // Bound to every interface, this machine's own loopback reaches it: a real address, not "localhost".

@@ -40,8 +40,9 @@ export async function backupCommand(path: string): Promise<void> {
   }
   process.stderr.write(storeBanner(where, key));
   const backup = await backupStore({ databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory }, target);
-  const kind = backup.engine === 'sqlite' ? 'SQLite online backup, integrity checked' : 'pg_dump custom format';
-  process.stdout.write(`Backed up ${where.location} to ${target} (${kind}, ${counted(backup.bytes, 'byte')}).\n`);
+  process.stdout.write(
+    `Backed up ${where.location} to ${target} (${backup.kind}, ${counted(backup.bytes, 'byte')}).\n`,
+  );
   const reminder = keyReminder(key);
   if (reminder) process.stdout.write(`The key that opens its sealed data is not in it: ${reminder}.\n`);
 }

@@ -23,8 +23,6 @@ export interface StoreCommandOptions {
   readonly createsNothing?: boolean;
 }
 
-const ENGINE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
-
 export function keySettingsOf(config: Config): KeySettings {
   return { outboxKey: config.delivery.outboxKey, dataDirectory: config.dataDirectory };
 }
@@ -42,7 +40,7 @@ function keyPhrase({ held, recorded }: KeyDescription): string {
  * whole): which store, which key, and where the settings came from; never a password.
  */
 export function storeBanner(where: StoreLocation, key: KeyDescription, note = ''): string {
-  const store = `${ENGINE_NAMES[where.engine]} ${where.location}${note}`;
+  const store = `${where.engine} ${where.location}${note}`;
   return `store: ${store}; key: ${keyPhrase(key)}; settings: ${settingsSource()}\n`;
 }
 
@@ -50,9 +48,8 @@ export function storeBanner(where: StoreLocation, key: KeyDescription, note = ''
 export async function requireExistingStore(config: Config): Promise<StoreLocation> {
   const where = storeLocation(config);
   if (!(await storeExists(config))) {
-    const setting = where.engine === 'sqlite' ? `DATA_DIR=${config.dataDirectory}` : 'DATABASE_URL';
     throw new UsageError(
-      `there is no store at ${where.location} (${setting}, settings from ${settingsSource()}): ` +
+      `there is no store at ${where.location} (${where.setting}, settings from ${settingsSource()}): ` +
         "name the service's settings file with --env FILE or SCHOOL_SERVICE_ENV",
     );
   }

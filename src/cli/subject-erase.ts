@@ -1,9 +1,10 @@
 import { userInfo } from 'node:os';
 import { escapeControlCharacters } from '../lib/control-characters';
 import { findBackups } from '../store/backup/backup-files';
-import { sqliteFileOf } from '../store/open-store';
+import type { EngineSettings } from '../store/engine-driver';
 import { eraseFromStoreFiles } from '../store/privacy/erase-from-files';
 import { type ErasurePlan, planErasure } from '../store/privacy/subject-erasure';
+import { liveStoreFiles } from '../store/store-presence';
 import { withConfiguredStore } from './configured-store';
 import { unknownSubject } from './subject-options';
 import { UsageError } from './usage-error';
@@ -33,10 +34,9 @@ function planLines(plan: ErasurePlan): string[] {
 }
 
 /** Files the erasure cannot reach: backups made before it, and the recording of calls. */
-function outsideLines(dataDirectory: string): string[] {
-  const folders = [dataDirectory, ...(process.env.BACKUP_DIR ? [process.env.BACKUP_DIR] : [])];
-  const live = ['', '-wal', '-shm'].map((suffix) => `${sqliteFileOf(dataDirectory)}${suffix}`);
-  const backups = findBackups(folders, live).map(
+function outsideLines(settings: EngineSettings): string[] {
+  const folders = [settings.dataDirectory, ...(process.env.BACKUP_DIR ? [process.env.BACKUP_DIR] : [])];
+  const backups = findBackups(folders, liveStoreFiles(settings)).map(
     (backup) => `  ${backup.path} (${backup.engine}, ${backup.writtenAt})`,
   );
   const lines = backups.length
@@ -60,7 +60,7 @@ export async function subjectEraseCommand(options: EraseOptions): Promise<void> 
       const out = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`);
       if (options.dryRun) {
         out([`Would erase student ${options.student} (dry run: nothing written).`, ...planLines(plan)]);
-        out(outsideLines(config.dataDirectory));
+        out(outsideLines(config));
         return;
       }
       const erasedBy = userInfo().username || 'operator';
@@ -68,7 +68,7 @@ export async function subjectEraseCommand(options: EraseOptions): Promise<void> 
       out([`Erased student ${options.student}.`, ...planLines(plan), `store files: ${files.done.join(', ')}`]);
       if (files.refused.length)
         out(['refused by the store (see docs/privacy.md):', ...files.refused.map((s) => `  ${s}`)]);
-      out(outsideLines(config.dataDirectory));
+      out(outsideLines(config));
     },
     { mustExist: true },
   );

@@ -156,7 +156,7 @@ export class ServiceFigures {
       startedAt,
       uptimeSeconds: Math.max(0, Math.floor((now - Date.parse(startedAt)) / 1000)),
       store: {
-        engine: store.engine,
+        engine: store.engine.name,
         location: store.location,
         sizeBytes: known ? facts.sizeBytes : null,
         problem: known ? null : facts.message,

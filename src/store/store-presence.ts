@@ -1,52 +1,34 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { Client } from 'pg';
-import { sqliteFileOf, withoutPassword } from './open-store';
+import type { EngineSettings } from './engine-driver';
+import { ENGINE_DRIVERS, engineDriverOf } from './engines';
 
 export interface StoreLocation {
-  readonly engine: 'sqlite' | 'postgres';
+  /** The engine's name for people: SQLite or PostgreSQL. */
+  readonly engine: string;
   /** The SQLite file's absolute path, or the PostgreSQL URL without its password. */
   readonly location: string;
+  /** The setting that says where it is, as a message names it: DATA_DIR=FOLDER or DATABASE_URL. */
+  readonly setting: string;
 }
 
 /** Where the settings put the store, without opening it. */
-export function storeLocation(settings: { databaseUrl: string | undefined; dataDirectory: string }): StoreLocation {
-  return settings.databaseUrl
-    ? { engine: 'postgres', location: withoutPassword(settings.databaseUrl) }
-    : { engine: 'sqlite', location: resolve(sqliteFileOf(settings.dataDirectory)) };
+export function storeLocation(settings: EngineSettings): StoreLocation {
+  const driver = engineDriverOf(settings);
+  return { engine: driver.engine.title, location: driver.location(settings), setting: driver.setting(settings) };
 }
-
-/** PostgreSQL's answer when the database named does not exist. */
-const UNKNOWN_DATABASE = '3D000';
 
 /**
  * Whether a store is there, looked for without creating one: the SQLite file, or a PostgreSQL
  * database that holds the service's schema (its migrations' record). Opening the store would make
  * a new SQLite file, or the schema in an empty database.
  */
-export async function storeExists(settings: {
-  databaseUrl: string | undefined;
-  dataDirectory: string;
-}): Promise<boolean> {
-  if (!settings.databaseUrl) return existsSync(sqliteFileOf(settings.dataDirectory));
-  const client = new Client({ connectionString: settings.databaseUrl });
-  try {
-    await client.connect();
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === UNKNOWN_DATABASE) return false;
-    // Said with the store's address (never its password); the code stays, to tell a setting to fix from an outage.
-    const reason = error instanceof Error ? error.message : String(error);
-    throw Object.assign(new Error(`cannot reach the store at ${withoutPassword(settings.databaseUrl)}: ${reason}`), {
-      code,
-    });
-  }
-  try {
-    const { rows } = await client.query<{ present: boolean }>(
-      "select to_regclass('kysely_migration') is not null as present",
-    );
-    return rows[0]?.present === true;
-  } finally {
-    await client.end();
-  }
+export function storeExists(settings: EngineSettings): Promise<boolean> {
+  return engineDriverOf(settings).exists(settings);
+}
+
+/**
+ * The files the settings' data folder holds of a live store, whatever the engine: an embedded
+ * store left beside a PostgreSQL one is a store, not a backup.
+ */
+export function liveStoreFiles(settings: EngineSettings): string[] {
+  return ENGINE_DRIVERS.flatMap((driver) => driver.liveFiles(settings));
 }

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { RunningService } from '../../src/service';
-import type { Engine } from '../../src/store/engine';
-import { SQLITE_FILE_NAME } from '../../src/store/open-store';
+import { SQLITE_FILE_NAME } from '../../src/store/sqlite/files';
 import { allCallers } from '../../src/store/queries/callers';
 import { outboxCounts } from '../../src/store/queries/outbox';
 import {
@@ -16,7 +15,7 @@ import {
   TEST_OUTBOX_KEY,
 } from '../support/callers';
 import { cliArguments, ROOT } from '../support/cli';
-import { describeEachEngine } from '../support/engines';
+import { describeEachEngine, type EngineName } from '../support/engines';
 import { eventually } from '../support/eventually';
 import { type FakeGateway, startFakeGateway } from '../support/fake-gateway';
 import { callJson, pushToNumberedDevice } from '../support/json-calls';
@@ -42,7 +41,7 @@ const SETTINGS = {
 };
 
 /** Restores a backup into a new, empty store, with the commands docs/deployment.md gives. */
-function restore(engine: Engine, backup: string, into: Record<string, string>): void {
+function restore(engine: EngineName, backup: string, into: Record<string, string>): void {
   if (engine === 'sqlite') {
     copyFileSync(backup, join(into.DATA_DIR, SQLITE_FILE_NAME));
     return;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningService } from '../../src/service';
 import { rowCount, tablesInDependencyOrder } from '../../src/store/copy/table-catalog';
-import { SQLITE_FILE_NAME } from '../../src/store/open-store';
+import { SQLITE_FILE_NAME } from '../../src/store/sqlite/files';
 import { callWithDigest, loadTestSchoolWithCallers, REMOTE_TEST_SETTINGS, TEST_OUTBOX_KEY } from '../support/callers';
 import { cliArguments, ROOT } from '../support/cli';
 import { callJson, pushToNumberedDevice } from '../support/json-calls';

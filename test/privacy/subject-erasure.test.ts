@@ -68,9 +68,9 @@ describeEachEngine('a child exported and erased on a running service', (engine) 
     try {
       childId = await addUniqueChild(store);
       // PostgreSQL reuses the write-ahead log's old segments, bytes and all, unless told not to.
-      if (store.engine === 'postgres')
+      if (store.engine.name === 'postgres')
         await sql`alter system set wal_recycle = off`.execute(store.db as Kysely<unknown>);
-      if (store.engine === 'postgres') await sql`select pg_reload_conf()`.execute(store.db as Kysely<unknown>);
+      if (store.engine.name === 'postgres') await sql`select pg_reload_conf()`.execute(store.db as Kysely<unknown>);
     } finally {
       await store.close();
     }

@@ -6,10 +6,9 @@ import { type Kysely, sql } from 'kysely';
 import { loadConfig } from '../../src/config/service-config';
 import { backupStore } from '../../src/store/backup/backup-store';
 import { copyStore } from '../../src/store/copy/copy-store';
-import type { Engine } from '../../src/store/engine';
 import { up as removeKeptPasswords } from '../../src/store/migrations/015-no-kept-passwords';
 import { exportingStores } from '../support/bundle-compare';
-import { describeEachEngine } from '../support/engines';
+import { describeEachEngine, type EngineName } from '../support/engines';
 import { postgresBinDirectory } from '../support/postgres';
 import { positionOf, smallSchool, withValue, writeBundle } from '../support/roster-bundle';
 import { importBundle, keptFieldsOf, problemsOf } from '../support/roster-import';
@@ -38,7 +37,7 @@ function folderText(folder: string): string {
 }
 
 /** A backup's contents as text: the SQLite file's bytes, or the SQL pg_restore makes of a (compressed) dump. */
-function backupText(engine: Engine, path: string): string {
+function backupText(engine: EngineName, path: string): string {
   if (engine === 'sqlite') return readFileSync(path, 'latin1');
   const restored = spawnSync(join(postgresBinDirectory() as string, 'pg_restore'), ['--file', '-', path], {
     encoding: 'utf8',
@@ -113,7 +112,7 @@ describeEachEngine('a password in users.csv', (engine) => {
         store.db,
       );
       // What an older store holds, and what opening it with this version runs once (migration 015).
-      await removeKeptPasswords(store.db as unknown as Kysely<unknown>, engine.engine);
+      await removeKeptPasswords(store.db as unknown as Kysely<unknown>, store.engine);
       expect(await keptFieldsOf(store, 'users.csv', 's1')).toMatchObject({ sourcedId: 's1', username: 's1' });
       expect(Object.keys((await keptFieldsOf(store, 'users.csv', 's1')) ?? {})).not.toContain('Password');
       expect(holdsAPassword(JSON.stringify(await store.db.selectFrom('roster_fields').selectAll().execute()))).toEqual(

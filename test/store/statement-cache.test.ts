@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, sql, SqliteDialect } from 'kysely';
-import { withStatementCache } from '../../src/store/statement-cache';
+import { withStatementCache } from '../../src/store/sqlite/statement-cache';
 
 /** The SQLite dialect's database with cached statements and rows built in JavaScript. */
 describe('SQLite statement cache', () => {

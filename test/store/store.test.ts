@@ -39,7 +39,7 @@ describeEachEngine('the store', (engine) => {
   test('is created and migrated on open, and migrating again changes nothing', async () => {
     const store = await openTestStore(engine.freshStoreSettings());
     try {
-      expect(store.engine).toBe(engine.engine);
+      expect(store.engine.name).toBe(engine.engine);
       expect(await storeIsEmpty(store)).toBe(true);
       expect(await migrateToLatest(store.db as unknown as Kysely<unknown>, store.engine)).toEqual([]);
     } finally {

@@ -1,7 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Engine } from '../../src/store/engine';
 import { createDatabase, startTestPostgres, type TestPostgres } from './postgres';
 import { describeOnPostgres } from './tools';
 
@@ -9,8 +8,11 @@ import { describeOnPostgres } from './tools';
  * Runs a suite once per store engine: the embedded SQLite file and a throwaway PostgreSQL
  * cluster. Under CI=true a missing PostgreSQL fails the suite instead of skipping it.
  */
+/** The engine a suite runs on, by the name the store gives it (`store.engine.name`). */
+export type EngineName = 'sqlite' | 'postgres';
+
 export interface EngineUnderTest {
-  readonly engine: Engine;
+  readonly engine: EngineName;
   /** Settings that select this engine for a service or a store, each call a fresh, empty store. */
   freshStoreSettings(): Record<string, string>;
   /** The folders whose files hold the store beyond DATA_DIR: the PostgreSQL cluster's data folder. */

@@ -1,25 +1,25 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { EngineDriver } from '../engine-driver';
+import { ENGINE_DRIVERS } from '../engines';
 
 /** A backup file found where backups are kept, and when it was written. */
 export interface FoundBackup {
   readonly path: string;
   readonly writtenAt: string;
-  readonly engine: 'sqlite' | 'postgres';
+  /** The engine that wrote it, by its short name. */
+  readonly engine: string;
 }
 
-/** How each kind of backup file begins: an SQLite database file, and pg_dump's custom format. */
-const SIGNATURES = [
-  { engine: 'sqlite', bytes: Buffer.from('SQLite format 3\0', 'latin1') },
-  { engine: 'postgres', bytes: Buffer.from('PGDMP', 'latin1') },
-] as const;
-
-function signatureOf(path: string): FoundBackup['engine'] | undefined {
+/** The engine whose backups begin as the file at `path` does, if any. */
+export function backupEngineOf(path: string): EngineDriver | undefined {
   const head = Buffer.alloc(16);
   const fd = openSync(path, 'r');
   try {
     const read = readSync(fd, head, 0, head.length, 0);
-    return SIGNATURES.find(({ bytes }) => read >= bytes.length && head.subarray(0, bytes.length).equals(bytes))?.engine;
+    const begins = (signature: Buffer) =>
+      read >= signature.length && head.subarray(0, signature.length).equals(signature);
+    return ENGINE_DRIVERS.find(({ backups }) => begins(backups.signature));
   } finally {
     closeSync(fd);
   }
@@ -39,7 +39,7 @@ export function findBackups(folders: readonly string[], liveFiles: readonly stri
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const path = join(folder, entry.name);
       if (!entry.isFile() || live.has(path)) continue;
-      const engine = signatureOf(path);
+      const engine = backupEngineOf(path)?.engine.name;
       if (engine) found.push({ path, engine, writtenAt: statSync(path).mtime.toISOString() });
     }
   }

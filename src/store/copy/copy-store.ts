@@ -1,5 +1,5 @@
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { sql } from 'kysely';
+import { scratchStore } from '../engines';
 import { migrateToLatest } from '../migrate';
 import type { Store } from '../open-store';
 import { openSnapshot } from './snapshot-reader';
@@ -29,14 +29,15 @@ export class TargetNotEmptyError extends Error {
  * a table later is known here without a list to keep.
  */
 async function rowsOfANewStore(): Promise<Map<string, number>> {
-  const database = new BetterSqlite3(':memory:');
-  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database }) });
+  const { engine, db } = scratchStore();
   try {
-    await migrateToLatest(db, 'sqlite');
-    const tables = database.prepare("select name from sqlite_master where type = 'table'").pluck().all() as string[];
-    return new Map(
-      tables.map((table) => [table, Number(database.prepare(`select count(*) from "${table}"`).pluck().get())]),
-    );
+    await migrateToLatest(db, engine);
+    const counts = new Map<string, number>();
+    for (const table of await engine.tableNames(db)) {
+      const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db);
+      counts.set(table, Number(rows[0]?.n ?? 0));
+    }
+    return counts;
   } finally {
     await db.destroy();
   }

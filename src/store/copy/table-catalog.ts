@@ -9,39 +9,16 @@ import type { Store } from '../open-store';
  */
 const NOT_COPIED = new Set(['kysely_migration', 'kysely_migration_lock', 'service_processes']);
 
-export interface TableReference {
-  readonly table: string;
-  readonly references: string;
-}
-
 async function tableNames(store: Store): Promise<string[]> {
-  const db = store.db as unknown as Kysely<unknown>;
-  const { rows } =
-    store.engine === 'sqlite'
-      ? await sql<{ name: string }>`select name from sqlite_master
-          where type = 'table' and name not like 'sqlite\\_%' escape '\\' order by name`.execute(db)
-      : await sql<{ name: string }>`select table_name as name from information_schema.tables
-          where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(db);
-  return rows.map((row) => row.name).filter((name) => !NOT_COPIED.has(name));
-}
-
-async function foreignKeys(store: Store): Promise<TableReference[]> {
-  const db = store.db as unknown as Kysely<unknown>;
-  const { rows } =
-    store.engine === 'sqlite'
-      ? await sql<TableReference>`select m.name as "table", f."table" as "references"
-          from sqlite_master m, pragma_foreign_key_list(m.name) f where m.type = 'table'`.execute(db)
-      : await sql<TableReference>`select t.relname as "table", r.relname as "references"
-          from pg_constraint c join pg_class t on t.oid = c.conrelid join pg_class r on r.oid = c.confrelid
-          where c.contype = 'f' and t.relnamespace = current_schema()::regnamespace`.execute(db);
-  return rows;
+  const names = await store.engine.tableNames(store.db as unknown as Kysely<unknown>);
+  return names.filter((name) => !NOT_COPIED.has(name));
 }
 
 /** The store's tables, each after the tables it references, so that inserting in this order meets every foreign key. */
 export async function tablesInDependencyOrder(store: Store): Promise<string[]> {
   const names = await tableNames(store);
   const needs = new Map(names.map((name) => [name, new Set<string>()]));
-  for (const { table, references } of await foreignKeys(store)) {
+  for (const { table, references } of await store.engine.foreignKeys(store.db as unknown as Kysely<unknown>)) {
     if (table !== references && needs.has(references)) needs.get(table)?.add(references);
   }
   const ordered: string[] = [];

@@ -8,11 +8,7 @@ type Table = CreateTableBuilder<string, never>;
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   /** An integer key counting from 1: SQLite's rowid alias, PostgreSQL's identity column. */
   const create = (name: string): Table =>
-    db.schema
-      .createTable(name)
-      .addColumn('id', 'integer', (column) =>
-        engine === 'postgres' ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey(),
-      );
+    db.schema.createTable(name).addColumn('id', 'integer', (column) => engine.identityPrimaryKey(column));
   const text = (table: Table, ...names: string[]) =>
     names.reduce((built, name) => built.addColumn(name, 'text', (column) => column.notNull()), table);
   const reference = (table: Table, name: string, target: string) =>

@@ -10,9 +10,7 @@ import type { Engine } from '../engine';
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('generated_documents')
-    .addColumn('id', 'integer', (column) =>
-      engine === 'postgres' ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey(),
-    )
+    .addColumn('id', 'integer', (column) => engine.identityPrimaryKey(column))
     .addColumn('kind', 'text', (column) => column.notNull())
     .addColumn('student_record_id', 'integer', (column) => column.notNull().references('student_records.id'))
     .addColumn('term_id', 'integer', (column) => column.notNull().references('terms.id'))
@@ -21,7 +19,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('file_name', 'text', (column) => column.notNull())
     .addColumn('content_type', 'text', (column) => column.notNull())
     .addColumn('size', 'integer', (column) => column.notNull())
-    .addColumn('content', engine === 'postgres' ? 'bytea' : 'blob', (column) => column.notNull())
+    .addColumn('content', engine.binaryType, (column) => column.notNull())
     .addColumn('issued_on', 'text', (column) => column.notNull())
     .execute();
 }

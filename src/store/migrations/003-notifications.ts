@@ -10,9 +10,7 @@ import type { Engine } from '../engine';
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('outbox_messages')
-    .addColumn('id', 'integer', (column) =>
-      engine === 'postgres' ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey(),
-    )
+    .addColumn('id', 'integer', (column) => engine.identityPrimaryKey(column))
     .addColumn('reference', 'text', (column) => column.notNull())
     .addColumn('channel', 'text', (column) => column.notNull())
     .addColumn('recipient', 'text', (column) => column.notNull())

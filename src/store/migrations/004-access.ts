@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Engine } from '../engine';
 
 /**
@@ -12,9 +12,7 @@ import type { Engine } from '../engine';
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('callers')
-    .addColumn('id', 'integer', (column) =>
-      engine === 'postgres' ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey(),
-    )
+    .addColumn('id', 'integer', (column) => engine.identityPrimaryKey(column))
     .addColumn('name', 'text', (column) => column.notNull().unique())
     .addColumn('networks', 'text', (column) => column.notNull())
     .addColumn('secret_hash', 'text')
@@ -39,7 +37,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   // end of the primary key; on SQLite the rows live in that key itself (WITHOUT ROWID), one B-tree
   // rather than a table and an index; a subject is written with its event and deleted with it by
   // the trail's own writer, so no foreign key is checked on every row.
-  const appendOnly = engine === 'sqlite' ? sql`without rowid` : sql``;
+  const appendOnly = engine.appendOnlyTable;
   await db.schema
     .createTable('audit_events')
     .addColumn('id', 'text', (column) => column.primaryKey())

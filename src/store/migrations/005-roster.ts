@@ -14,8 +14,7 @@ import type { Engine } from '../engine';
  * deferrable: checked at commit, when the rows are back. SQLite defers per transaction instead.
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
-  const id = (column: import('kysely').ColumnDefinitionBuilder) =>
-    engine === 'postgres' ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey();
+  const id = (column: import('kysely').ColumnDefinitionBuilder) => engine.identityPrimaryKey(column);
   await db.schema
     .createTable('assessment_categories')
     .addColumn('id', 'integer', id)
@@ -64,15 +63,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .column('student_record_id')
     .execute();
   await db.schema.createIndex('generated_documents_term').on('generated_documents').column('term_id').execute();
-  if (engine === 'postgres') {
-    for (const [table, column] of [
-      ['outbox_messages', 'device_id'],
-      ['generated_documents', 'student_record_id'],
-      ['generated_documents', 'term_id'],
-    ]) {
-      await sql
-        .raw(`ALTER TABLE ${table} ALTER CONSTRAINT ${table}_${column}_fkey DEFERRABLE INITIALLY IMMEDIATE`)
-        .execute(db);
-    }
-  }
+  await engine.deferrableReferences(db, [
+    ['outbox_messages', 'device_id'],
+    ['generated_documents', 'student_record_id'],
+    ['generated_documents', 'term_id'],
+  ]);
 }

@@ -20,24 +20,5 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('version', 'integer', (column) => column.notNull())
     .execute();
   await sql`insert into reference_versions (id, version) values (1, 1)`.execute(db);
-  if (engine === 'postgres') {
-    await sql`create function bump_reference_version() returns trigger language plpgsql as $$
-      begin
-        update reference_versions set version = version + 1 where id = 1;
-        perform pg_notify(${sql.lit(REFERENCE_CHANNEL)}, '');
-        return null;
-      end $$`.execute(db);
-    for (const table of REFERENCE_TABLES) {
-      await sql`create trigger ${sql.id(`${table}_changed`)}
-        after insert or update or delete or truncate on ${sql.table(table)}
-        for each statement execute function bump_reference_version()`.execute(db);
-    }
-    return;
-  }
-  for (const table of REFERENCE_TABLES) {
-    for (const event of ['insert', 'update', 'delete']) {
-      await sql`create trigger ${sql.id(`${table}_${event}`)} after ${sql.raw(event)} on ${sql.table(table)}
-        begin update reference_versions set version = version + 1 where id = 1; end`.execute(db);
-    }
-  }
+  await engine.countChanges(db, REFERENCE_TABLES, REFERENCE_CHANNEL);
 }

@@ -8,12 +8,7 @@ import type { Engine } from '../engine';
  * ALTER TABLE procedure has it: the tables that point at student_records keep pointing at it by name).
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
-  if (engine === 'postgres') {
-    await sql`alter table student_records alter column class_id drop not null`.execute(db);
-    return;
-  }
-  await sql`PRAGMA foreign_keys = OFF`.execute(db);
-  try {
+  await engine.dropNotNull(db, 'student_records', 'class_id', async () => {
     await sql`create table student_records_rebuilt (
       id integer primary key,
       student_id integer not null references students (id),
@@ -28,7 +23,5 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     await sql`alter table student_records_rebuilt rename to student_records`.execute(db);
     await sql`create index student_records_student on student_records (student_id, academic_year_id)`.execute(db);
     await sql`create index student_records_class on student_records (class_id)`.execute(db);
-  } finally {
-    await sql`PRAGMA foreign_keys = ON`.execute(db);
-  }
+  });
 }

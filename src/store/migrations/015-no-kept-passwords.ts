@@ -10,8 +10,7 @@ import type { Engine } from '../engine';
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const { rows } = await sql<{ file: string; sourced_id: string; fields: string }>`
     select file, sourced_id, fields from roster_fields where lower(fields) like ${'%password%'}`.execute(db);
-  if (engine === 'sqlite') await sql`PRAGMA secure_delete = ON`.execute(db);
-  try {
+  await engine.withSecureDelete(db, async () => {
     for (const row of rows) {
       const fields = JSON.parse(row.fields) as Record<string, string>;
       const kept = Object.entries(fields).filter(([name]) => name.trim().toLowerCase() !== 'password');
@@ -19,7 +18,5 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
       await sql`update roster_fields set fields = ${JSON.stringify(Object.fromEntries(kept))}
         where file = ${row.file} and sourced_id = ${row.sourced_id}`.execute(db);
     }
-  } finally {
-    if (engine === 'sqlite') await sql`PRAGMA secure_delete = OFF`.execute(db);
-  }
+  });
 }

@@ -99,7 +99,7 @@ export async function eraseRows(session: Session, plan: ErasurePlan, record: Era
       })
       .execute();
     await sql`update reference_versions set version = version + 1 where id = 1`.execute(db);
-    if (transaction.engine === 'postgres') await sql`select pg_notify(${REFERENCE_CHANNEL}, '')`.execute(db);
+    await transaction.engine.announceReferenceChange(db, REFERENCE_CHANNEL);
   });
 }
 

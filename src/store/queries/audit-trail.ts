@@ -1,4 +1,4 @@
-import { type Selectable, sql } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { StoreConnection } from '../open-store';
 import type { AuditEventTable, AuditSubjectTable } from '../schema';
 import { inTransaction, type Session } from '../session';
@@ -8,76 +8,17 @@ import { inTransaction, type Session } from '../session';
 export type AuditEventRow = Selectable<AuditEventTable>;
 export type AuditSubjectRow = Selectable<AuditSubjectTable>;
 
-/** Rows a SQLite transaction of the trail's writer holds the write lock for: a few milliseconds' worth. */
-const SQLITE_ROWS_PER_TRANSACTION = 500;
-
 /**
  * Appends a batch of the trail, once: rows already there (a batch written again because its writer
  * died before saying it was done, or a journal moved again after a crash) are left as they are.
- * On PostgreSQL one statement per table for the whole batch, its columns sent as arrays; on
- * SQLite prepared statements in transactions of a few hundred rows, so that another connection
- * waiting to write (the service's own, for a nonce or a message) waits milliseconds at most.
+ * Each engine writes it its fastest way without holding others up long (its audit-batch.ts).
  */
-export async function appendAuditBatchOnce(
+export function appendAuditBatchOnce(
   store: StoreConnection,
   events: readonly AuditEventRow[],
   subjects: readonly AuditSubjectRow[],
 ): Promise<void> {
-  const { connection } = store;
-  if (connection.engine === 'sqlite') {
-    const database = connection.database;
-    const insertEvent = database.prepare(
-      'insert or ignore into audit_events' +
-        ' (id, occurred_at, caller, address, operation, binding, outcome, teachers, calls)' +
-        ' values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    const insertSubject = database.prepare(
-      'insert or ignore into audit_subjects (event_id, kind, subject_id) values (?, ?, ?)',
-    );
-    const rows = [
-      ...events.map(
-        (event) => () =>
-          insertEvent.run(
-            event.id,
-            event.occurred_at,
-            event.caller,
-            event.address,
-            event.operation,
-            event.binding,
-            event.outcome,
-            event.teachers,
-            event.calls,
-          ),
-      ),
-      ...subjects.map((subject) => () => insertSubject.run(subject.event_id, subject.kind, subject.subject_id)),
-    ];
-    const writeChunk = database.transaction((chunk: (() => unknown)[]) => {
-      for (const write of chunk) write();
-    });
-    for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_TRANSACTION) {
-      writeChunk.immediate(rows.slice(start, start + SQLITE_ROWS_PER_TRANSACTION));
-    }
-    return;
-  }
-  const column = <Row>(rows: readonly Row[], pick: (row: Row) => unknown) => rows.map(pick);
-  await store.db.transaction().execute(async (db) => {
-    if (events.length > 0) {
-      await sql`insert into audit_events
-          (id, occurred_at, caller, address, operation, binding, outcome, teachers, calls)
-        select * from unnest(${column(events, (e) => e.id)}::text[], ${column(events, (e) => e.occurred_at)}::text[],
-          ${column(events, (e) => e.caller)}::text[], ${column(events, (e) => e.address)}::text[],
-          ${column(events, (e) => e.operation)}::text[], ${column(events, (e) => e.binding)}::text[],
-          ${column(events, (e) => e.outcome)}::text[], ${column(events, (e) => e.teachers)}::text[],
-          ${column(events, (e) => e.calls)}::integer[])
-        on conflict do nothing`.execute(db);
-    }
-    if (subjects.length > 0) {
-      await sql`insert into audit_subjects (event_id, kind, subject_id)
-        select * from unnest(${column(subjects, (s) => s.event_id)}::text[], ${column(subjects, (s) => s.kind)}::text[],
-          ${column(subjects, (s) => s.subject_id)}::integer[])
-        on conflict do nothing`.execute(db);
-    }
-  });
+  return store.connection.appendAuditBatch(events, subjects);
 }
 
 export interface AuditQuery {

@@ -1,5 +1,4 @@
-import { type RawBuilder, sql } from 'kysely';
-import type { Engine } from '../engine';
+import { sql } from 'kysely';
 import type { AttendanceRecord, GeneralNote, TeacherGroup } from '../../contract/operation-types';
 import { compiledQuery } from '../compiled-query';
 import type { Session } from '../session';
@@ -19,13 +18,6 @@ type EntryRow = [
 ];
 type StudentRow = [recordId: number, studentId: number, nameAr: string, nameEn: string];
 type AbsenceTypeRow = [id: number, nameAr: string, nameEn: string];
-
-/** Every row of a select as one JSON array of arrays: SQLite's spelling, or PostgreSQL's. */
-function jsonRows(engine: Engine, fields: RawBuilder<unknown>): RawBuilder<unknown> {
-  return engine === 'postgres'
-    ? sql`coalesce(json_agg(json_build_array(${fields})), '[]'::json)`
-    : sql`json_group_array(json_array(${fields}))`;
-}
 
 /** SQLite hands over JSON as text; PostgreSQL's driver has parsed it already. */
 const parsed = <Row>(value: string | Row[]): Row[] =>
@@ -57,9 +49,9 @@ const attendanceQuery = compiledQuery((_db, p: { classId: number }, engine) => {
     students: string | StudentRow[];
     absenceTypes: string | AbsenceTypeRow[];
   }>`select
-    (select ${jsonRows(engine, entryFields)} ${entriesJoined} where record.class_id = ${p.classId}) as entries,
-    (select ${jsonRows(engine, studentFields)} ${studentsJoined} where record.class_id = ${p.classId}) as students,
-    (select ${jsonRows(engine, sql`id, name_ar, name_en`)} from absence_types) as "absenceTypes"`;
+    (select ${engine.jsonRows(entryFields)} ${entriesJoined} where record.class_id = ${p.classId}) as entries,
+    (select ${engine.jsonRows(studentFields)} ${studentsJoined} where record.class_id = ${p.classId}) as students,
+    (select ${engine.jsonRows(sql`id, name_ar, name_en`)} from absence_types) as "absenceTypes"`;
 });
 
 export async function classAttendance(session: Session, classId: number): Promise<AttendanceRecord[]> {

@@ -60,7 +60,7 @@ export async function claimDueMessages(
   limit: number,
 ): Promise<ClaimedMessage[]> {
   if (channels.length === 0) return [];
-  const lock = engine === 'postgres' ? sql`for update skip locked` : sql``;
+  const lock = engine.claimLock;
   const result = await sql<ClaimedMessage>`
     update outbox_messages set lease_owner = ${owner}, lease_until = ${leaseUntil}
     where id in (

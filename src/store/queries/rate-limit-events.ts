@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Session } from '../session';
 
 /**
@@ -9,16 +9,11 @@ import type { Session } from '../session';
 
 /**
  * Serialises concurrent counts of these buckets until the transaction ends, so that a limit is
- * never overshot: transaction-scoped advisory locks on PostgreSQL, taken in the order given (the
- * subquery's order is the order the aggregate takes them in), so that two calls locking the same
- * buckets cannot deadlock; SQLite has a single writer already.
+ * never overshot, each engine its way (PostgreSQL takes advisory locks in the order given; SQLite
+ * has a single writer already).
  */
-export async function lockRateLimitBuckets({ db, engine }: Session, buckets: readonly string[]): Promise<void> {
-  if (engine !== 'postgres' || buckets.length === 0) return;
-  await sql`select count(pg_advisory_xact_lock(hashtext(bucket))) from (
-      select bucket from unnest(${[...buckets]}::text[]) with ordinality as given(bucket, position)
-      order by position
-    ) as ordered`.execute(db);
+export function lockRateLimitBuckets({ db, engine }: Session, buckets: readonly string[]): Promise<void> {
+  return engine.lockBuckets(db as unknown as Kysely<unknown>, buckets);
 }
 
 /** How many events each bucket holds after its time, in the order asked. */

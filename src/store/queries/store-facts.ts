@@ -1,17 +1,12 @@
-import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { OutboxChannel, OutboxState, RosterImportTable } from '../schema';
 import type { Session } from '../session';
 
 /** What the status page and the metrics tell of the store as a whole. */
 
 /** The size of the store in bytes: the SQLite file's pages, or the PostgreSQL database's size. */
-export async function storeSizeBytes({ db, engine }: Session): Promise<number> {
-  const query =
-    engine === 'postgres'
-      ? sql<{ bytes: number }>`select pg_database_size(current_database()) as bytes`
-      : sql<{ bytes: number }>`select page_count * page_size as bytes from pragma_page_count(), pragma_page_size()`;
-  const { rows } = await query.execute(db);
-  return Number(rows[0]?.bytes ?? 0);
+export function storeSizeBytes({ db, engine }: Session): Promise<number> {
+  return engine.sizeBytes(db as unknown as Kysely<unknown>);
 }
 
 export type RosterImportRun = Omit<RosterImportTable, 'id'>;

@@ -52,9 +52,7 @@ export async function readKeptFields(
 /** The header names the kept fields of a file's rows use, each once (the columns an export adds for them). */
 export async function keptColumns(connection: ImportConnection, file: string): Promise<string[]> {
   const rows = await connection.all<{ name: string }>(
-    connection.engine === 'sqlite'
-      ? 'SELECT DISTINCT j.key AS name FROM roster_fields f, json_each(f.fields) j WHERE f.file = ? ORDER BY 1'
-      : 'SELECT DISTINCT jsonb_object_keys(f.fields::jsonb) AS name FROM roster_fields f WHERE f.file = ? ORDER BY 1',
+    connection.engine.jsonKeys('roster_fields', 'fields', 'f.file = ?'),
     [file],
   );
   return rows.map((row) => row.name);

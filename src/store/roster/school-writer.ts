@@ -14,22 +14,15 @@ import {
  *
  * The service's own rows that point into the school survive: an outbox message whose device is
  * gone forgets the device, an issued document of a record or term that is gone is dropped (it is
- * regenerated on demand). On SQLite, foreign keys are checked once before the commit rather than
- * row by row (a bulk replace deletes and re-inserts parents); a violation aborts the import.
+ * regenerated on demand). Foreign keys are checked once before the commit rather than row by row
+ * (a bulk replace deletes and re-inserts parents); a violation aborts the import.
  */
 export async function beginSchoolChange(connection: ImportConnection): Promise<void> {
-  if (connection.engine === 'sqlite') {
-    await connection.run('PRAGMA foreign_keys = OFF');
-    await connection.run('BEGIN IMMEDIATE');
-  } else {
-    await connection.run('BEGIN');
-    await connection.run('SET CONSTRAINTS ALL DEFERRED');
-  }
+  await connection.beginSchoolChange();
 }
 
 export async function abortSchoolChange(connection: ImportConnection): Promise<void> {
-  await connection.run('ROLLBACK').catch(() => 0);
-  if (connection.engine === 'sqlite') await connection.run('PRAGMA foreign_keys = ON');
+  await connection.abortSchoolChange();
 }
 
 export class ForeignKeyError extends Error {}
@@ -51,27 +44,20 @@ export async function commitSchoolChange(connection: ImportConnection, log: Impo
     'DELETE FROM generated_documents WHERE student_record_id NOT IN (SELECT id FROM student_records) ' +
       'OR term_id NOT IN (SELECT id FROM terms)',
   );
-  if (connection.engine === 'sqlite') {
-    const violations = await connection.all<{ table: string; parent: string }>('PRAGMA foreign_key_check');
-    if (violations.length > 0) {
-      const { table, parent } = violations[0];
-      throw new ForeignKeyError(`${violations.length} rows would point to nothing (${table} -> ${parent})`);
-    }
-  } else {
-    for (const table of SCHOOL_TABLES.filter((candidate) => candidate.hasId)) {
-      await connection.run(
-        `SELECT setval(pg_get_serial_sequence('${table.name}', 'id'), ` +
-          `COALESCE((SELECT MAX(id) FROM ${table.name}), 0) + 1, false)`,
-      );
-    }
+  const dangling = await connection.settleSchoolChange(
+    SCHOOL_TABLES.filter((table) => table.hasId).map((table) => table.name),
+  );
+  if (dangling) {
+    throw new ForeignKeyError(
+      `${dangling.count} rows would point to nothing (${dangling.table} -> ${dangling.parent})`,
+    );
   }
   await connection.run(
     'INSERT INTO roster_imports (started_at, finished_at, mode, source, rows_written, rows_skipped) ' +
       'VALUES (?, ?, ?, ?, ?, ?)',
     [log.startedAt, new Date().toISOString(), log.mode, log.source, log.rowsWritten, log.rowsSkipped],
   );
-  await connection.run('COMMIT');
-  if (connection.engine === 'sqlite') await connection.run('PRAGMA foreign_keys = ON');
+  await connection.commitSchoolChange();
 }
 
 /** Empties the school's tables, children first. */

@@ -42,12 +42,12 @@ const COLUMNS = [
 const REPORTED = 10_001;
 
 export async function createMarkStaging(connection: ImportConnection): Promise<void> {
-  const temporary = connection.engine === 'sqlite' ? 'TEMP' : 'TEMPORARY';
-  const real = connection.engine === 'sqlite' ? 'REAL' : 'DOUBLE PRECISION';
+  const { temporaryTable, floatType } = connection.engine;
   await connection.run(`DROP TABLE IF EXISTS staged_marks`);
   await connection.run(
-    `CREATE ${temporary} TABLE staged_marks (line INTEGER PRIMARY KEY, sourced_id TEXT NOT NULL, pinned_id INTEGER, ` +
-      `assessment_id INTEGER NOT NULL, student_record_id INTEGER NOT NULL, score ${real} NOT NULL, ` +
+    `CREATE ${temporaryTable} TABLE staged_marks (line INTEGER PRIMARY KEY, sourced_id TEXT NOT NULL, ` +
+      'pinned_id INTEGER, ' +
+      `assessment_id INTEGER NOT NULL, student_record_id INTEGER NOT NULL, score ${floatType} NOT NULL, ` +
       'modified_at TEXT, deleted INTEGER NOT NULL, kept TEXT, id INTEGER)',
   );
 }
@@ -64,10 +64,7 @@ export async function stageMarks(connection: ImportConnection, marks: readonly M
     mark.deleted ? 1 : 0,
     mark.kept,
   ]);
-  // SQLite: one transaction per batch, which takes no lock on the school (temporary tables are the connection's).
-  if (connection.engine === 'sqlite') await connection.run('BEGIN');
-  await connection.insert('staged_marks', COLUMNS, rows);
-  if (connection.engine === 'sqlite') await connection.run('COMMIT');
+  await connection.staging(() => connection.insert('staged_marks', COLUMNS, rows));
 }
 
 /** Rows after the first under the same sourcedId; with `drop`, they leave the staging table. */

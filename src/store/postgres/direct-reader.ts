@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Pool } from 'pg';
-import type { DirectReader } from './session';
+import type { DirectReader } from '../session';
 
 /**
  * Runs a compiled read on PostgreSQL as a named prepared statement: each pooled connection parses

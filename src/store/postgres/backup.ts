@@ -1,4 +1,4 @@
-import { runPostgresTool } from './postgres-tool';
+import { runPostgresTool } from './client-tool';
 
 /**
  * Runs pg_dump into `target` in its custom format, which pg_restore reads. pg_dump reads inside one

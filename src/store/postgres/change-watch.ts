@@ -1,6 +1,6 @@
 import { Client } from 'pg';
-import { log } from '../lib/log';
-import type { ChangeWatch } from './reference-data';
+import { log } from '../../lib/log';
+import type { ChangeWatch } from '../reference-data';
 
 const FIRST_RETRY_MS = 500;
 const LAST_RETRY_MS = 30_000;

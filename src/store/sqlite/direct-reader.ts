@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase } from 'kysely';
 import { performance } from 'node:perf_hooks';
-import type { DirectReader } from './session';
+import type { DirectReader } from '../session';
 
 /**
  * Runs a compiled read on the embedded store at once, without kysely's executor: its connection

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { withoutPassword } from '../open-store';
+import { withoutPassword } from './url';
 
 /** Enough of a tool's standard error to say why it failed, however much it writes. */
 const MAX_ERROR_CHARACTERS = 2_000;

@@ -1,0 +1,81 @@
+import { sql } from 'kysely';
+import type { Engine, StoreColumn, TableReference } from '../engine';
+
+/** PostgreSQL's spelling of the SQL the two engines differ on (see ../engine.ts). */
+export const postgresEngine: Engine = {
+  name: 'postgres',
+  title: 'PostgreSQL',
+  demoOnFirstStart: false,
+
+  jsonRows: (fields) => sql`coalesce(json_agg(json_build_array(${fields})), '[]'::json)`,
+  claimLock: sql`for update skip locked`,
+  // Transaction-scoped advisory locks, taken in the order given (the subquery's order is the order
+  // the aggregate takes them in), so that two calls locking the same buckets cannot deadlock.
+  lockBuckets: async (db, buckets) => {
+    if (buckets.length === 0) return;
+    await sql`select count(pg_advisory_xact_lock(hashtext(bucket))) from (
+        select bucket from unnest(${[...buckets]}::text[]) with ordinality as given(bucket, position)
+        order by position
+      ) as ordered`.execute(db);
+  },
+  sizeBytes: async (db) => {
+    const { rows } = await sql<{ bytes: number }>`select pg_database_size(current_database()) as bytes`.execute(db);
+    return Number(rows[0]?.bytes ?? 0);
+  },
+  tableNames: async (db) => {
+    const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables
+      where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(db);
+    return rows.map((row) => row.name);
+  },
+  foreignKeys: async (db) => {
+    const { rows } = await sql<TableReference>`select t.relname as "table", r.relname as "references"
+      from pg_constraint c join pg_class t on t.oid = c.conrelid join pg_class r on r.oid = c.confrelid
+      where c.contype = 'f' and t.relnamespace = current_schema()::regnamespace`.execute(db);
+    return rows;
+  },
+  columns: async (db) => {
+    const { rows } = await sql<StoreColumn>`select c.table_name as "table", c.column_name as "column"
+      from information_schema.columns c join information_schema.tables t
+        on t.table_schema = c.table_schema and t.table_name = c.table_name
+      where c.table_schema = current_schema() and t.table_type = 'BASE TABLE'`.execute(db);
+    return rows;
+  },
+  announceReferenceChange: async (db, channel) => {
+    await sql`select pg_notify(${channel}, '')`.execute(db);
+  },
+
+  temporaryTable: 'TEMPORARY',
+  floatType: 'DOUBLE PRECISION',
+  jsonKeys: (table, column, where) =>
+    `SELECT DISTINCT jsonb_object_keys(f.${column}::jsonb) AS name FROM ${table} f WHERE ${where} ORDER BY 1`,
+
+  identityPrimaryKey: (column) => column.primaryKey().generatedByDefaultAsIdentity(),
+  binaryType: 'bytea',
+  appendOnlyTable: sql``,
+  // An import sets its constraints deferred, to check them at its commit.
+  deferrableReferences: async (db, references) => {
+    for (const [table, column] of references) {
+      await sql
+        .raw(`ALTER TABLE ${table} ALTER CONSTRAINT ${table}_${column}_fkey DEFERRABLE INITIALLY IMMEDIATE`)
+        .execute(db);
+    }
+  },
+  countChanges: async (db, tables, channel) => {
+    await sql`create function bump_reference_version() returns trigger language plpgsql as $$
+      begin
+        update reference_versions set version = version + 1 where id = 1;
+        perform pg_notify(${sql.lit(channel)}, '');
+        return null;
+      end $$`.execute(db);
+    for (const table of tables) {
+      await sql`create trigger ${sql.id(`${table}_changed`)}
+        after insert or update or delete or truncate on ${sql.table(table)}
+        for each statement execute function bump_reference_version()`.execute(db);
+    }
+  },
+  dropNotNull: async (db, table, column) => {
+    await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} drop not null`.execute(db);
+  },
+  // Deleted rows stay as dead tuples until a vacuum, whatever a setting says.
+  withSecureDelete: (_db, work) => work(),
+};
