@@ -1,12 +1,13 @@
 /**
  * The checks of the code that the formatter and linter (Biome) do not make, run by `npm run lint`:
- * lines at most 120 characters in every code file, and the layers (as docs/architecture.md lists
- * them) and the file and folder cycles of src/'s imports.
+ * lines at most 120 characters in every code file, the layers (as docs/architecture.md lists
+ * them) and the file and folder cycles of src/'s imports, and the store's engines behind one door.
  *
  *   npm run lint
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, resolve } from 'node:path';
+import { ENGINE_DOOR, engineDoorViolations, engineFolders } from './engine-door';
 import { folderGraph, importCycles, layerViolations, readImportGraph } from './import-graph';
 import { CODE_EXTENSIONS, longLines, MAX_LINE_LENGTH } from './line-length';
 
@@ -35,11 +36,20 @@ const graph = readImportGraph(
 problems.push(...layerViolations(graph).map((problem) => `src/${problem}`));
 for (const cycle of importCycles(graph)) problems.push(`Import cycle among src/: ${cycle.join(', ')}`);
 for (const cycle of importCycles(folderGraph(graph))) problems.push(`Folder cycle among src/: ${cycle.join(', ')}`);
+const folders = engineFolders([...graph.keys()]);
+if (folders.length === 0)
+  problems.push(`No engine folder under src/store/ (one with a driver.ts) for ${ENGINE_DOOR} to pick`);
+for (const file of graph.keys()) {
+  problems.push(
+    ...engineDoorViolations(file, readFileSync(join(sourceRoot, file), 'utf8'), folders).map((p) => `src/${p}`),
+  );
+}
 
 if (problems.length > 0) {
   process.stderr.write(`${problems.join('\n')}\n`);
   process.exit(1);
 }
 process.stdout.write(
-  `check-code: ${codeFiles.length} files, ${graph.size} modules in src/: layers kept, no file or folder cycles\n`,
+  `check-code: ${codeFiles.length} files, ${graph.size} modules in src/: layers kept, no file or folder cycles, ` +
+    `the engines (${folders.join(', ')}) behind one door\n`,
 );
