@@ -1,40 +1,21 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from './config/service-config';
 import { type Catalog, loadCatalog } from './contract/catalog';
 import { WSDL_DIRECTORY } from './contract/wsdl-directory';
-import { CallerRegistry } from './access/caller-registry';
-import { AuditTrail } from './audit/audit-trail';
-import { keyFor, payloadSealer } from './lib/payload-sealer';
-import { openStoreKey } from './store/store-key';
-import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker';
 import { flushLog, log, configureLog } from './lib/log';
-import { serviceVersion } from './lib/package-info';
-import { bindOperations, type Operations, showsNoRecords } from './operations/registry';
-import { CallPipeline } from './pipeline/call-pipeline';
-import { Comparisons } from './migration/comparisons';
-import { ForwardSlots } from './migration/forward-slots';
-import { ShadowLedger } from './migration/shadow-ledger';
-import { TrafficRecorder } from './migration/traffic-recorder';
+import { bindOperations, type Operations } from './operations/registry';
+import { openSchool, type School } from './school/school';
 import { answerFigureRequests } from './status/cluster-figures';
 import { closeServer, type IdleConnections } from './server/close-server';
 import { type ClientTimeLimits, createHttpServer } from './server/http-server';
-import { type Presence, startPresence } from './status/presence';
 import { unreadyReason } from './server/readiness';
-import { ServiceFigures } from './status/service-figures';
+import type { RequestTracking } from './server/request-tracking';
 import { listeningAddresses } from './server/listening-addresses';
-import { type SyncSchedule, startSyncSchedule } from './sis/sync-schedule';
-import { type RetentionSchedule, startRetentionSchedule } from './store/privacy/retention-schedule';
 import { ProcessTelemetry } from './telemetry/process-telemetry';
-import { academicYearStartOf } from './demo/calendar';
-import { loadDemoSchool } from './demo/load-demo-school';
-import { storeIsEmpty } from './store/queries/store-facts';
 import { openStore, type Store } from './store/open-store';
-
-/** The size of the demo school a new embedded store gets on first start. */
-export const FIRST_START_DEMO_STUDENTS = 500;
-export const FIRST_START_DEMO_SEED = 1;
 
 export interface RunningService {
   readonly url: string;
@@ -78,17 +59,6 @@ export interface StartOptions {
   readonly firstRetentionAfterMs?: number;
 }
 
-/** A new embedded store gets a small demo school, so that a first start shows real answers. */
-async function fillNewEmbeddedStore(store: Store, config: Config, now: Date): Promise<void> {
-  if (!store.engine.demoOnFirstStart || !config.demoData || !(await storeIsEmpty(store))) return;
-  const summary = await loadDemoSchool(store, {
-    students: FIRST_START_DEMO_STUDENTS,
-    seed: FIRST_START_DEMO_SEED,
-    startYear: academicYearStartOf(now),
-  });
-  log.info('new store filled with a demo school (DEMO_DATA=off prevents this)', { ...summary });
-}
-
 /** The endpoint path of every operation, for handlers that forward a call to a partner school. */
 function endpointPaths(catalog: Catalog): (operationName: string) => string {
   const paths = new Map<string, string>();
@@ -103,7 +73,61 @@ function endpointPaths(catalog: Catalog): (operationName: string) => string {
   };
 }
 
-/** Opens the store, loads the catalog, binds the operations and listens; resolves once the port is open. */
+/** The address to call a server at: bound to every interface, this machine's own loopback reaches it. */
+function urlOf(address: AddressInfo): string {
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // A real address, not "localhost".
+  const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
+  return `http://${urlHost}:${address.port}`;
+}
+
+function listen(server: Server, config: Config): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+}
+
+/** What stopping the process stops: the server and its connections, the figures it answers, the school. */
+interface ProcessParts {
+  readonly config: Config;
+  readonly server: Server;
+  readonly tracking: RequestTracking;
+  readonly school: School;
+  readonly stopAnswering: () => void;
+  /** Marks the process as stopping, so that /readyz answers 503 at once. */
+  readonly markStopping: () => void;
+}
+
+/** The process's stop, once whichever way it is asked for: see RunningService.close and drain. */
+function stopper(parts: ProcessParts): (idle: IdleConnections) => Promise<void> {
+  const { config, server, tracking, school } = parts;
+  let stopped: Promise<void> | undefined;
+  const stop = async (idle: IdleConnections) => {
+    parts.markStopping();
+    const { shutdownTimeoutMs, shutdownDelayMs } = config.operator;
+    const delayMs = idle === 'let-expire' ? shutdownDelayMs : 0;
+    const deadline = Date.now() + delayMs + shutdownTimeoutMs;
+    tracking.closeConnectionsAfterResponses();
+    const callsEnded = async () => {
+      if (delayMs > 0) await sleep(delayMs);
+      await closeServer(server, deadline, idle);
+      parts.stopAnswering();
+    };
+    await school.close({ deadline, callsEnded });
+    flushLog();
+  };
+  return (idle) => {
+    stopped ??= stop(idle);
+    return stopped;
+  };
+}
+
+/**
+ * Loads the catalog, opens the store and the school on it, and listens; resolves once the port is
+ * open. The process's own parts (the server and its router, the telemetry, the figures it answers
+ * to its supervisor) are composed here with the school (src/school/school.ts).
+ */
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   configureLog(config);
   const clock = options.now ?? (() => new Date());
@@ -115,173 +139,52 @@ export async function startService(config: Config, options: StartOptions = {}): 
     dataDirectory: config.dataDirectory,
     queryTook: (ms) => telemetry.storeQueryTook(ms),
   });
-  let serviceKey: Buffer;
-  try {
-    await fillNewEmbeddedStore(store, config, clock());
-    // The store's own key, or a refusal naming the setting to fix: never seal with another.
-    ({ key: serviceKey } = await openStoreKey(store, {
-      outboxKey: config.delivery.outboxKey,
-      dataDirectory: config.dataDirectory,
-    }));
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  const sealer = payloadSealer(serviceKey);
-  const digestSealer = payloadSealer(keyFor(serviceKey, 'caller-digest-secrets'));
-  const callers = await CallerRegistry.open(store, config.access, digestSealer, clock);
-  const audit = new AuditTrail(
-    { databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory },
-    { flushMs: config.access.auditFlushMs, retentionDays: config.access.auditRetentionDays },
-  );
-  const worker: DeliveryWorker | undefined =
-    config.delivery.worker === 'in-process'
-      ? startDeliveryWorker(store, config.delivery, sealer, {
-          now: clock,
-          attempted: (channel, result) => telemetry.gatewayAttempt(channel, result),
-        })
-      : undefined;
-  const services = {
-    store,
-    notificationSettings: config.notifications,
-    sealer,
-    // The worker looks once the answer is on its way, so that its claim is no part of the answer's time.
-    outboxChanged: worker ? () => void setImmediate(() => worker.wake()) : () => undefined,
+  let node = `${hostname()}:${config.port}`;
+  const school = await openSchool(store, {
+    config,
+    operations,
+    telemetry,
     endpointPathOf: endpointPaths(catalog),
     clock,
-  };
-  const settings = { ...config, trustedProxies: config.access.trustedProxies };
-  // Without a legacy service or a recording every operation is local, and nothing of the migration is made.
-  const { recordFile } = config.migration;
-  const migration =
-    config.migration.legacyUrl === undefined && recordFile === undefined
-      ? undefined
-      : {
-          settings: config.migration,
-          comparisons: new Comparisons(
-            { ...config.migration, showsNoRecords },
-            new ShadowLedger(store, config.migration, clock),
-          ),
-          forwards: new ForwardSlots({
-            perCaller: config.migration.legacyInFlightPerCaller,
-            perAddress: config.migration.legacyInFlightPerAddress,
-          }),
-          recorder: recordFile === undefined ? undefined : new TrafficRecorder({ ...config.migration, recordFile }),
-        };
-  const pipeline = new CallPipeline({ operations, services, settings, callers, audit, migration });
-  /** Once the calls have ended: the comparisons and the audit trail written out, the store closed. */
-  const closeParts = async () => {
-    callers.stop();
-    await migration?.comparisons.close();
-    await migration?.recorder?.close();
-    await audit.close();
-    await store.close();
-  };
-  let stopping = false;
-  let node = `${hostname()}:${config.port}`;
-  let presence: Presence | undefined;
-  let schedule: SyncSchedule | undefined;
-  let retention: RetentionSchedule | undefined;
-  const figures = new ServiceFigures({
-    telemetry,
-    store,
     node: () => node,
-    presence: () => presence,
-    migration: config.migration,
-    sync: () => ({ nextRunAt: schedule?.nextRunAt(), lastAttempt: schedule?.lastAttempt() }),
+    firstSyncAfterMs: options.firstSyncAfterMs,
+    firstRetentionAfterMs: options.firstRetentionAfterMs,
   });
+  let stopping = false;
   const { server, tracking } = createHttpServer(
     {
       config,
       catalog,
-      pipeline,
+      pipeline: school.pipeline,
       telemetry,
-      figures,
+      figures: school.figures,
       unreadyReason: () => unreadyReason(store, stopping),
     },
     options.clientTimeLimits,
   );
   telemetry.countRequestsInFlight(tracking.inFlight);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  }).catch(async (error: unknown) => {
-    await worker?.stop();
-    await closeParts();
+  await listen(server, config).catch(async (error: unknown) => {
+    await school.close();
     throw error;
   });
   log.info('store open', { engine: store.engine.name, location: store.location });
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  // Bound to every interface, this machine's own loopback reaches it: a real address, not "localhost".
-  const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
   node = `${hostname()}:${address.port}`;
-  presence = startPresence(store, { node, version: serviceVersion(), startedAt: telemetry.startedAt });
+  school.serve();
   const stopAnswering = answerFigureRequests(() => telemetry.snapshot());
-  if (config.retentionAfterLeavingDays !== undefined) {
-    const retentionSettings = {
-      afterLeavingDays: config.retentionAfterLeavingDays,
-      defaultCountryCode: config.notifications.defaultCountryCode,
-    };
-    retention = startRetentionSchedule(store, retentionSettings, {
-      node: () => node,
-      now: clock,
-      firstAfterMs: options.firstRetentionAfterMs,
-    });
-  }
-  if (config.sis.url && config.sis.intervalMs > 0) {
-    schedule = startSyncSchedule(store, config.sis, {
-      defaultCountryCode: config.notifications.defaultCountryCode,
-      notify: config.sis.notifyMarks
-        ? { sealer, perDevicePerMinute: config.notifications.pushPerDevicePerMinute }
-        : undefined,
-      firstAfterMs: options.firstSyncAfterMs,
-      // New marks' notifications are in the outbox: the worker looks now rather than at its next poll.
-      ended: (outcome) => {
-        if (outcome.notified > 0) services.outboxChanged();
-      },
-    });
-  }
-
-  let stopped: Promise<void> | undefined;
-  const stop = (idle: IdleConnections): Promise<void> => {
-    stopped ??= (async () => {
-      stopping = true;
-      const { shutdownTimeoutMs, shutdownDelayMs } = config.operator;
-      const delayMs = idle === 'let-expire' ? shutdownDelayMs : 0;
-      const deadline = Date.now() + delayMs + shutdownTimeoutMs;
-      tracking.closeConnectionsAfterResponses();
-      // The delivery worker stops claiming at once, and ends its sends by the same deadline.
-      const delivery = worker?.stop(deadline);
-      // A sync under way may end with its one transaction (or its failure) before the store closes.
-      const syncing = schedule?.stop();
-      await retention?.stop();
-      if (delayMs > 0) await sleep(delayMs);
-      await closeServer(server, deadline, idle);
-      stopAnswering();
-      await delivery;
-      // Past the deadline it is abandoned: closing the store rolls it back whole, and its lease runs out.
-      if (syncing) {
-        const waited = new AbortController();
-        const limit = sleep(Math.max(0, deadline - Date.now()), undefined, { signal: waited.signal }).catch(() => {});
-        await Promise.race([syncing, limit]);
-        waited.abort();
-      }
-      await presence?.leave();
-      await closeParts();
-      flushLog();
-    })();
-    return stopped;
+  const markStopping = () => {
+    stopping = true;
   };
+  const stop = stopper({ config, server, tracking, school, stopAnswering, markStopping });
   return {
-    url: `http://${urlHost}:${address.port}`,
+    url: urlOf(address),
     addresses: listeningAddresses(address),
     catalog,
     operations,
     store,
     clock,
-    readCallers: () => callers.refresh(),
-    writeAudit: () => audit.flush(),
+    readCallers: () => school.readCallers(),
+    writeAudit: () => school.writeAudit(),
     close: () => stop('close-now'),
     drain: () => stop('let-expire'),
   };

@@ -44,26 +44,39 @@ export function reportListening(url: string, addresses: readonly string[]): void
   if (cluster.isWorker && process.send) process.send({ kind: 'listening', url, addresses } satisfies ListeningMessage);
 }
 
-/** Runs in the primary process: starts the workers, replaces dead ones, restarts them on SIGHUP, stops them. */
-export function superviseWorkers(count: number, operator: OperatorSettings, settings: Record<string, unknown>): void {
-  let stopping = false;
-  let restarting = false;
-  let earlyDeaths = 0;
-  const startedAt = new Map<Worker, number>();
-  /** Workers that listen and are not being drained: those that serve, and are asked for their figures. */
-  const serving = new Set<Worker>();
-  /** Workers being drained on purpose: their exit is no death to replace. */
-  const retiring = new Set<Worker>();
-  const live = () =>
-    Object.values(cluster.workers ?? {}).filter(
-      (worker): worker is Worker => worker !== undefined && !worker.isDead() && !retiring.has(worker),
-    );
+/** Every worker of the cluster that has not exited. */
+function aliveWorkers(): Worker[] {
+  return Object.values(cluster.workers ?? {}).filter(
+    (worker): worker is Worker => worker !== undefined && !worker.isDead(),
+  );
+}
 
-  const addressesOf = new Map<Worker, readonly string[]>();
-  const fork = (): Promise<Worker> =>
-    new Promise((resolve, reject) => {
+/** The primary's bookkeeping of its workers: which serve, which are being drained, how many died early. */
+class Supervisor {
+  private stopping = false;
+  private restarting = false;
+  private earlyDeaths = 0;
+  private readonly startedAt = new Map<Worker, number>();
+  /** Workers that listen and are not being drained: those that serve, and are asked for their figures. */
+  private readonly serving = new Set<Worker>();
+  /** Workers being drained on purpose: their exit is no death to replace. */
+  private readonly retiring = new Set<Worker>();
+  private readonly addressesOf = new Map<Worker, readonly string[]>();
+
+  constructor(
+    private readonly count: number,
+    private readonly operator: OperatorSettings,
+  ) {}
+
+  servingWorkers(): Worker[] {
+    return [...this.serving];
+  }
+
+  /** Starts a worker; resolves once it listens, rejects if it exits before. */
+  fork(): Promise<Worker> {
+    return new Promise((resolve, reject) => {
       const worker = cluster.fork();
-      startedAt.set(worker, Date.now());
+      this.startedAt.set(worker, Date.now());
       const onExit = (code: number | null) =>
         reject(new Error(`worker ${worker.process.pid} exited with ${code} before listening`));
       worker.once('exit', onExit);
@@ -71,28 +84,49 @@ export function superviseWorkers(count: number, operator: OperatorSettings, sett
         if (message?.kind === 'warning') warnOnce(message.message, message.fields);
         if (message?.kind !== 'listening') return;
         worker.off('exit', onExit);
-        serving.add(worker);
-        addressesOf.set(worker, message.addresses);
+        this.serving.add(worker);
+        this.addressesOf.set(worker, message.addresses);
         resolve(worker);
       });
     });
+  }
+
+  /** The first worker alone (it migrates the store, makes the demo school and the key), then the others. */
+  async startAll(settings: Record<string, unknown>): Promise<void> {
+    try {
+      const first = await this.fork();
+      await Promise.all(Array.from({ length: this.count - 1 }, () => this.fork()));
+      // The node's start-up line: once, with the settings every worker runs with.
+      log.info('workers listening', {
+        workers: this.count,
+        pid: process.pid,
+        firstWorker: first.process.pid,
+        addresses: this.addressesOf.get(first) ?? [],
+        settings,
+        ...settingsFileFields(),
+      });
+    } catch (error) {
+      log.error('failed to start the workers', { error: error instanceof Error ? error.message : String(error) });
+      this.stopAll('start failed', 1);
+    }
+  }
 
   /** Drains one worker and resolves once it has exited. */
-  const retire = (worker: Worker): Promise<void> =>
-    new Promise((resolve) => {
-      retiring.add(worker);
-      serving.delete(worker);
+  private retire(worker: Worker): Promise<void> {
+    return new Promise((resolve) => {
+      this.retiring.add(worker);
+      this.serving.delete(worker);
       worker.once('exit', () => resolve());
       worker.process.kill('SIGTERM');
     });
+  }
 
-  const stopAll = (signal: string, exitCode: number) => {
-    if (stopping) return;
-    stopping = true;
+  /** Drains every worker and exits with `exitCode`; past their deadline, those still running are killed. */
+  stopAll(signal: string, exitCode: number): void {
+    if (this.stopping) return;
+    this.stopping = true;
     log.info('stopping workers', { signal });
-    const workers = Object.values(cluster.workers ?? {}).filter(
-      (worker): worker is Worker => worker !== undefined && !worker.isDead(),
-    );
+    const workers = aliveWorkers();
     if (workers.length === 0) process.exit(exitCode);
     setTimeout(
       () => {
@@ -100,7 +134,7 @@ export function superviseWorkers(count: number, operator: OperatorSettings, sett
         for (const worker of workers) worker.process.kill('SIGKILL');
         process.exit(1);
       },
-      operator.shutdownDelayMs + operator.shutdownTimeoutMs + STOP_MARGIN_MS,
+      this.operator.shutdownDelayMs + this.operator.shutdownTimeoutMs + STOP_MARGIN_MS,
     ).unref();
     let running = workers.length;
     for (const worker of workers) {
@@ -110,78 +144,69 @@ export function superviseWorkers(count: number, operator: OperatorSettings, sett
       });
       worker.process.kill('SIGTERM');
     }
-  };
+  }
 
-  const restartOneByOne = async () => {
-    if (stopping || restarting) {
+  /** SIGHUP: each serving worker replaced by a new one, which listens before the old one is drained. */
+  async restartOneByOne(): Promise<void> {
+    if (this.stopping || this.restarting) {
       log.warn('SIGHUP ignored: the workers are already being restarted or stopped');
       return;
     }
-    restarting = true;
-    const old = [...serving];
+    this.restarting = true;
+    const old = [...this.serving];
     log.info('restarting the workers one at a time', { workers: old.length });
     try {
       for (const worker of old) {
-        if (stopping) return;
+        if (this.stopping) return;
         if (worker.isDead()) continue;
-        const replacement = await fork();
+        const replacement = await this.fork();
         log.info('worker replaced; draining the old one', { pid: worker.process.pid, by: replacement.process.pid });
-        await retire(worker);
+        await this.retire(worker);
       }
-      log.info('workers restarted', { workers: serving.size });
+      log.info('workers restarted', { workers: this.serving.size });
     } catch (error) {
       log.error('restart stopped: a new worker did not start; the others keep serving', {
         error: error instanceof Error ? error.message : String(error),
       });
     } finally {
-      restarting = false;
+      this.restarting = false;
     }
-  };
+  }
 
-  cluster.on('exit', (worker, code, signal) => {
-    const lived = Date.now() - (startedAt.get(worker) ?? 0);
-    startedAt.delete(worker);
-    serving.delete(worker);
-    addressesOf.delete(worker);
-    if (retiring.delete(worker) || stopping) return;
+  /** A worker exited: one drained on purpose is forgotten, one that died is replaced, unless they keep dying. */
+  workerExited(worker: Worker, code: number | null, signal: string | null): void {
+    const lived = Date.now() - (this.startedAt.get(worker) ?? 0);
+    this.startedAt.delete(worker);
+    this.serving.delete(worker);
+    this.addressesOf.delete(worker);
+    if (this.retiring.delete(worker) || this.stopping) return;
     log.error('worker died', { pid: worker.process.pid, code, signal, livedMs: lived });
     // A setting to fix fails every new worker alike: stop with the worker's own code, which the unit does not restart.
-    if (code === EXIT_SETTING_TO_FIX && serving.size === 0) {
-      stopAll('a setting must be fixed', EXIT_SETTING_TO_FIX);
+    if (code === EXIT_SETTING_TO_FIX && this.serving.size === 0) {
+      this.stopAll('a setting must be fixed', EXIT_SETTING_TO_FIX);
       return;
     }
-    earlyDeaths = lived < EARLY_DEATH_MS ? earlyDeaths + 1 : 0;
-    if (earlyDeaths >= EARLY_DEATHS_TO_GIVE_UP) {
-      log.error('workers keep dying soon after starting; stopping the service', { deaths: earlyDeaths });
-      stopAll('workers dying', 1);
+    this.earlyDeaths = lived < EARLY_DEATH_MS ? this.earlyDeaths + 1 : 0;
+    if (this.earlyDeaths >= EARLY_DEATHS_TO_GIVE_UP) {
+      log.error('workers keep dying soon after starting; stopping the service', { deaths: this.earlyDeaths });
+      this.stopAll('workers dying', 1);
       return;
     }
     setTimeout(() => {
       // A worker that died while being replaced (a restart) leaves no place empty.
-      if (!stopping && live().length < count) fork().catch(() => undefined);
+      const live = aliveWorkers().filter((alive) => !this.retiring.has(alive));
+      if (!this.stopping && live.length < this.count) this.fork().catch(() => undefined);
     }, RESTART_DELAY_MS).unref();
-  });
+  }
+}
 
-  relayFigures(() => [...serving]);
-  process.once('SIGTERM', () => stopAll('SIGTERM', 0));
-  process.once('SIGINT', () => stopAll('SIGINT', 0));
-  process.on('SIGHUP', () => void restartOneByOne());
-
-  fork()
-    .then(async (first) => {
-      await Promise.all(Array.from({ length: count - 1 }, fork));
-      // The node's start-up line: once, with the settings every worker runs with.
-      log.info('workers listening', {
-        workers: count,
-        pid: process.pid,
-        firstWorker: first.process.pid,
-        addresses: addressesOf.get(first) ?? [],
-        settings,
-        ...settingsFileFields(),
-      });
-    })
-    .catch((error: unknown) => {
-      log.error('failed to start the workers', { error: error instanceof Error ? error.message : String(error) });
-      stopAll('start failed', 1);
-    });
+/** Runs in the primary process: starts the workers, replaces dead ones, restarts them on SIGHUP, stops them. */
+export function superviseWorkers(count: number, operator: OperatorSettings, settings: Record<string, unknown>): void {
+  const supervisor = new Supervisor(count, operator);
+  cluster.on('exit', (worker, code, signal) => supervisor.workerExited(worker, code, signal));
+  relayFigures(() => supervisor.servingWorkers());
+  process.once('SIGTERM', () => supervisor.stopAll('SIGTERM', 0));
+  process.once('SIGINT', () => supervisor.stopAll('SIGINT', 0));
+  process.on('SIGHUP', () => void supervisor.restartOneByOne());
+  void supervisor.startAll(settings);
 }

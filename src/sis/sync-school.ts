@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { SisSettings } from '../config/sis-settings';
 import type { PayloadSealer } from '../lib/payload-sealer';
 import { counted } from '../lib/counted';
 import { queueMarkNotifications } from '../notifications/mark-notifications';
 import { changeTotals } from '../roster/change-counts';
-import { type ImportOptions, type ImportOutcome, importSchool } from '../roster/import-school';
+import type { ImportOptions, ImportOutcome } from '../roster/import-school';
 import { SILENT_PROGRESS } from '../roster/progress';
 import { USER_TABLES } from '../roster/roster-book';
 import type { Store } from '../store/open-store';
@@ -15,16 +14,14 @@ import {
   heldSourcedIds,
   markIdsBySourcedId,
   recordSyncRun,
-  releaseSyncLease,
   syncedUntil,
-  takeSyncLease,
 } from '../store/queries/sis-sync';
-import { BundleStop } from '../roster/bundle-stop';
 import { problemRecords } from './problem-records';
-import { ColumnsGrew } from './live-bundle';
+import { importWhileReading, type WholeReading } from './import-while-reading';
 import { ReadingThread } from './reading-thread';
 import type { HeldRecords } from './school-filter';
 import { SyncFailure } from './sync-failure';
+import { SyncLease } from './sync-lease';
 
 /**
  * One sync: the provider's school read into a spooled bundle on the reading thread while the
@@ -78,16 +75,22 @@ export interface SyncOutcome {
   readonly problemRecords: ReadonlyMap<string, string>;
 }
 
-/** The lease runs out this long after its last renewal; a sync renews it as it reads each page. */
-export const SYNC_LEASE_MS = 5 * 60_000;
-const RENEW_EVERY_MS = 30_000;
+/** A sync under way: what it was asked, since when it reads, and its lease. */
+interface SyncRun {
+  readonly store: Store;
+  readonly settings: SisSettings;
+  readonly options: SyncOptions;
+  readonly now: () => Date;
+  readonly started: Date;
+  readonly mode: 'bulk' | 'delta';
+  /** The end of the last successful sync, which a delta reads from; undefined for a bulk sync. */
+  readonly since: string | undefined;
+  readonly lease: SyncLease;
+}
 
-export async function syncSchool(store: Store, settings: SisSettings, options: SyncOptions): Promise<SyncOutcome> {
-  const now = options.now ?? (() => new Date());
-  const started = now();
-  const startedAt = started.toISOString();
-  const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
-  const empty = {
+/** The figures of a sync that read or wrote nothing. */
+function emptyTally() {
+  return {
     problemRecords: new Map<string, string>(),
     readMs: 0,
     records: 0,
@@ -99,30 +102,64 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
     warnings: 0,
     problems: 0,
   };
-  if (!(await takeSyncLease(store, holder, started, SYNC_LEASE_MS))) {
-    return {
-      ...empty,
-      outcome: 'busy',
-      mode: 'bulk',
-      startedAt,
-      durationMs: 0,
-      requests: 0,
-      notified: 0,
-      message: 'another sync is running',
-    };
-  }
-  const since = options.full ? undefined : await syncedUntil(store);
-  const mode = since ? 'delta' : 'bulk';
-  let renewedAt = started.getTime();
-  // Renewed as pages arrive (a sync waiting on the provider is alive); a lease lost means another node syncs now.
-  const stillHeld = async () => {
-    if (now().getTime() - renewedAt < RENEW_EVERY_MS) return;
-    renewedAt = now().getTime();
-    if (!(await takeSyncLease(store, holder, now(), SYNC_LEASE_MS))) throw new SyncFailure('the sync lease was lost');
+}
+
+function busy(startedAt: string): SyncOutcome {
+  return {
+    ...emptyTally(),
+    outcome: 'busy',
+    mode: 'bulk',
+    startedAt,
+    durationMs: 0,
+    requests: 0,
+    notified: 0,
+    message: 'another sync is running',
   };
+}
+
+export async function syncSchool(store: Store, settings: SisSettings, options: SyncOptions): Promise<SyncOutcome> {
+  const now = options.now ?? (() => new Date());
+  const started = now();
+  const lease = new SyncLease(store, now);
+  if (!(await lease.take(started))) return busy(started.toISOString());
+  const since = options.full ? undefined : await syncedUntil(store);
+  const run: SyncRun = { store, settings, options, now, started, mode: since ? 'delta' : 'bulk', since, lease };
+  const outcome = await readAndImport(run);
+  try {
+    if (!options.dryRun) {
+      const succeeded = outcome.outcome === 'done' || outcome.outcome === 'rows-skipped';
+      await recordSyncRun(store, runRow(outcome), succeeded ? outcome.startedAt : undefined);
+    }
+  } finally {
+    await lease.release();
+  }
+  return outcome;
+}
+
+/** What the import is asked: the sync's own options, on the bundle the reading thread spools. */
+function importOptionsOf(run: SyncRun, folder: string): ImportOptions {
+  const { options, mode } = run;
+  return {
+    path: folder,
+    mode,
+    dryRun: options.dryRun,
+    skipInvalid: options.skipInvalid,
+    strict: options.strict,
+    // A bulk sync is the whole school: the import's --school chooses it among the provider's
+    // schools (and lists them when none is named). A delta carries only the orgs that changed, so
+    // the import could not tell a school from another: the read-time filter alone applies there.
+    school: mode === 'bulk' ? run.settings.school : undefined,
+    fromIdentifier: options.fromIdentifier,
+    defaultCountryCode: options.defaultCountryCode,
+    progress: SILENT_PROGRESS,
+  };
+}
+
+/** Reads the provider on the reading thread while the import reads what it spools; the outcome, failed or not. */
+async function readAndImport(run: SyncRun): Promise<SyncOutcome> {
+  const { store, settings, options, mode, since, lease } = run;
   let thread: ReadingThread | undefined;
   let timeLimit: NodeJS.Timeout | undefined;
-  let outcome: SyncOutcome;
   try {
     const notifying = options.notify !== undefined && since !== undefined && !options.dryRun;
     const reader = await ReadingThread.start(settings, {
@@ -131,142 +168,86 @@ export async function syncSchool(store: Store, settings: SisSettings, options: S
       keepResults: notifying,
       held: since && settings.school ? await heldRecords(store) : undefined,
       wait: options.wait,
-      alive: stillHeld,
+      alive: () => lease.stillHeld(),
     });
     thread = reader;
     // The reading is what a provider can make endless (pages that never end, answers that trickle).
     timeLimit = setTimeout(() => reader.stop(tooLong(settings)), settings.timeLimitMs);
-    const importOptions: ImportOptions = {
-      path: reader.folder,
-      mode,
-      dryRun: options.dryRun,
-      skipInvalid: options.skipInvalid,
-      strict: options.strict,
-      // A bulk sync is the whole school: the import's --school chooses it among the provider's
-      // schools (and lists them when none is named). A delta carries only the orgs that changed, so
-      // the import could not tell a school from another: the read-time filter alone applies there.
-      school: mode === 'bulk' ? settings.school : undefined,
-      fromIdentifier: options.fromIdentifier,
-      defaultCountryCode: options.defaultCountryCode,
-      progress: SILENT_PROGRESS,
-    };
-    // The import reads each file as soon as it is whole, and results as they come, while the
-    // reading thread reads the rest: the reading no longer comes before the import. The import
-    // decides and writes nothing before the reading is whole and accepted; a failed reading stops it.
-    const reading = (async () => {
-      const done = await reader.done;
-      if (options.strict && done.duplicates > 0) {
-        throw new SyncFailure(
-          `the provider sent ${counted(done.duplicates, 'record')} twice (a warning; --strict makes warnings problems)`,
-        );
-      }
-      await stillHeld();
-      return { ...done, readMs: now().getTime() - started.getTime() };
-    })();
-    reading.then(
-      () => reader.bundle.seal(),
-      (error) => reader.bundle.fail(error),
+    const { read, imported } = await importWhileReading(
+      {
+        store,
+        options: importOptionsOf(run, reader.folder),
+        lease,
+        strict: options.strict,
+        elapsedMs: () => run.now().getTime() - run.started.getTime(),
+      },
+      reader,
     );
-    let importStopped = false;
-    const importing = importSchool(store, {
-      ...importOptions,
-      bundle: reader.bundle,
-      untilWhole: async () => void (await reading),
-    });
-    importing.catch((error) => {
-      // Its own failure, not one of the bundle (the reading's, or columns to read again): the reading stops.
-      if (error instanceof BundleStop) return;
-      importStopped = true;
-      reader.stop(new SyncFailure('the import stopped'));
-    });
-    const [read, firstImport] = await Promise.allSettled([reading, importing]);
-    if (read.status === 'rejected') {
-      // The reading stopped because the import had failed: the import's error is the one to tell.
-      throw importStopped && firstImport.status === 'rejected' ? firstImport.reason : read.reason;
-    }
-    // Records that gained a column after the growing file's header: imported again, now whole.
-    if (firstImport.status === 'rejected' && !(firstImport.reason instanceof ColumnsGrew)) throw firstImport.reason;
-    const imported = firstImport.status === 'fulfilled' ? firstImport.value : await importSchool(store, importOptions);
-    const { readMs, duplicates } = read.value;
-    const folder = reader.folder;
-    const problems = imported.problems.count;
-    const said = imported.problems;
-    const records = await problemRecords(folder, [
-      ...said.list().problems,
-      ...said.warnings().warnings,
-      ...said.notes(),
-    ]);
-    // Records sent twice are counted and listed apart from the import's warnings.
-    const tally = {
-      ...empty,
-      problemRecords: records,
-      readMs,
-      records: read.value.records,
-      duplicates,
-      duplicated: read.value.duplicated,
-      warnings: said.warningCount,
-      problems,
-      // The import's own figures, worked out before it writes: a dry run's are the real run's.
-      ...changeTotals(imported.changes),
-    };
-    if (!imported.written) {
-      const wouldApply =
-        options.dryRun &&
-        !imported.schools &&
-        !imported.replaces &&
-        !imported.problems.hasFatal &&
-        (problems === 0 || options.skipInvalid);
-      outcome = {
-        ...tally,
-        outcome: wouldApply ? 'done' : 'nothing-written',
-        mode,
-        startedAt,
-        durationMs: now().getTime() - started.getTime(),
-        requests: thread?.requests ?? 0,
-        notified: 0,
-        message: wouldApply ? '' : whyNothingWritten(imported),
-        imported,
-      };
-    } else {
-      const notified = options.notify && notifying ? await notifyMarks(store, read.value, options.notify, now()) : 0;
-      outcome = {
-        ...tally,
-        outcome: problems > 0 ? 'rows-skipped' : 'done',
-        mode,
-        startedAt,
-        durationMs: now().getTime() - started.getTime(),
-        requests: thread?.requests ?? 0,
-        notified,
-        message: problems > 0 ? `${counted(imported.problems.rowCount, 'row')} left out` : '',
-        imported,
-      };
-    }
+    const tally = await tallyOf(imported, read, reader.folder);
+    const notified =
+      imported.written && options.notify && notifying ? await notifyMarks(store, read, options.notify, run.now()) : 0;
+    return outcomeOf(run, imported, { ...tally, requests: reader.requests, notified });
   } catch (error) {
     const message =
       error instanceof SyncFailure ? error.message : `unexpected: ${String((error as Error)?.message ?? error)}`;
-    outcome = {
-      ...empty,
-      outcome: 'failed',
-      mode,
-      startedAt,
-      durationMs: now().getTime() - started.getTime(),
-      requests: thread?.requests ?? 0,
-      notified: 0,
-      message,
-    };
+    return { ...emptyTally(), ...runFigures(run, thread?.requests ?? 0), outcome: 'failed', notified: 0, message };
   } finally {
     clearTimeout(timeLimit);
     await thread?.remove();
   }
-  try {
-    if (!options.dryRun) {
-      const succeeded = outcome.outcome === 'done' || outcome.outcome === 'rows-skipped';
-      await recordSyncRun(store, runRow(outcome), succeeded ? startedAt : undefined);
-    }
-  } finally {
-    await releaseSyncLease(store, holder);
+}
+
+/** The outcome's mode and times, and the requests made of the provider. */
+function runFigures(run: SyncRun, requests: number) {
+  return {
+    mode: run.mode,
+    startedAt: run.started.toISOString(),
+    durationMs: run.now().getTime() - run.started.getTime(),
+    requests,
+  };
+}
+
+/** The figures of a sync that read the provider whole: the import's own, and the records sent twice apart. */
+async function tallyOf(imported: ImportOutcome, read: WholeReading, folder: string) {
+  const said = imported.problems;
+  const records = await problemRecords(folder, [...said.list().problems, ...said.warnings().warnings, ...said.notes()]);
+  return {
+    ...emptyTally(),
+    problemRecords: records,
+    readMs: read.readMs,
+    records: read.records,
+    duplicates: read.duplicates,
+    duplicated: read.duplicated,
+    warnings: said.warningCount,
+    problems: said.count,
+    // The import's own figures, worked out before it writes: a dry run's are the real run's.
+    ...changeTotals(imported.changes),
+  };
+}
+
+type Tally = Awaited<ReturnType<typeof tallyOf>> & { readonly requests: number; readonly notified: number };
+
+/** What came of an import: written (whole, or with rows left out), or not, and why. */
+function outcomeOf(run: SyncRun, imported: ImportOutcome, tally: Tally): SyncOutcome {
+  const { options } = run;
+  const { problems } = tally;
+  const figures = { ...tally, ...runFigures(run, tally.requests), imported };
+  if (imported.written) {
+    const message = problems > 0 ? `${counted(imported.problems.rowCount, 'row')} left out` : '';
+    return { ...figures, outcome: problems > 0 ? 'rows-skipped' : 'done', message };
   }
-  return outcome;
+  const wouldApply =
+    options.dryRun &&
+    !imported.schools &&
+    !imported.replaces &&
+    !imported.problems.hasFatal &&
+    (problems === 0 || options.skipInvalid);
+  return {
+    ...figures,
+    outcome: wouldApply ? 'done' : 'nothing-written',
+    notified: 0,
+    message: wouldApply ? '' : whyNothingWritten(imported),
+  };
 }
 
 function tooLong(settings: SisSettings): SyncFailure {

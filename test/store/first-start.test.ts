@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIRST_START_DEMO_STUDENTS } from '../../src/service';
+import { FIRST_START_DEMO_STUDENTS } from '../../src/school/first-open';
 import { startTestService } from '../support/service';
 
 /** A new embedded store gets the small demo school on first start, once, unless DEMO_DATA=off. */
