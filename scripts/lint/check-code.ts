@@ -1,15 +1,18 @@
 /**
  * The checks of the code that the formatter and linter (Biome) do not make, run by `npm run lint`:
- * lines at most 120 characters in every code file, the layers (as docs/architecture.md lists
- * them) and the file and folder cycles of src/'s imports, and the store's engines behind one door.
+ * lines at most 120 characters in every code file, the sizes of src/'s files and functions, the
+ * layers (as docs/architecture.md lists them) and the file and folder cycles of src/'s imports, and
+ * the store's engines behind one door.
  *
  *   npm run lint
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, resolve } from 'node:path';
+import { sizeOffences, sizeProblems } from './code-size';
 import { ENGINE_DOOR, engineDoorViolations, engineFolders } from './engine-door';
 import { folderGraph, importCycles, layerViolations, readImportGraph } from './import-graph';
 import { CODE_EXTENSIONS, longLines, MAX_LINE_LENGTH } from './line-length';
+import { ALLOWED_OFFENDERS } from './size-allowances';
 
 const ROOT = resolve(__dirname, '..', '..');
 const SKIPPED = new Set(['node_modules', 'dist', 'data', 'coverage', '.git']);
@@ -29,10 +32,14 @@ const problems = codeFiles.flatMap((file) => longLines(file, relative(ROOT, file
 if (problems.length > 0) problems.unshift(`Lines longer than ${MAX_LINE_LENGTH} characters:`);
 
 const sourceRoot = join(ROOT, 'src');
-const graph = readImportGraph(
-  sourceRoot,
-  filesUnder(sourceRoot).filter((file) => file.endsWith('.ts')),
+const sourceFiles = filesUnder(sourceRoot).filter((file) => file.endsWith('.ts'));
+problems.push(
+  ...sizeProblems(
+    sourceFiles.flatMap((file) => sizeOffences(file, relative(sourceRoot, file))),
+    ALLOWED_OFFENDERS,
+  ),
 );
+const graph = readImportGraph(sourceRoot, sourceFiles);
 problems.push(...layerViolations(graph).map((problem) => `src/${problem}`));
 for (const cycle of importCycles(graph)) problems.push(`Import cycle among src/: ${cycle.join(', ')}`);
 for (const cycle of importCycles(folderGraph(graph))) problems.push(`Folder cycle among src/: ${cycle.join(', ')}`);
@@ -50,6 +57,6 @@ if (problems.length > 0) {
   process.exit(1);
 }
 process.stdout.write(
-  `check-code: ${codeFiles.length} files, ${graph.size} modules in src/: layers kept, no file or folder cycles, ` +
-    `the engines (${folders.join(', ')}) behind one door\n`,
+  `check-code: ${codeFiles.length} files, ${graph.size} modules in src/: sizes within limits, layers kept, ` +
+    `no file or folder cycles, the engines (${folders.join(', ')}) behind one door\n`,
 );

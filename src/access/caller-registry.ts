@@ -1,30 +1,23 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { AccessSettings } from '../config/access-settings';
 import type { OperationName } from '../contract/operation-types';
 import { log } from '../lib/log';
 import { warnOncePerNode } from '../lib/node-warnings';
-import { type NetworkList, parseNetworks } from '../lib/networks';
 import type { PayloadSealer } from '../lib/payload-sealer';
-import { allCallers, type CallerRow, callersSignature, pruneRevokedCallers } from '../store/queries/callers';
+import { allCallers, callersSignature, pruneRevokedCallers } from '../store/queries/callers';
 import { pruneNonces, rememberNonce } from '../store/queries/ws-security-nonces';
 import type { Session } from '../store/session';
+import { type CallerEntry, entryOf, expired, type Identity } from './caller-entry';
 import { type Credentials, UNREADABLE } from './credentials';
 import type { OperationGroup } from '../contract/operation-policies';
-import { type Grants, grantsOf } from './operation-groups';
-import { parseScope, SCHOOL_SCOPE, type Scope } from './scope';
+import { grantsOf } from './operation-groups';
+import { SCHOOL_SCOPE } from './scope';
 import { SecretAttempts } from './secret-attempts';
 import { GATE_BUSY, SecretCheckGate } from './secret-check-gate';
 import { callerNameOf, newSecret, secretMatches, showsHint, UNMATCHABLE_HASH } from './secrets';
-import { createdTime, nonceBytes } from './username-token';
+import { createdTime, digestMatches, nonceBytes, type UsernameToken } from './username-token';
 
-/** Who a call comes from, once recognised. */
-export interface Identity {
-  /** The caller's name; "local" for a caller on LOCAL_NETWORKS that presented nothing. */
-  readonly name: string;
-  readonly scope: Scope;
-  /** What it may call, by operation and group. */
-  readonly operations: Grants;
-}
+export type { Identity } from './caller-entry';
 
 export type Recognition =
   | { readonly kind: 'identified'; readonly identity: Identity }
@@ -32,22 +25,6 @@ export type Recognition =
   | { readonly kind: 'anonymous' }
   /** Something was presented and not accepted; `reason` is for the log, never for the caller. */
   | { readonly kind: 'refused'; readonly reason: string };
-
-interface CallerEntry extends Identity {
-  readonly networks: NetworkList | undefined;
-  readonly secretHash: string | null;
-  readonly digestSecret: string | null;
-  readonly expiresAt: number | undefined;
-  /** The secret a rotation replaced, while it is let in or still recognised; undefined when there is none. */
-  readonly previous: PreviousSecret | undefined;
-}
-
-interface PreviousSecret {
-  readonly hash: string;
-  readonly digestSecret: string | null;
-  /** Until when it is let in; after that, a client sending it is refused as sending a retired secret. */
-  readonly until: number;
-}
 
 /** What checking a presented secret came to; every outcome but a match is a refusal's reason for the log. */
 type SecretCheck = { readonly kind: 'match'; readonly entry: CallerEntry } | Refusal;
@@ -77,29 +54,6 @@ const REVOKED_PRUNE_MS = 3_600_000;
 /** The reasons a refusal by the throttle or the gate is logged with: never "wrong secret". */
 const THROTTLED = 'throttled: too many wrong secrets for this caller from this address this minute';
 const BUSY = 'throttled: secret checks busy';
-
-function previousOf(row: CallerRow): PreviousSecret | undefined {
-  if (row.previous_secret_hash === null || row.previous_secret_until === null) return undefined;
-  return {
-    hash: row.previous_secret_hash,
-    digestSecret: row.previous_digest_secret,
-    until: Date.parse(row.previous_secret_until),
-  };
-}
-
-function entryOf(row: CallerRow): CallerEntry {
-  const networks = JSON.parse(row.networks) as string[];
-  return {
-    name: row.name,
-    scope: parseScope(row.scope) ?? SCHOOL_SCOPE,
-    operations: grantsOf(JSON.parse(row.operations) as string[]),
-    networks: networks.length > 0 ? parseNetworks(networks.join(',')) : undefined,
-    secretHash: row.secret_hash,
-    digestSecret: row.digest_secret,
-    expiresAt: row.expires_at === null ? undefined : Date.parse(row.expires_at),
-    previous: previousOf(row),
-  };
-}
 
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -227,7 +181,7 @@ export class CallerRegistry {
   /** Whether some caller holding a secret may call the operation: then a credential could help. */
   credentialCouldHelp(operation: OperationName, group: OperationGroup): boolean {
     const now = this.clock().getTime();
-    return this.secretHolders.some((entry) => entry.operations.covers(operation, group) && !this.expired(entry, now));
+    return this.secretHolders.some((entry) => entry.operations.covers(operation, group) && !expired(entry, now));
   }
 
   /** Who the call comes from, by what it presented, else by its address. */
@@ -244,7 +198,7 @@ export class CallerRegistry {
       this.byAddress.set(address, known);
     }
     // A caller that expired since is dropped from the answer the address had.
-    if (known.kind === 'identified' && this.expired(known.identity as CallerEntry, this.clock().getTime())) {
+    if (known.kind === 'identified' && expired(known.identity as CallerEntry, this.clock().getTime())) {
       return this.recogniseAddress(address);
     }
     return known;
@@ -253,13 +207,9 @@ export class CallerRegistry {
   /** Who an address is without credentials: the first network caller whose networks hold it, else local or no one. */
   private recogniseAddress(address: string): Recognition {
     const now = this.clock().getTime();
-    const owner = this.networkOnly.find((entry) => !this.expired(entry, now) && entry.networks?.contains(address));
+    const owner = this.networkOnly.find((entry) => !expired(entry, now) && entry.networks?.contains(address));
     if (owner) return { kind: 'identified', identity: owner };
     return this.settings.localNetworks.contains(address) ? LOCAL_RECOGNITION : ANONYMOUS;
-  }
-
-  private expired(entry: CallerEntry, now: number): boolean {
-    return entry.expiresAt !== undefined && entry.expiresAt <= now;
   }
 
   private async recogniseCredentials(address: string, credentials: Credentials): Promise<Recognition> {
@@ -275,7 +225,7 @@ export class CallerRegistry {
    * checked after the secret, so that a refusal costs the same whether the name exists or not.
    */
   private admitted(entry: CallerEntry, address: string): Recognition {
-    if (this.expired(entry, this.clock().getTime())) return refused('caller expired');
+    if (expired(entry, this.clock().getTime())) return refused('caller expired');
     if (entry.networks && !entry.networks.contains(address)) return refused("not from the caller's networks");
     return identified(entry);
   }
@@ -340,7 +290,7 @@ export class CallerRegistry {
   private async recogniseUsernameToken(
     name: string,
     caller: CallerEntry | undefined,
-    token: Extract<Credentials, { kind: 'username-token' }>,
+    token: UsernameToken,
     address: string,
   ): Promise<Recognition> {
     const now = this.clock().getTime();
@@ -380,7 +330,7 @@ export class CallerRegistry {
   private checkDigest(
     name: string,
     caller: CallerEntry | undefined,
-    token: Extract<Credentials, { kind: 'username-token' }>,
+    token: UsernameToken,
     nonce: Buffer | undefined,
     address: string,
   ): SecretCheck {
@@ -402,14 +352,8 @@ export class CallerRegistry {
     return refused(caller === undefined ? 'no such caller' : 'wrong password');
   }
 
-  /** PasswordDigest: Base64(SHA-1(nonce + created + secret)), the nonce decoded from Base64. */
-  private digestMatches(
-    name: string,
-    sealed: string,
-    token: Extract<Credentials, { kind: 'username-token' }>,
-    nonce: Buffer | undefined,
-  ): boolean {
-    if (nonce === undefined || token.created === undefined) return false;
+  /** Whether the token's digest was made with the sealed secret; one that cannot be opened matches nothing. */
+  private digestMatches(name: string, sealed: string, token: UsernameToken, nonce: Buffer | undefined): boolean {
     let secret: string;
     try {
       secret = this.digestSealer.open(sealed);
@@ -417,11 +361,7 @@ export class CallerRegistry {
       warnOncePerNode("a caller's digest secret cannot be opened (was OUTBOX_KEY changed?)", { caller: name });
       return false;
     }
-    const expected = createHash('sha1')
-      .update(Buffer.concat([nonce, Buffer.from(token.created + secret, 'utf8')]))
-      .digest();
-    const given = Buffer.from(token.password, 'base64');
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return digestMatches(token, nonce, secret);
   }
 }
 

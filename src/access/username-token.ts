@@ -1,7 +1,10 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Credentials } from './credentials';
+
 /**
- * The replay rules of a WS-Security UsernameToken. A token does not cover the message body, so a
- * captured one would let anyone repeat any call its caller may make: each token is taken once
- * (its nonce is remembered) and only near its Created time.
+ * The rules of a WS-Security UsernameToken: its replay rules and its PasswordDigest. A token does
+ * not cover the message body, so a captured one would let anyone repeat any call its caller may
+ * make: each token is taken once (its nonce is remembered) and only near its Created time.
  */
 
 /** Nonce sizes taken: WS-Security clients send 16 (WCF, zeep, node-soap) or 20 bytes (SHA-1 of something). */
@@ -33,4 +36,20 @@ export function createdTime(created: string, now: number, windowMs: number, skew
   const time = Date.parse(created);
   if (!Number.isFinite(time) || time > now + skewMs || time < now - windowMs) return undefined;
   return time;
+}
+
+/** A UsernameToken as a caller presented it. */
+export type UsernameToken = Extract<Credentials, { kind: 'username-token' }>;
+
+/**
+ * Whether a PasswordDigest token was made with this secret: Base64(SHA-1(nonce + created +
+ * secret)), the nonce decoded from Base64. A token without a nonce or a Created cannot match.
+ */
+export function digestMatches(token: UsernameToken, nonce: Buffer | undefined, secret: string): boolean {
+  if (nonce === undefined || token.created === undefined) return false;
+  const expected = createHash('sha1')
+    .update(Buffer.concat([nonce, Buffer.from(token.created + secret, 'utf8')]))
+    .digest();
+  const given = Buffer.from(token.password, 'base64');
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -71,13 +71,7 @@ export function statusPage(report: StatusReport): string {
     row(['Store size', bytes(store.sizeBytes)]),
     row(['Workers on this node', `${workers.serving} (figures of ${workers.reported.length})`]),
   ]);
-  const nodes =
-    report.nodes === null
-      ? '<p class="note">Not known: the store could not be asked.</p>'
-      : table(
-          ['Node', 'Processes', 'Version', 'Serving since', 'Last seen'],
-          report.nodes.map((node) => row([node.node, node.processes, node.version, node.since, node.seenAt])),
-        );
+  const nodes = nodesSection(report.nodes);
   const operations = table(
     ['Operation', 'Calls', 'p50', 'p90', 'p99'],
     [
@@ -91,50 +85,11 @@ export function statusPage(report: StatusReport): string {
     Object.entries(report.refusals).map(([reason, count]) => row([reason, count], 1)),
     1,
   );
-  const outbox =
-    report.outbox === null
-      ? '<p class="note">Not known: the store could not be asked.</p>'
-      : report.outbox.length === 0
-        ? '<p class="note">No messages.</p>'
-        : table(
-            ['State', 'Channel', 'Messages'],
-            report.outbox.map((group) => row([group.state, group.channel, group.count], 2)),
-            2,
-          );
-  const lastImport = report.lastImport
-    ? table(undefined, [
-        row(['Finished', report.lastImport.finishedAt]),
-        row(['Started', report.lastImport.startedAt]),
-        row(['Mode', report.lastImport.mode]),
-        row(['From', report.lastImport.source]),
-        row(['Rows written, skipped', `${report.lastImport.rowsWritten}, ${report.lastImport.rowsSkipped}`]),
-      ])
-    : '<p class="note">No OneRoster import has been made into this store.</p>';
+  const outbox = outboxSection(report.outbox);
+  const lastImport = lastImportSection(report.lastImport);
   // Only where the school syncs from a SIS: a service that never did shows no empty section.
   const sync = report.lastSync;
-  const lastSync = sync?.last
-    ? table(undefined, [
-        row(['Finished', sync.last.finishedAt]),
-        row(['Outcome', sync.last.message ? `${sync.last.outcome}: ${sync.last.message}` : sync.last.outcome]),
-        row([
-          'Mode, node, seconds',
-          `${sync.last.mode}, ${sync.last.node}, ${(sync.last.durationMs / 1000).toFixed(1)}`,
-        ]),
-        row([
-          'Added, changed, deleted',
-          `${sync.last.added}, ${sync.last.changed}, ${sync.last.deleted} (of ${sync.last.records} read)`,
-        ]),
-        row(['By kind', changesByKind(sync.last.changes) || 'no changes']),
-        row([
-          'Warnings, problems, sent twice',
-          `${sync.last.warnings}, ${sync.last.problems}, ${sync.last.duplicates}`,
-        ]),
-        row(['Next run here', sync.nextRunAt ?? 'not scheduled']),
-        ...(sync.lastAttemptHere
-          ? [row(['Last try here', `${sync.lastAttemptHere.at} (${sync.lastAttemptHere.outcome})`])]
-          : []),
-      ])
-    : `<p class="note">No SIS sync has run${sync?.nextRunAt ? `; the first is due at ${sync.nextRunAt}` : ''}.</p>`;
+  const lastSync = lastSyncSection(sync);
   return `<!DOCTYPE html>
 <html lang="en">
   <head>
@@ -171,6 +126,69 @@ export function statusPage(report: StatusReport): string {
   </body>
 </html>
 `;
+}
+
+/** The nodes serving from this store, or why they are not known. */
+function nodesSection(nodes: StatusReport['nodes']): string {
+  return nodes === null
+    ? '<p class="note">Not known: the store could not be asked.</p>'
+    : table(
+        ['Node', 'Processes', 'Version', 'Serving since', 'Last seen'],
+        nodes.map((node) => row([node.node, node.processes, node.version, node.since, node.seenAt])),
+      );
+}
+
+/** The outbox's messages by state and channel. */
+function outboxSection(outbox: StatusReport['outbox']): string {
+  return outbox === null
+    ? '<p class="note">Not known: the store could not be asked.</p>'
+    : outbox.length === 0
+      ? '<p class="note">No messages.</p>'
+      : table(
+          ['State', 'Channel', 'Messages'],
+          outbox.map((group) => row([group.state, group.channel, group.count], 2)),
+          2,
+        );
+}
+
+/** The last OneRoster import into this store. */
+function lastImportSection(lastImport: StatusReport['lastImport']): string {
+  return lastImport
+    ? table(undefined, [
+        row(['Finished', lastImport.finishedAt]),
+        row(['Started', lastImport.startedAt]),
+        row(['Mode', lastImport.mode]),
+        row(['From', lastImport.source]),
+        row(['Rows written, skipped', `${lastImport.rowsWritten}, ${lastImport.rowsSkipped}`]),
+      ])
+    : '<p class="note">No OneRoster import has been made into this store.</p>';
+}
+
+/** The last SIS sync, its outcome and changes, and when the next is due here. */
+function lastSyncSection(sync: StatusReport['lastSync']): string {
+  return sync?.last
+    ? table(undefined, [
+        row(['Finished', sync.last.finishedAt]),
+        row(['Outcome', sync.last.message ? `${sync.last.outcome}: ${sync.last.message}` : sync.last.outcome]),
+        row([
+          'Mode, node, seconds',
+          `${sync.last.mode}, ${sync.last.node}, ${(sync.last.durationMs / 1000).toFixed(1)}`,
+        ]),
+        row([
+          'Added, changed, deleted',
+          `${sync.last.added}, ${sync.last.changed}, ${sync.last.deleted} (of ${sync.last.records} read)`,
+        ]),
+        row(['By kind', changesByKind(sync.last.changes) || 'no changes']),
+        row([
+          'Warnings, problems, sent twice',
+          `${sync.last.warnings}, ${sync.last.problems}, ${sync.last.duplicates}`,
+        ]),
+        row(['Next run here', sync.nextRunAt ?? 'not scheduled']),
+        ...(sync.lastAttemptHere
+          ? [row(['Last try here', `${sync.lastAttemptHere.at} (${sync.lastAttemptHere.outcome})`])]
+          : []),
+      ])
+    : `<p class="note">No SIS sync has run${sync?.nextRunAt ? `; the first is due at ${sync.nextRunAt}` : ''}.</p>`;
 }
 
 /** "marks: 1 added, 1 changed; students: 1 deleted", the parts that are not zero. */

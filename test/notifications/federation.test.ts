@@ -2,6 +2,7 @@ import type { RunningService } from '../../src/service';
 import type { Store } from '../../src/store/open-store';
 import { startFakeGateway, type FakeGateway } from '../support/fake-gateway';
 import { callJson } from '../support/json-calls';
+import { markNotesParameters, owedMarkNotes } from '../support/mark-notes';
 import { startTestService } from '../support/service';
 import { openTestSchool, TEST_TODAY } from '../support/stores';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -94,20 +95,8 @@ describe('Federation with a partner school', () => {
   });
 
   test("SendMarkNotes through A queues at B and delivers through B's gateway", async () => {
-    const assessment = await schoolB.db
-      .selectFrom('assessments')
-      .select(['id', 'class_id'])
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-    const devices = await schoolB.db
-      .selectFrom('marks as m')
-      .innerJoin('student_records as r', 'r.id', 'm.student_record_id')
-      .innerJoin('student_guardians as g', 'g.student_id', 'r.student_id')
-      .innerJoin('devices as d', 'd.guardian_id', 'g.guardian_id')
-      .select('d.push_token')
-      .where('m.assessment_id', '=', assessment.id)
-      .execute();
-    const parameters = { id: String(assessment.id), id_class: String(assessment.class_id), baseUrlSchool: b.url };
+    const { assessment, pushes: devices } = await owedMarkNotes(schoolB, 'last');
+    const parameters = markNotesParameters(assessment, b.url);
     expect(await callJson(a.url, NOTES, 'SendMarkNotes', parameters)).toEqual({
       status: 200,
       body: { d: devices.length },

@@ -7,6 +7,7 @@ import type { Store } from '../../src/store/open-store';
 import { describeEachEngine } from '../support/engines';
 import { startFakeGateway, type FakeGateway } from '../support/fake-gateway';
 import { callJson } from '../support/json-calls';
+import { markNotesParameters, owedMarkNotes } from '../support/mark-notes';
 import { startTestService } from '../support/service';
 import { NS, soap11 } from '../support/soap';
 import { openTestSchool, TEST_TODAY } from '../support/stores';
@@ -290,19 +291,7 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
 
   describe('SendMarkNotes and GetNameAbsenceType', () => {
     test("notify each guardian device of the students' marks once, however often it is asked", async () => {
-      const assessment = await school.db
-        .selectFrom('assessments')
-        .select(['id', 'class_id', 'max_score', 'subject_id'])
-        .orderBy('id')
-        .executeTakeFirstOrThrow();
-      const expected = await school.db
-        .selectFrom('marks as m')
-        .innerJoin('student_records as r', 'r.id', 'm.student_record_id')
-        .innerJoin('student_guardians as g', 'g.student_id', 'r.student_id')
-        .innerJoin('devices as d', 'd.guardian_id', 'g.guardian_id')
-        .select(['m.score', 'd.push_token'])
-        .where('m.assessment_id', '=', assessment.id)
-        .execute();
+      const { assessment, pushes: expected } = await owedMarkNotes(school, 'first');
       const subject = await school.db
         .selectFrom('subjects')
         .select('name_ar')
@@ -310,7 +299,7 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
         .executeTakeFirstOrThrow();
       expect(expected.length).toBeGreaterThan(0);
       const { url } = await start();
-      const parameters = { id: String(assessment.id), id_class: String(assessment.class_id), baseUrlSchool: `${url}/` };
+      const parameters = markNotesParameters(assessment, `${url}/`);
       const first = await callJson(url, NOTES, 'SendMarkNotes', parameters);
       expect(first).toEqual({ status: 200, body: { d: expected.length } });
       const requests = await push.waitForRequests(expected.length);
@@ -328,19 +317,7 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
     });
 
     test('count pushes to a device together, from PushNotificationToGateway and SendMarkNotes', async () => {
-      const assessment = await school.db
-        .selectFrom('assessments')
-        .select(['id', 'class_id'])
-        .orderBy('id')
-        .executeTakeFirstOrThrow();
-      const devices = await school.db
-        .selectFrom('marks as m')
-        .innerJoin('student_records as r', 'r.id', 'm.student_record_id')
-        .innerJoin('student_guardians as g', 'g.student_id', 'r.student_id')
-        .innerJoin('devices as d', 'd.guardian_id', 'g.guardian_id')
-        .select(['d.application_id', 'd.device_id'])
-        .where('m.assessment_id', '=', assessment.id)
-        .execute();
+      const { assessment, pushes: devices } = await owedMarkNotes(school, 'first');
       expect(devices.length).toBeGreaterThan(1);
       const { url } = await start({ PUSH_PER_DEVICE_PER_MINUTE: '1' });
       const [used] = devices;
@@ -352,7 +329,7 @@ describeEachEngine('Notification operations', ({ engine, freshStoreSettings }) =
         notes_type: 't',
       });
       expect(pushed.status).toBe(200);
-      const parameters = { id: String(assessment.id), id_class: String(assessment.class_id), baseUrlSchool: `${url}/` };
+      const parameters = markNotesParameters(assessment, `${url}/`);
       // The device already had its one push of the minute: its mark waits, the others go.
       const distinct = new Set(devices.map((device) => `${device.application_id} ${device.device_id}`));
       expect(await callJson(url, NOTES, 'SendMarkNotes', parameters)).toEqual({

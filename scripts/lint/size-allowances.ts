@@ -1,0 +1,19 @@
+import type { AllowedOffender } from './code-size';
+
+/**
+ * Today's files and functions over the size limits that are being taken apart in their own
+ * change: each passes the check until then. An entry that no longer offends is reported, so the
+ * list only shrinks; a new offender is never added here, but split.
+ */
+export const ALLOWED_OFFENDERS: readonly AllowedOffender[] = [
+  // The call pipeline, taken apart into its stages (admission, route, invocation, audit).
+  { file: 'pipeline/call-pipeline.ts' },
+  // The OneRoster readers and export row sources, moved into one module per collection.
+  { file: 'roster/export-school.ts', function: 'exportUsers' },
+  { file: 'roster/export-own-files.ts', function: 'exportOwnFiles' },
+  { file: 'roster/import-school.ts', function: 'importSchool' },
+  { file: 'roster/own-files.ts', function: 'readOwnFiles' },
+  { file: 'roster/enrollment-file.ts', function: 'readEnrollments' },
+  { file: 'roster/gradebook-files.ts', function: 'readResults' },
+  { file: 'roster/giving-back.ts', function: 'givingBack' },
+];
