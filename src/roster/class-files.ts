@@ -100,6 +100,8 @@ export interface PendingSection {
   readonly year: Entry | undefined;
   /** In a delta, the id of the class section the store teaches the class to (see sectionOfClass). */
   readonly storedSection?: number;
+  /** The file `line` is of, when not classes.csv: a delta's enrolment that has a stored class placed again. */
+  readonly reader?: FieldReader;
 }
 export type PendingSections = Map<Entry, PendingSection>;
 
