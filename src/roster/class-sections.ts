@@ -210,7 +210,7 @@ export class SectionInference {
       const key = pairKey(found, klass.row.subject_id);
       const first = taken.get(key);
       if (!first) taken.set(key, klass);
-      else if (klass.line > 0) {
+      else if (book.mode === 'bulk' || book.storedId('class_subjects', klass.sourcedId) === undefined) {
         book.reject(klass);
         book.alias(klass.sourcedId, first);
       } else taken.set(key, this.oneOfTwoStored(klass, first, reader));
@@ -227,7 +227,8 @@ export class SectionInference {
   private oneOfTwoStored(klass: Entry, first: Entry, reader: FieldReader): Entry {
     const { book } = this.context;
     // A delta's new class of that subject and section is the stored one, as when the store's is not placed again.
-    const [kept, other] = first.line > 0 || klass.id < first.id ? [klass, first] : [first, klass];
+    const storedId = (entry: Entry) => book.storedId('class_subjects', entry.sourcedId) ?? Number.POSITIVE_INFINITY;
+    const [kept, other] = storedId(klass) < storedId(first) ? [klass, first] : [first, klass];
     book.delete('class_subjects', other.sourcedId, reader);
     for (const [sourcedId, target] of book.aliasesOf('class_subjects'))
       if (target === other) book.alias(sourcedId, kept);

@@ -141,6 +141,11 @@ export class RosterBook {
     }
   }
 
+  /** The id the store holds a record under, whether or not this import lists it again. */
+  storedId(table: SchoolTableName, sourcedId: string): number | undefined {
+    return this.ledger.idOf(table, sourcedId)?.id;
+  }
+
   /** The sourcedIds of the table's rows with status tobedeleted, each with the line it is on. */
   markedDeleted(table: SchoolTableName): Map<string, number> {
     const marked = [...(this.toBeDeleted.get(table) ?? [])];
