@@ -60,7 +60,8 @@ export function ofOtherSchool(
   sourcedId: string,
 ): boolean {
   const { chosen, candidates, leftOut } = context.school;
-  if (chosen === undefined) return false;
+  // A row naming the chosen school is its own, whatever else it names (a teacher of two schools).
+  if (chosen === undefined || reader.list(column).includes(chosen)) return false;
   // A delta's orgs.csv holds only the orgs that changed: an org neither it nor the store knows is another school.
   const unknownInDelta = (org: string) =>
     context.mode === 'delta' && !context.orgs.has(org) && !context.book.find('schools', org);
@@ -75,10 +76,15 @@ export function ofOtherSchool(
   return true;
 }
 
-/** An org reference must name an org of the bundle (or, in a delta, the store's school). */
+/**
+ * An org reference must name an org of the bundle (or, in a delta, the store's school). A delta of
+ * one school of several (--school) brings only the orgs that changed: an org it does not bring and
+ * the store does not hold is another school's, as ofOtherSchool has it.
+ */
 export function checkOrg(context: ImportContext, reader: FieldReader, column: string): void {
+  const otherSchoolsUnknown = context.mode === 'delta' && context.school.chosen !== undefined;
   for (const sourcedId of reader.list(column)) {
-    if (context.orgs.has(sourcedId) || context.book.find('schools', sourcedId)) continue;
+    if (context.orgs.has(sourcedId) || context.book.find('schools', sourcedId) || otherSchoolsUnknown) continue;
     if (context.book.isBroken('schools')) {
       context.book.resolve(reader, column, ['schools'], sourcedId, 'org');
       return;
@@ -100,6 +106,8 @@ export interface PendingSection {
   readonly year: Entry | undefined;
   /** In a delta, the id of the class section the store teaches the class to (see sectionOfClass). */
   readonly storedSection?: number;
+  /** The file `line` is of, when not classes.csv: a delta's enrolment that has a stored class placed again. */
+  readonly reader?: FieldReader;
 }
 export type PendingSections = Map<Entry, PendingSection>;
 

@@ -188,8 +188,7 @@ export class SectionInference {
    */
   placeClasses(sectionsOf: (klass: Entry) => Map<Entry, number>): void {
     const { book } = this.context;
-    const reader = this.context.readers.get('classes.csv');
-    if (!reader) return;
+    const classesReader = this.context.readers.get('classes.csv');
     const taken = new Map<string, Entry>();
     for (const klass of book.all('class_subjects')) {
       const row = klass.row;
@@ -199,6 +198,8 @@ export class SectionInference {
     // the same section is then the stored one under another name, never a second record of the pair.
     const known = (info: PendingSection) => (info.storedSection === undefined ? 1 : 0);
     for (const [klass, info] of [...this.pending].sort((a, b) => known(a[1]) - known(b[1]))) {
+      const reader = info.reader ?? classesReader;
+      if (!reader) continue;
       reader.begin({ line: info.line, values: [] });
       const found = this.sectionOfClass(klass, info, reader, sectionsOf(klass));
       if (!found || !klass.row) {
@@ -208,14 +209,31 @@ export class SectionInference {
       klass.row.class_id = found;
       const key = pairKey(found, klass.row.subject_id);
       const first = taken.get(key);
-      if (first) {
+      if (!first) taken.set(key, klass);
+      else if (book.mode === 'bulk' || book.storedId('class_subjects', klass.sourcedId) === undefined) {
         book.reject(klass);
         book.alias(klass.sourcedId, first);
-      } else taken.set(key, klass);
+      } else taken.set(key, this.oneOfTwoStored(klass, first, reader));
     }
     assignIds(this.context, 'grade_levels');
     assignIds(this.context, 'classes');
     assignIds(this.context, 'class_subjects');
+  }
+
+  /**
+   * A stored class a delta places again in the section of a stored class of its subject: they are
+   * one, under the sourcedId the bulk import met first (the lower id), the other its other name.
+   */
+  private oneOfTwoStored(klass: Entry, first: Entry, reader: FieldReader): Entry {
+    const { book } = this.context;
+    // A delta's new class of that subject and section is the stored one, as when the store's is not placed again.
+    const storedId = (entry: Entry) => book.storedId('class_subjects', entry.sourcedId) ?? Number.POSITIVE_INFINITY;
+    const [kept, other] = storedId(klass) < storedId(first) ? [klass, first] : [first, klass];
+    book.delete('class_subjects', other.sourcedId, reader);
+    for (const [sourcedId, target] of book.aliasesOf('class_subjects'))
+      if (target === other) book.alias(sourcedId, kept);
+    book.alias(other.sourcedId, kept);
+    return kept;
   }
 
   private sectionOfClass(
@@ -262,7 +280,7 @@ export class SectionInference {
         ? [`grade-${info.grade}`, 'section-from-grade', `grade "${info.grade}" of classes.csv`]
         : [info.title || klass.sourcedId, 'section-of-its-own', 'the title of classes.csv'];
     const section = this.section(year, name, info.grade, info.line, { rule, why });
-    if (section) this.made.get(section)?.lines.push(-info.line);
+    if (section && !info.reader) this.made.get(section)?.lines.push(-info.line);
     return section;
   }
 

@@ -1,6 +1,7 @@
 import { requiredColumns } from './oneroster-columns';
 import { checkOrg, type ClassesRead, ofOtherSchool } from './class-files';
 import { type ScheduledEnrolments, SectionInference } from './class-sections';
+import { PupilsTakenOut } from './delta-enrolments';
 import type { ImportConnection } from '../store/roster/import-connection';
 import { keptRowsOf } from '../store/roster/kept-fields';
 import type { FieldReader } from './fields';
@@ -35,10 +36,12 @@ export async function readEnrollments(
     section: Entry;
   }> = [];
   const inStoredHomerooms: StoredHomeroomTeaching[] = [];
+  const listed = new Set<string>();
   await forEachRow(context, 'enrollments.csv', requiredColumns('enrollments', context.version), (reader) => {
     const tables = ['student_records', 'teacher_assignments'] as const;
     const start = rowStart(context, reader, tables, 'metadata.contractId');
     if (!start || ofOtherSchool(context, reader, 'schoolSourcedId', tables, start.sourcedId)) return;
+    listed.add(start.sourcedId);
     const role = reader.oneOf('role', ['administrator', 'proctor', 'student', 'teacher'], true);
     const table = role === 'teacher' ? 'teacher_assignments' : 'student_records';
     checkOrg(context, reader, 'schoolSourcedId');
@@ -94,7 +97,10 @@ export async function readEnrollments(
   const reader = context.readers.get('enrollments.csv');
   const inferFrom = reader ?? context.readers.get('classes.csv');
   const inference = inferFrom && new SectionInference(context, pending, inferFrom);
+  const takenOut = reader && (await PupilsTakenOut.of(context, connection, reader, listed));
+  await takenOut?.placeAgain(connection, pending, studentsInSections);
   inference?.placeStudents(scheduledOf);
+  takenOut?.dropEmptyRecords(scheduledOf);
   assignIds(context, 'grade_levels');
   assignIds(context, 'classes');
   assignIds(context, 'student_records');
@@ -119,6 +125,7 @@ export async function readEnrollments(
     return sections;
   });
   inference?.warnMade();
+  takenOut?.moveWhatHangsOff();
   for (const { start, line, teacher, section } of teaching) {
     if (!reader) break;
     reader.begin({ line, values: [] });

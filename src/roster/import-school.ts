@@ -323,6 +323,12 @@ async function writeSchool(
   await beginSchoolChange(connection);
   try {
     if (!delta) await clearSchoolTables(connection);
+    // A delta's deletions before its rows: a scheduled class placed again may take the section and
+    // subject of one it deletes.
+    for (const table of [...SCHOOL_TABLES].reverse()) {
+      const ids = book.deletions(table.name).map((entry) => entry.id);
+      await deleteWithDependents(connection, table.name, ids);
+    }
     // The write shows its progress as the read does: a line per table written.
     const { progress } = context;
     for (const table of SCHOOL_TABLES) {
@@ -338,10 +344,6 @@ async function writeSchool(
       }
     }
     for (const patch of context.patches) await patchRow(connection, patch.table, patch.id, patch.columns);
-    for (const table of [...SCHOOL_TABLES].reverse()) {
-      const ids = book.deletions(table.name).map((entry) => entry.id);
-      await deleteWithDependents(connection, table.name, ids);
-    }
     const ledger = SCHOOL_TABLES.flatMap((table) =>
       book
         .entries(table.name)

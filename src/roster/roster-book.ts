@@ -141,6 +141,31 @@ export class RosterBook {
     }
   }
 
+  /** The id the store holds a record under, whether or not this import lists it again. */
+  storedId(table: SchoolTableName, sourcedId: string): number | undefined {
+    return this.ledger.idOf(table, sourcedId)?.id;
+  }
+
+  /** The sourcedIds of the table's rows with status tobedeleted, each with the line it is on. */
+  markedDeleted(table: SchoolTableName): Map<string, number> {
+    const marked = [...(this.toBeDeleted.get(table) ?? [])];
+    return new Map(marked.map(([sourcedId, where]) => [sourcedId, Number(where.slice(where.lastIndexOf(':') + 1))]));
+  }
+
+  /**
+   * A record of the store that a delta does not list but changes whole (a scheduled class placed
+   * again when its pupils leave): from now on it is written with the delta, at the row that caused
+   * it, under its id and its modification time. It stays the same object, so every row that found
+   * it already finds it changed.
+   */
+  rewrite(entry: Entry, reader: FieldReader): void {
+    if (entry.line > 0 || this.find(entry.table, entry.sourcedId) !== entry) return;
+    const rewritten = entry as { -readonly [Key in keyof Entry]: Entry[Key] };
+    rewritten.file = reader.file;
+    rewritten.line = reader.line;
+    rewritten.modifiedAt = this.ledger.idOf(entry.table, entry.sourcedId)?.modifiedAt ?? undefined;
+  }
+
   markInvalid(
     table: SchoolTableName,
     sourcedId: string,

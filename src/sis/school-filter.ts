@@ -51,10 +51,9 @@ export function schoolFilter(
       const orgs = (row.orgSourcedIds ?? '').split(',').filter(Boolean);
       const kept = orgs.includes(school) || !orgs.some((org) => otherSchools.has(org));
       if (!kept) return false;
+      // A teacher of two schools keeps both, as the SIS gives them: the import (--school) takes an
+      // org the delta does not bring for another school's.
       users.add(row.sourcedId);
-      // A teacher of two schools: the delta names no org of the other, so the import could not
-      // resolve it; this school's user is kept with the orgs the store can know.
-      row.orgSourcedIds = orgs.filter((org) => !otherSchools.has(org)).join(',');
       return true;
     },
     enrollments: (row) => classes.has(row.classSourcedId ?? ''),

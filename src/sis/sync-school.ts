@@ -146,9 +146,10 @@ function importOptionsOf(run: SyncRun, folder: string): ImportOptions {
     skipInvalid: options.skipInvalid,
     strict: options.strict,
     // A bulk sync is the whole school: the import's --school chooses it among the provider's
-    // schools (and lists them when none is named). A delta carries only the orgs that changed, so
-    // the import could not tell a school from another: the read-time filter alone applies there.
-    school: mode === 'bulk' ? run.settings.school : undefined,
+    // schools (and lists them when none is named). A delta's other schools are left out as it is
+    // read (school-filter.ts); the import's --school then reads the orgs the delta does not bring
+    // (a teacher's other school) as another school's, as it does for a CSV delta.
+    school: run.settings.school,
     fromIdentifier: options.fromIdentifier,
     defaultCountryCode: options.defaultCountryCode,
     progress: SILENT_PROGRESS,

@@ -79,3 +79,28 @@ export async function keptRowsOf(
   }
   return rows;
 }
+
+/**
+ * The kept rows of one file whose field `column` holds one of `values` (a class's enrolments, by
+ * classSourcedId), by sourcedId: what a delta needs of the rows it does not list.
+ */
+export async function keptRowsNaming(
+  connection: ImportConnection,
+  file: string,
+  column: string,
+  values: readonly string[],
+): Promise<Map<string, Record<string, string>>> {
+  const rows = new Map<string, Record<string, string>>();
+  const field = connection.engine === 'sqlite' ? 'json_extract(fields, ?)' : '(fields::jsonb ->> CAST(? AS text))';
+  const path = connection.engine === 'sqlite' ? `$."${column.replace(/"/g, '')}"` : column;
+  for (let start = 0; start < values.length; start += LOOKUP_BATCH) {
+    const batch = values.slice(start, start + LOOKUP_BATCH);
+    const places = batch.map(() => '?').join(', ');
+    const found = await connection.all<{ sourced_id: string; fields: string }>(
+      `SELECT sourced_id, fields FROM roster_fields WHERE file = ? AND ${field} IN (${places})`,
+      [file, path, ...batch],
+    );
+    for (const row of found) rows.set(row.sourced_id, JSON.parse(row.fields) as Record<string, string>);
+  }
+  return rows;
+}
