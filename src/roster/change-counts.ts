@@ -8,8 +8,9 @@ import type { RosterBook } from './roster-book';
  * the same. Added: a record the store does not hold now (new, or one deleted before and back);
  * changed: one it holds that the bundle gives again (a delta: only when newer); deleted: one it
  * holds that a delta marks tobedeleted, or that a bulk import leaves out. Marks are counted as the
- * rest, from the staged results. Deleting a record deletes what hangs off it as well (a student's
- * records and marks); those are not counted again.
+ * rest, from the staged results. Deleting a record deletes what hangs off it as well (a class's
+ * enrolments, an assessment's marks, a student's records and marks): a delta counts those among
+ * the deleted of their own kind, each once (a bulk import's count of what it leaves out has them).
  */
 export interface Change {
   readonly added: number;
@@ -28,6 +29,8 @@ export interface ChangeFacts {
   /** Records of the store a delta changes without listing them (a demographics row patches its student). */
   readonly patches: ReadonlyArray<{ readonly table: SchoolTableName; readonly id: number }>;
   readonly marks: Change;
+  /** A delta's: the rows its deletions take with them, per table (cascadedDeletions). */
+  readonly cascaded: ReadonlyMap<string, number>;
 }
 
 export function changesOf(facts: ChangeFacts): Changes {
@@ -36,7 +39,8 @@ export function changesOf(facts: ChangeFacts): Changes {
   for (const table of SCHOOL_TABLES) {
     if (table.name === 'student_guardians') continue;
     let change: Change;
-    if (table.name === 'marks') change = facts.marks;
+    const cascaded = book.mode === 'delta' ? (facts.cascaded.get(table.name) ?? 0) : 0;
+    if (table.name === 'marks') change = { ...facts.marks, deleted: facts.marks.deleted + cascaded };
     else {
       const holds = held.get(table.name);
       const entries = book.entries(table.name);
@@ -44,7 +48,7 @@ export function changesOf(facts: ChangeFacts): Changes {
       const changed = heldAgain + patchedOnly(facts.patches, table.name, entries);
       const deleted =
         book.mode === 'delta'
-          ? book.deletions(table.name).filter((entry) => holds?.has(entry.sourcedId)).length
+          ? book.deletions(table.name).filter((entry) => holds?.has(entry.sourcedId)).length + cascaded
           : Math.max((stored.get(table.name) ?? 0) - heldAgain, 0);
       change = { added: entries.length - heldAgain, changed, deleted };
     }

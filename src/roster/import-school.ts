@@ -3,6 +3,7 @@ import type { Store } from '../store/open-store';
 import { type ImportConnection, openImportConnection } from '../store/roster/import-connection';
 import { heldSourcedIds, loadLedger, recordClassAliases, recordLedger, storedRelations } from '../store/roster/ledger';
 import { keptRowsOf } from '../store/roster/kept-fields';
+import { cascadedDeletions } from '../store/roster/cascaded-deletions';
 import { countSchoolRows, storedSchool } from '../store/roster/school-reader';
 import { SCHOOL_TABLES, type SchoolTableName } from '../store/roster/school-tables';
 import {
@@ -187,6 +188,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
       stored,
       patches: context.patches,
       marks: await stagedMarkChanges(connection, mode === 'bulk'),
+      cascaded: mode === 'delta' ? await cascadedDeletions(connection, deletedIds(book)) : new Map(),
     });
     const replaces = mode === 'bulk' && !options.replace ? await otherSchool(connection, book, stored) : undefined;
     if (options.dryRun || refused || replaces) {
@@ -206,6 +208,11 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
     await connection.release();
     await bundle.close();
   }
+}
+
+/** The ids a delta deletes, per table: those writeSchool deletes with their dependents. */
+function deletedIds(book: RosterBook): Map<SchoolTableName, number[]> {
+  return new Map(SCHOOL_TABLES.map((table) => [table.name, book.deletions(table.name).map((entry) => entry.id)]));
 }
 
 /** The school the store holds, when a bulk import would replace it with another (or the demo school). */

@@ -1,4 +1,6 @@
 import type { CsvFile } from './csv-file';
+import type { FieldReader } from './fields';
+import type { ReadColumn } from './oneroster-columns';
 import type { Problems } from './problems';
 
 /**
@@ -38,4 +40,53 @@ export function readAsOneRoster11(file: CsvFile, fileName: string, problems: Pro
     });
   }
   return { ...file, header, names };
+}
+
+/**
+ * OneRoster 1.0's users.csv: it has no enabledUser column (1.1 added it) and its status may be
+ * `inactive`, which 1.1 dropped in favour of enabledUser false. Read as 1.1 has it: a header
+ * without the column makes every user enabled, with one warning at the header; an inactive row is
+ * an active row of a user not enabled, with a warning at its status. Such a user is imported as
+ * any user whose enabledUser is false: the store keeps no account state, and the user's
+ * enrolments and marks stay the school's.
+ */
+export function readEnabledUser(reader: FieldReader<ReadColumn<'users'>>, warned: { header: boolean }): void {
+  if (reader.hasColumn('enabledUser')) reader.oneOf('enabledUser', ['true', 'false'], true);
+  else if (!warned.header) {
+    warned.header = true;
+    reader.warnAt(
+      1,
+      'enabledUser',
+      'oneroster-1-0-enabled-user',
+      "the header has no enabledUser column (OneRoster 1.0's users.csv): every user is read as enabled",
+    );
+  }
+  if (reader.raw('status').toLowerCase() !== INACTIVE) return;
+  reader.warn(
+    'status',
+    'oneroster-1-0-status',
+    'status "inactive" is OneRoster 1.0\'s: read as 1.1 writes it, status active and enabledUser false ' +
+      '(the user is imported, as a user not enabled is)',
+  );
+}
+
+/** OneRoster 1.0's status of a record that is kept but not in use; users.csv alone reads it (readEnabledUser). */
+export const INACTIVE = 'inactive';
+
+/**
+ * The fields kept of a row (for export to give back), in 1.1's terms: a user of a 1.0 users.csv
+ * is kept with enabledUser (false for an inactive one, as its status is kept active), so that the
+ * export is a 1.1 bundle, given-back rows (an administrator's) included.
+ */
+export function keptAsOneRoster11(fileName: string, fields: Record<string, string>): Record<string, string> {
+  if (fileName !== 'users.csv') return fields;
+  const named = (column: string) => Object.keys(fields).find((name) => name.toLowerCase() === column.toLowerCase());
+  const status = named('status');
+  if (status === undefined || fields[status].trim().toLowerCase() !== INACTIVE) {
+    return named('enabledUser') === undefined ? { ...fields, enabledUser: 'true' } : fields;
+  }
+  const kept = Object.fromEntries(
+    Object.entries(fields).filter(([name]) => !['status', 'enableduser'].includes(name.toLowerCase())),
+  );
+  return { ...kept, status: 'active', enabledUser: 'false' };
 }

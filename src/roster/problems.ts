@@ -32,6 +32,8 @@ export type WarningKind =
   | 'not-kept'
   | 'phone-kept-as-written'
   | 'oneroster-1-0-header'
+  | 'oneroster-1-0-enabled-user'
+  | 'oneroster-1-0-status'
   | 'school-year-from-end-date'
   | 'empty-file'
   | 'extra-fields'

@@ -2,7 +2,7 @@ import type { SchoolTableName } from '../store/roster/school-tables';
 import { type CsvFile, type CsvRow, CsvSyntaxError, openCsv } from './csv-file';
 import { counted } from '../lib/counted';
 import { clip, FieldReader } from './fields';
-import { readAsOneRoster11 } from './oneroster-10-names';
+import { INACTIVE, keptAsOneRoster11, readAsOneRoster11 } from './oneroster-10-names';
 import { type ImportContext, readerOf } from './import-context';
 import { isNeverKept } from './kept-fields';
 import { ONEROSTER_FILES, V12_FILES } from './manifest';
@@ -173,7 +173,7 @@ function rowKeeper(context: ImportContext, fileName: string, file: CsvFile) {
     context.kept.keepUnusedFields(
       fileName,
       sourcedId,
-      Object.fromEntries(fields.map(([name, index]) => [name, row.values[index] ?? ''])),
+      keptAsOneRoster11(fileName, Object.fromEntries(fields.map(([name, index]) => [name, row.values[index] ?? '']))),
     );
   };
 }
@@ -212,16 +212,21 @@ const MAX_ID = 2 ** 31 - 1;
  * The fields every row has: sourcedId, status and dateLastModified (required in delta mode, as
  * OneRoster has it), and the contract id an export wrote. A row with status=tobedeleted is taken
  * as a deletion of the record in whichever of `tables` holds it, and handled no further (undefined):
- * it needs no other field.
+ * it needs no other field. `readsInactive`: OneRoster 1.0's status `inactive` is read as active
+ * (users.csv, where 1.1 says the same with enabledUser false).
  */
 export function rowStart(
   context: ImportContext,
   reader: FieldReader,
   tables: SchoolTableName | readonly SchoolTableName[],
   contractIdColumn: string,
+  readsInactive = false,
 ): RowStart | undefined {
   const sourcedId = reader.required('sourcedId') ?? '';
-  const status = reader.oneOf('status', ['active', 'tobedeleted'], context.mode === 'delta');
+  const statuses = readsInactive
+    ? (['active', 'tobedeleted', INACTIVE] as const)
+    : (['active', 'tobedeleted'] as const);
+  const status = reader.oneOf('status', statuses, context.mode === 'delta');
   const modifiedAt = reader.timestamp('dateLastModified', context.mode === 'delta');
   const pinnedId = reader.integer(contractIdColumn, false, { min: 1, max: MAX_ID });
   if (status === 'tobedeleted') {

@@ -8,6 +8,7 @@ import { type ImportContext, readerOf } from './import-context';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
 import { type Entry, USER_TABLES } from './roster-book';
 import { linksNamedByUnlisted } from './kept-links';
+import { readEnabledUser } from './oneroster-10-names';
 
 /**
  * users.csv -> students, teachers and guardians (parent, guardian and relative); administrators,
@@ -42,7 +43,9 @@ type Agents = Map<Entry, { line: number; agents: string[]; relation: string }>;
 /** `roles`: for a OneRoster 1.2 bundle, each user's role and orgs from roles.csv. */
 export async function readUsers(context: ImportContext, roles?: ReadonlyMap<string, UserRoles>): Promise<void> {
   const agents: Agents = new Map();
-  const required = requiredColumns('users', roles ? '1.2' : '1.1');
+  // OneRoster 1.0 has no enabledUser column: its users are read as enabled (readEnabledUser).
+  const required = requiredColumns('users', roles ? '1.2' : '1.1').filter((column) => column !== 'enabledUser');
+  const warned = { header: false };
   const present = await forEachRow(context, 'users.csv', required, (reader) => {
     if (roles) {
       const found = roles.get(reader.raw('sourcedId'));
@@ -54,11 +57,11 @@ export async function readUsers(context: ImportContext, roles?: ReadonlyMap<stri
         ]),
       );
     }
-    const start = rowStart(context, reader, USER_TABLES, 'metadata.contractId');
+    const start = rowStart(context, reader, USER_TABLES, 'metadata.contractId', true);
     if (!start || ofOtherSchool(context, reader, 'orgSourcedIds', USER_TABLES, start.sourcedId)) return;
     const role = reader.oneOf('role', roles ? [...ROLES, ...V12_ROLES] : ROLES, true);
     const table = tableOfRole(role);
-    reader.oneOf('enabledUser', ['true', 'false'], true);
+    readEnabledUser(reader, warned);
     reader.required('username');
     checkOrg(context, reader, 'orgSourcedIds');
     const names = (['givenName', 'middleName', 'familyName'] as const).map((column) =>

@@ -57,10 +57,13 @@ describeEachEngine('a delta import', (engine) => {
     const outcome = await importBundle(store, writeBundle(delta));
     expect(problemsOf(outcome)).toEqual([]);
     expect(outcome.mode).toBe('delta');
-    // Per kind, marks included, the dry run's figures; s3's own mark goes with s3, not counted again.
+    // Per kind, marks included, the dry run's figures; what goes with s3 (its enrolment, its mark r4,
+    // its attendance) is counted among the deleted of its kind.
     expect(outcome.changes).toEqual({
       students: { added: 0, changed: 1, deleted: 1 },
-      marks: { added: 1, changed: 1, deleted: 1 },
+      student_records: { added: 0, changed: 0, deleted: 1 },
+      marks: { added: 1, changed: 1, deleted: 2 },
+      attendance: { added: 0, changed: 0, deleted: 1 },
     });
     expect(dry.changes).toEqual(outcome.changes);
     expect(outcome.rows).toBe(5);

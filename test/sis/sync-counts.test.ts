@@ -92,4 +92,32 @@ describeEachEngine('the figures of a sync', (engine) => {
       await store.close();
     }
   });
+
+  test("count the rows a deletion takes with it: a line item's marks are deleted marks", async () => {
+    const store = await openTestStore(engine.freshStoreSettings());
+    const provider = new OneRosterProvider(schoolOf(sisSchool(), '1.2'));
+    await provider.start();
+    try {
+      const sis = readSisSettings(provider.settings('1.2'));
+      await syncTwice(store, sis);
+      const held = await rowCounts(store);
+      provider.put('lineItems', {
+        ...provider.record('lineItems', 'li1'),
+        status: 'tobedeleted',
+        dateLastModified: new Date(Date.now() + 1000).toISOString(),
+      });
+      // li1 has the results r1 and r2: the store deletes them with it.
+      const delta = await syncTwice(store, sis);
+      expect(delta.imported?.changes).toEqual({
+        assessments: { added: 0, changed: 0, deleted: 1 },
+        marks: { added: 0, changed: 0, deleted: 2 },
+      });
+      expect(delta.deleted).toBe(3);
+      const after = await rowCounts(store);
+      expect([after.assessments, after.marks]).toEqual([held.assessments - 1, held.marks - 2]);
+    } finally {
+      await provider.close();
+      await store.close();
+    }
+  });
 });
