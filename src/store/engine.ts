@@ -52,6 +52,10 @@ export interface Engine {
   readonly floatType: string;
   /** SELECT of the distinct keys of the JSON objects in `table`.`column` of the rows `where` picks, as `name`. */
   jsonKeys(table: string, column: string, where: string): string;
+  /** The text of one key of the JSON object in `column`; the key is its one parameter (`jsonKeyParameter`). */
+  jsonText(column: string): string;
+  /** The parameter `jsonText` takes for the key `key`. */
+  jsonKeyParameter(key: string): string;
 
   /** A migration's integer primary key whose values the store gives out. */
   identityPrimaryKey(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;

@@ -48,6 +48,8 @@ export const postgresEngine: Engine = {
   floatType: 'DOUBLE PRECISION',
   jsonKeys: (table, column, where) =>
     `SELECT DISTINCT jsonb_object_keys(f.${column}::jsonb) AS name FROM ${table} f WHERE ${where} ORDER BY 1`,
+  jsonText: (column) => `(${column}::jsonb ->> CAST(? AS text))`,
+  jsonKeyParameter: (key) => key,
 
   identityPrimaryKey: (column) => column.primaryKey().generatedByDefaultAsIdentity(),
   binaryType: 'bytea',

@@ -14,7 +14,7 @@ export async function cascadedDeletions(
   connection: ImportConnection,
   deleted: ReadonlyMap<SchoolTableName, readonly number[]>,
 ): Promise<Map<SchoolTableName, number>> {
-  const temporary = connection.engine === 'sqlite' ? 'TEMP' : 'TEMPORARY';
+  const temporary = connection.engine.temporaryTable;
   await connection.run('DROP TABLE IF EXISTS doomed_rows');
   await connection.run(
     `CREATE ${temporary} TABLE doomed_rows (kind TEXT NOT NULL, id INTEGER NOT NULL, direct INTEGER NOT NULL, ` +

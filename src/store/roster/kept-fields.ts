@@ -91,8 +91,8 @@ export async function keptRowsNaming(
   values: readonly string[],
 ): Promise<Map<string, Record<string, string>>> {
   const rows = new Map<string, Record<string, string>>();
-  const field = connection.engine === 'sqlite' ? 'json_extract(fields, ?)' : '(fields::jsonb ->> CAST(? AS text))';
-  const path = connection.engine === 'sqlite' ? `$."${column.replace(/"/g, '')}"` : column;
+  const field = connection.engine.jsonText('fields');
+  const path = connection.engine.jsonKeyParameter(column);
   for (let start = 0; start < values.length; start += LOOKUP_BATCH) {
     const batch = values.slice(start, start + LOOKUP_BATCH);
     const places = batch.map(() => '?').join(', ');

@@ -40,6 +40,9 @@ export const sqliteEngine: Engine = {
   floatType: 'REAL',
   jsonKeys: (table, column, where) =>
     `SELECT DISTINCT j.key AS name FROM ${table} f, json_each(f.${column}) j WHERE ${where} ORDER BY 1`,
+  jsonText: (column) => `json_extract(${column}, ?)`,
+  // A JSON path; a key's quotes cannot be escaped in one, and no OneRoster column has them.
+  jsonKeyParameter: (key) => `$."${key.replace(/"/g, '')}"`,
 
   // An INTEGER PRIMARY KEY is the rowid, which SQLite gives out.
   identityPrimaryKey: (column) => column.primaryKey(),
