@@ -150,6 +150,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     endpointPathOf: endpointPaths(catalog),
     clock,
   };
+  const settings = { ...config, trustedProxies: config.access.trustedProxies };
   // Without a legacy service or a recording every operation is local, and nothing of the migration is made.
   const { recordFile } = config.migration;
   const migration =
@@ -167,7 +168,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
           }),
           recorder: recordFile === undefined ? undefined : new TrafficRecorder({ ...config.migration, recordFile }),
         };
-  const pipeline = new CallPipeline({ operations, services, settings: config, callers, audit, migration });
+  const pipeline = new CallPipeline({ operations, services, settings, callers, audit, migration });
   /** Once the calls have ended: the comparisons and the audit trail written out, the store closed. */
   const closeParts = async () => {
     callers.stop();
