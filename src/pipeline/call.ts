@@ -1,5 +1,6 @@
 import type { Credentials, UNREADABLE } from '../access/credentials';
 import type { Operation } from '../contract/catalog';
+import type { CallError } from './call-error';
 
 /** The ways a call reaches the service. */
 export type BindingName = 'soap11' | 'soap12' | 'http-get' | 'http-post' | 'json';
@@ -26,3 +27,8 @@ export interface Call {
   readonly parameters: ParameterValues;
   readonly caller: Caller;
 }
+
+/** What the handler's run gave: a result, or the error the caller is to be answered with. */
+export type Invocation =
+  | { readonly ok: true; readonly result: unknown }
+  | { readonly ok: false; readonly error: CallError };

@@ -1,12 +1,10 @@
-import type { IncomingMessage } from 'node:http';
 import { type Credentials, credentialsOfAuthorization, UNREADABLE } from '../access/credentials';
-import { clientAddress, type NetworkList } from '../lib/networks';
 import { FEDERATION_HEADER } from '../federation/forward-call';
 import { baseUrlFor, type PublicAddress } from '../wire/base-url';
-import { readBody } from '../wire/read-body';
 import type { RequestRecord } from '../telemetry/request-record';
 import type { BindingName, Caller } from './call';
 import { CallError, ClientGone } from './call-error';
+import type { CallRequest } from './call-request';
 
 /**
  * One request as a call passes through the pipeline; its answer is a Reply the server writes. The body is read only
@@ -21,25 +19,12 @@ export class Exchange {
   private headerCaller: Caller | undefined;
 
   constructor(
-    readonly request: IncomingMessage,
+    readonly request: CallRequest,
     /** What the access log and the figures learn of this request; undefined for an answer no one is sent. */
     readonly record: RequestRecord | undefined,
     private readonly maxBodyBytes: number,
     private readonly address: PublicAddress,
-    private readonly trustedProxies: NetworkList,
   ) {}
-
-  /** The client's address, behind a trusted proxy the one it forwarded (as the request's record has it). */
-  get clientAddress(): string {
-    return (
-      this.record?.address ??
-      clientAddress(
-        this.request.socket.remoteAddress ?? '',
-        this.request.headers['x-forwarded-for'],
-        this.trustedProxies,
-      )
-    );
-  }
 
   /**
    * The caller as every binding describes it: its address, the headers that matter, the binding.
@@ -63,7 +48,7 @@ export class Exchange {
     if (credentials !== UNREADABLE && credentials?.kind === 'bearer' && binding !== 'json') credentials = UNREADABLE;
     return {
       binding,
-      address: this.clientAddress,
+      address: this.request.address,
       requestBaseUrl: baseUrlFor(headers.host, this.address),
       federationCredential: Array.isArray(federation) ? federation[0] : federation,
       credentials,
@@ -72,7 +57,7 @@ export class Exchange {
 
   /** The whole body; throws a CallError (too-large, compressed) or ClientGone instead. */
   async body(): Promise<Buffer> {
-    const read = await readBody(this.request, this.maxBodyBytes);
+    const read = await this.request.readBody(this.maxBodyBytes);
     switch (read.kind) {
       case 'body':
         this.bodyRead = true;

@@ -5,7 +5,7 @@ import type { Comparisons, Subject } from '../migration/comparisons';
 import type { ForwardSlots } from '../migration/forward-slots';
 import { askLegacy, type LegacyRequest, LegacyUnavailable } from '../migration/legacy-client';
 import type { TrafficRecorder } from '../migration/traffic-recorder';
-import type { CallError } from './call-error';
+import type { Invocation } from './call';
 
 /** What the call path needs to route calls away from this service: the table, the comparisons, the recorder. */
 export interface MigrationParts {
@@ -17,15 +17,10 @@ export interface MigrationParts {
   readonly recorder?: TrafficRecorder;
 }
 
-/** The route of an operation: the one place a call's route is looked up (after access and limits, before handlers). */
+/** The route of an operation: the one place a call's route is looked up (after admission, before the scope check). */
 export function routeOf(migration: MigrationParts | undefined, operation: OperationName): Route {
   return migration ? migration.settings.routes[operation] : 'local';
 }
-
-/** What the handler's run gave: a result or an error (the pipeline's Invocation). */
-export type LocalOutcome =
-  | { readonly ok: true; readonly result: unknown }
-  | { readonly ok: false; readonly error: CallError };
 
 /**
  * One admitted call on a route other than local, as the pipeline hands it over: how to run this
@@ -45,11 +40,11 @@ export interface RoutedCall {
    * legacy answer is the one audited, and a write is rehearsed: checked and computed, nothing kept
    * or sent).
    */
-  runLocal(purpose: 'answer' | 'compare', rehearsal: boolean): Promise<LocalOutcome>;
+  runLocal(purpose: 'answer' | 'compare', rehearsal: boolean): Promise<Invocation>;
   /** Answers the caller with this service's outcome, in the binding's shape (the reply goes to the server). */
-  answer(outcome: LocalOutcome): void;
+  answer(outcome: Invocation): void;
   /** This service's answer as the binding would write it, written to no one. */
-  capture(outcome: LocalOutcome): Answer;
+  capture(outcome: Invocation): Answer;
   /** Answers the caller with the legacy service's answer, unchanged. */
   pass(answer: Answer): void;
   /** Answers the caller that the legacy service did not answer, in the binding's shape. */

@@ -5,9 +5,12 @@ import { JsonBinding } from '../bindings/json/json-binding';
 import { SoapBinding } from '../bindings/soap/soap-binding';
 import { exceptionPage, NO_SCRIPT_SERVICE, UNRECOGNIZED_FORMAT } from '../pages/error-page';
 import type { CallPipeline } from '../pipeline/call-pipeline';
+import type { Exchange } from '../pipeline/exchange';
 import type { Served } from '../pipeline/reply';
+import type { RequestRecord } from '../telemetry/request-record';
 import { send } from '../wire/send';
 import { failRequest } from './fail-request';
+import { NodeCallRequest } from './node-call-request';
 import { OperatorRoutes } from './operator-routes';
 import { RequestRouter } from './request-target';
 import { type RequestTracking, trackRequests } from './request-tracking';
@@ -39,6 +42,11 @@ export interface HttpServer {
   readonly tracking: RequestTracking;
 }
 
+/** The call in node's request, as the pipeline reads it: plain values, the client's address as the record has it. */
+function exchangeOf(pipeline: CallPipeline, request: IncomingMessage, record: RequestRecord): Exchange {
+  return pipeline.exchange(new NodeCallRequest(request, record.address), record);
+}
+
 /**
  * Writes the reply once the call is served and its audit record kept (see AuditTrail.afterJournal);
  * a failure on the way is the last resort's.
@@ -67,10 +75,11 @@ async function writeWhenServed(
 
 /**
  * The HTTP server: every request is tracked (its id, the access log, the figures) and its target
- * resolved once (request-target.ts). A SOAP call goes straight to the SOAP binding on the bare
- * node:http request, an operation call (/X.asmx/Op) to the HTTP or JSON binding as directly, the
- * operator's endpoints to their routes, and everything else (the pages, the 404 page) through the
- * Express application. The bindings and the pipeline answer with a reply; the server writes it.
+ * resolved once (request-target.ts). A SOAP call goes straight to the pipeline with the SOAP
+ * binding, handed what they read of node's request as plain values (node-call-request.ts), an
+ * operation call (/X.asmx/Op) with the HTTP or JSON binding as directly, the operator's endpoints
+ * to their routes, and everything else (the pages, the 404 page) through the Express application.
+ * The bindings and the pipeline answer with a reply; the server writes it.
  */
 export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits = CLIENT_TIME_LIMITS): HttpServer {
   const { pipeline } = parts;
@@ -83,14 +92,16 @@ export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits =
     (request, response, record, target) => {
       let serving: Promise<Served>;
       switch (target.kind) {
-        case 'soap':
-          serving = pipeline.serve(pipeline.exchange(request, record), soap, soap.requestTo(request, target.endpoint));
+        case 'soap': {
+          const announced = soap.requestTo(target.endpoint, request.headers['content-type']);
+          serving = pipeline.serve(exchangeOf(pipeline, request, record), soap, announced);
           break;
+        }
         case 'http':
-          serving = pipeline.serve(pipeline.exchange(request, record), http, target);
+          serving = pipeline.serve(exchangeOf(pipeline, request, record), http, target);
           break;
         case 'json':
-          serving = pipeline.serve(pipeline.exchange(request, record), json, target.operation);
+          serving = pipeline.serve(exchangeOf(pipeline, request, record), json, target.operation);
           break;
         case 'operator':
           operator.handle(request, response, target.endpointPath).catch((error: unknown) => {

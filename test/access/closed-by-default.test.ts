@@ -8,6 +8,7 @@ import {
   startRemoteTestSchool,
 } from '../support/callers';
 import { remoteFetch } from '../support/remote-client';
+import { envelope12, NS } from '../support/soap';
 
 /**
  * A fresh service seen from another machine (127.0.0.2, with LOCAL_NETWORKS=127.0.0.1/32): only
@@ -55,6 +56,17 @@ describe('closed by default', () => {
       ExceptionType: 'System.UnauthorizedAccessException',
     });
     for (const refusal of refusals) expect(refusal.text).toContain(HOW_TO);
+  });
+
+  test("a SOAP 1.2 envelope sent as text/xml is refused in SOAP 1.2, the version its envelope showed", async () => {
+    const response = await remoteFetch(`${service.url}${INFO}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/xml; charset=utf-8' },
+      body: envelope12(`<GetStudentInfoById xmlns="${NS}"><StudentId>5</StudentId></GetStudentInfoById>`),
+    });
+    expect([response.status, response.headers['content-type']]).toEqual([500, 'application/soap+xml; charset=utf-8']);
+    expect(response.text).toContain('<soap:Value>soap:Sender</soap:Value>');
+    expect(response.text).toContain('Access denied: 127.0.0.2 may not call GetStudentInfoById.');
   });
 
   test('answers local callers as before', async () => {

@@ -3,16 +3,17 @@ import { grantsOf } from '../../src/access/operation-groups';
 import { SCHOOL_SCOPE } from '../../src/access/scope';
 import type { AuditTrail } from '../../src/audit/audit-trail';
 import type { Operation } from '../../src/contract/catalog';
-import { parseNetworks } from '../../src/lib/networks';
 import { setLogLevel } from '../../src/lib/log';
 import { RuleViolation } from '../../src/lib/rule-violation';
 import type { OperationContext, OperationServices } from '../../src/operations/operation';
 import { OPERATIONS, type Operations } from '../../src/operations/registry';
-import type { IncomingMessage } from 'node:http';
+import type { Binding } from '../../src/pipeline/binding';
 import type { Call } from '../../src/pipeline/call';
 import { CallError, ClientGone } from '../../src/pipeline/call-error';
-import { type Binding, CallPipeline } from '../../src/pipeline/call-pipeline';
+import { CallPipeline } from '../../src/pipeline/call-pipeline';
+import type { CallRequest } from '../../src/pipeline/call-request';
 import { HANG_UP, reply } from '../../src/pipeline/reply';
+import type { BodyRead } from '../../src/wire/read-body';
 
 beforeAll(() => setLogLevel('silent'));
 
@@ -23,7 +24,7 @@ function pipelineRunning(
 ): CallPipeline {
   const operations = { GenerateReport: { ...OPERATIONS.GenerateReport, handle: run } } as unknown as Operations;
   const services = { clock: () => new Date('2026-11-22T09:00:00Z') } as unknown as OperationServices;
-  const settings = { maxBodyBytes: 1024, publicBaseUrl: undefined, port: 8080, trustedProxies: parseNetworks('') };
+  const settings = { maxBodyBytes: 1024, publicBaseUrl: undefined, port: 8080 };
   // Every caller is the local one here; recognising callers has tests of its own.
   const local = { name: 'local', scope: SCHOOL_SCOPE, operations: grantsOf(['all']) };
   const recognised = recognition ?? { kind: 'identified', identity: local };
@@ -84,16 +85,19 @@ function textBinding(failure?: Error): Binding<undefined> {
     operationBeforeBody: () => 'GenerateReport',
     decode: () => {
       if (failure) throw failure;
-      return call;
+      return { ok: true, call, state: undefined };
     },
     writeResult: (_state, _call, result) => reply(200, 'text/plain', String(result)),
     writeError: (_state, error: CallError) => reply(500, 'text/plain', `${error.kind}: ${error.message}`),
   };
 }
 
-/** A request as the pipeline reads it: no socket to write to, only what came in. */
-function request(headers: Record<string, string>): IncomingMessage {
-  return { method: 'POST', url: '/x', headers, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+/** A request as the server hands it to the pipeline: plain values, and a body read as `body` says. */
+function request(
+  headers: Record<string, string>,
+  body: BodyRead = { kind: 'body', body: Buffer.alloc(0) },
+): CallRequest {
+  return { method: 'POST', target: '/x', address: '127.0.0.1', headers, readBody: async () => body };
 }
 
 describe('serving a request: a reply for the server to write', () => {
@@ -158,7 +162,11 @@ describe('recognising the caller once a call', () => {
   function bindingWithCaller(credentials?: Call['caller']['credentials']): Binding<undefined> {
     return {
       ...textBinding(),
-      decode: (exchange) => ({ ...call, caller: exchange.caller('json', credentials) }),
+      decode: (exchange) => ({
+        ok: true,
+        call: { ...call, caller: exchange.caller('json', credentials) },
+        state: undefined,
+      }),
     };
   }
 
@@ -175,5 +183,76 @@ describe('recognising the caller once a call', () => {
     const served = await pipeline.serve(pipeline.exchange(request({}), undefined), bindingWithCaller(token), undefined);
     expect(served).toMatchObject({ status: 200, body: 'report' });
     expect(recognitions()).toBe(2);
+  });
+});
+
+describe('a request handed over as plain values', () => {
+  /** A binding whose call carries the body as its class, from the caller the exchange describes. */
+  const bodyBinding: Binding<undefined> = {
+    ...textBinding(),
+    decode: async (exchange) => {
+      const studentClass = (await exchange.body()).toString();
+      const parameters = { ...call.parameters, studentClass };
+      return { ok: true, call: { ...call, parameters, caller: exchange.caller('json') }, state: undefined };
+    },
+  };
+
+  test("the caller's address is the one handed over, and the body is read within the pipeline's limit", async () => {
+    const limits: number[] = [];
+    const handed: CallRequest = {
+      ...request({}),
+      address: '127.0.0.9',
+      readBody: async (limit) => {
+        limits.push(limit);
+        return { kind: 'body', body: Buffer.from('A1') };
+      },
+    };
+    const pipeline = pipelineRunning(
+      (parameters, context) => `${context.call.address} ${(parameters as { studentClass: string }).studentClass}`,
+    );
+    const served = await pipeline.serve(pipeline.exchange(handed, undefined), bodyBinding, undefined);
+    expect(served).toMatchObject({ status: 200, body: '127.0.0.9 A1', closeConnection: false });
+    expect(limits).toEqual([1024]);
+  });
+
+  test('a body over the limit is refused, and the connection closed: its rest was not read', async () => {
+    const pipeline = pipelineRunning(() => 'report');
+    const tooLarge = request({ 'content-length': '2000' }, { kind: 'too-large' });
+    const served = await pipeline.serve(pipeline.exchange(tooLarge, undefined), bodyBinding, undefined);
+    expect(served).toMatchObject({ status: 500, closeConnection: true, challenge: false });
+    expect(served !== HANG_UP && String(served.body)).toBe(
+      'too-large: Maximum request length exceeded: the body is larger than 1024 bytes.',
+    );
+  });
+});
+
+describe("the state a binding's decode returns", () => {
+  /** A binding whose state says what it learnt by decoding: each reply is written with its state. */
+  function learningBinding(outcome: 'call' | 'failure'): Binding<string> {
+    return {
+      nameOf: () => 'json',
+      decode: (_exchange, given) =>
+        outcome === 'call'
+          ? { ok: true, call, state: `${given}, then learnt` }
+          : { ok: false, error: new CallError('client', 'bad'), state: `${given}, then learnt` },
+      writeResult: (state, _call, result) => reply(200, 'text/plain', `${state}: ${String(result)}`),
+      writeError: (state, error) => reply(500, 'text/plain', `${state}: ${error.kind}`),
+    };
+  }
+
+  test('a failure decode returns is answered in the state it returned', async () => {
+    const pipeline = pipelineRunning(() => 'report');
+    const served = await pipeline.serve(pipeline.exchange(request({}), undefined), learningBinding('failure'), 'given');
+    expect(served).toMatchObject({ status: 500, body: 'given, then learnt: client' });
+  });
+
+  test('the result, and a refusal after the body, are answered in the state decode returned', async () => {
+    const answered = pipelineRunning(() => 'report');
+    const served = await answered.serve(answered.exchange(request({}), undefined), learningBinding('call'), 'given');
+    expect(served).toMatchObject({ status: 200, body: 'given, then learnt: report' });
+    const portal = { name: 'portal', scope: SCHOOL_SCOPE, operations: grantsOf(['HelloWorld']) };
+    const refusing = pipelineRunning(() => 'report', { kind: 'identified', identity: portal });
+    const refused = await refusing.serve(refusing.exchange(request({}), undefined), learningBinding('call'), 'given');
+    expect(refused).toMatchObject({ status: 500, body: 'given, then learnt: forbidden' });
   });
 });

@@ -1,9 +1,9 @@
 import type { Endpoint, Operation } from '../../contract/catalog';
 import type { Config } from '../../config/service-config';
 import type { OperationName } from '../../contract/operation-types';
+import type { Binding, Decoded } from '../../pipeline/binding';
 import type { BindingName, Call } from '../../pipeline/call';
 import { CallError, type CallErrorKind } from '../../pipeline/call-error';
-import type { Binding } from '../../pipeline/call-pipeline';
 import type { Exchange } from '../../pipeline/exchange';
 import { decodeParameters, type ParameterProblem } from '../../pipeline/parameters';
 import { decodeBody, parseContentType } from '../../wire/content-type';
@@ -80,7 +80,8 @@ export class HttpBinding implements Binding<HttpRequest> {
     return operation?.name as OperationName | undefined;
   }
 
-  async decode(exchange: Exchange, { endpoint, operationName, operation, query }: HttpRequest): Promise<Call> {
+  async decode(exchange: Exchange, state: HttpRequest): Promise<Decoded<HttpRequest>> {
+    const { endpoint, operationName, operation, query } = state;
     if (!operation) throw new CallError('unknown-operation', unknownOperationMessage(endpoint, operationName));
     const post = exchange.request.method === 'POST';
     const fields = await this.fields(exchange, query);
@@ -88,7 +89,8 @@ export class HttpBinding implements Binding<HttpRequest> {
     if (dangerous) throw new CallError('client', dangerous);
     const decoded = decodeParameters(operation, (parameter) => fields.get(parameter.name), 'refuse');
     if (!decoded.ok) throw new CallError('client', problemMessage(decoded.problem));
-    return { operation, parameters: decoded.values, caller: exchange.caller(this.nameOf(exchange)) };
+    const call = { operation, parameters: decoded.values, caller: exchange.caller(this.nameOf(exchange)) };
+    return { ok: true, call, state };
   }
 
   /** The request's fields: the query for GET, the form body for POST. */

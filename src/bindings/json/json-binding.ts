@@ -1,9 +1,9 @@
 import type { RequestBudgets } from '../../config/request-budgets';
 import type { Operation } from '../../contract/catalog';
 import type { OperationName } from '../../contract/operation-types';
+import type { Binding, Decoded } from '../../pipeline/binding';
 import type { BindingName, Call } from '../../pipeline/call';
 import { CallError, type CallErrorKind } from '../../pipeline/call-error';
-import type { Binding } from '../../pipeline/call-pipeline';
 import type { Exchange } from '../../pipeline/exchange';
 import { decodeParameters, type ParameterProblem } from '../../pipeline/parameters';
 import { type Reply, reply } from '../../pipeline/reply';
@@ -69,7 +69,7 @@ export class JsonBinding implements Binding<Operation> {
     return operation.name as OperationName;
   }
 
-  async decode(exchange: Exchange, operation: Operation): Promise<Call> {
+  async decode(exchange: Exchange, operation: Operation): Promise<Decoded<Operation>> {
     const text = (await exchange.body()).toString('utf8');
     const beyondBounds = jsonBoundsProblem(text, this.budgets);
     if (beyondBounds) throw new CallError('client', beyondBounds, 'System.ArgumentException');
@@ -96,7 +96,8 @@ export class JsonBinding implements Binding<Operation> {
       'refuse',
     );
     if (!decoded.ok) throw problemError(decoded.problem);
-    return { operation, parameters: decoded.values, caller: exchange.caller(this.nameOf()) };
+    const call = { operation, parameters: decoded.values, caller: exchange.caller(this.nameOf()) };
+    return { ok: true, call, state: operation };
   }
 
   writeResult(operation: Operation, _call: Call, result: unknown): Reply {

@@ -1,10 +1,9 @@
-import type { IncomingMessage } from 'node:http';
 import { type Credentials, UNREADABLE as UNREADABLE_CREDENTIALS } from '../../access/credentials';
 import type { Catalog, Endpoint } from '../../contract/catalog';
 import type { Config } from '../../config/service-config';
+import type { Binding, Decoded } from '../../pipeline/binding';
 import type { BindingName, Call } from '../../pipeline/call';
 import { CallError } from '../../pipeline/call-error';
-import type { Binding } from '../../pipeline/call-pipeline';
 import type { Exchange } from '../../pipeline/exchange';
 import { type ContentType, decodeBody, parseContentType } from '../../wire/content-type';
 import { type Reply, reply } from '../../pipeline/reply';
@@ -12,12 +11,12 @@ import { EndpointDispatcher } from './dispatch';
 import { type FaultSide, faultEnvelope, mustUnderstandEnvelope, versionMismatchEnvelope } from './envelope-writer';
 import { firstNotUnderstood, type HeaderBlock, type SoapHeader } from './header-reader';
 import { decodeSoapParameters } from './parameter-decoder';
-import { readSoapRequest } from './request-reader';
+import { type ReadResult, readSoapRequest } from './request-reader';
 import { SoapResultWriter } from './result-writer';
 import { SOAP11, SOAP12, type SoapVersion, soapVersionFor, soapVersionOfEnvelope } from './soap-version';
 import { refusalReason } from '../../wire/xml-budget';
 
-/** What is known of a SOAP request: before its body is read, and then what reading it showed. */
+/** What is known of a SOAP request: before its body is read, and then (as decode returns it) what reading it showed. */
 export interface SoapRequest {
   readonly endpoint: Endpoint;
   readonly contentType: ContentType;
@@ -25,10 +24,13 @@ export interface SoapRequest {
    * The version the request is answered in: the one its Content-Type announces (undefined when
    * it is neither SOAP media type), until the envelope's namespace says otherwise.
    */
-  version: SoapVersion | undefined;
+  readonly version: SoapVersion | undefined;
   /** The header block a MustUnderstand fault names. */
-  notUnderstood?: HeaderBlock;
+  readonly notUnderstood?: HeaderBlock;
 }
+
+/** An envelope read whole, within the budgets. */
+type ReadEnvelope = Extract<ReadResult, { kind: 'read' }>;
 
 const UNREADABLE = 'Server was unable to read request. ---> ';
 const UNPROCESSABLE = 'Server was unable to process request. ---> ';
@@ -58,8 +60,9 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * The SOAP 1.1 and 1.2 binding of every endpoint: POST /X.asmx. It reads the bare node:http
- * request, without Express, because a SOAP call is the hot path and gains nothing from it.
+ * The SOAP 1.1 and 1.2 binding of every endpoint: POST /X.asmx. It reads the request as the
+ * server hands it to the pipeline, without Express, because a SOAP call is the hot path and gains
+ * nothing from it; what it learns from the envelope it returns, and keeps nothing of a request.
  */
 export class SoapBinding implements Binding<SoapRequest> {
   private readonly dispatchers = new Map<Endpoint, EndpointDispatcher>();
@@ -76,8 +79,8 @@ export class SoapBinding implements Binding<SoapRequest> {
   }
 
   /** What is known of a SOAP request to `endpoint` before its body is read: the version its Content-Type announces. */
-  requestTo(request: IncomingMessage, endpoint: Endpoint): SoapRequest {
-    const contentType = parseContentType(request.headers['content-type']);
+  requestTo(endpoint: Endpoint, contentTypeHeader: string | undefined): SoapRequest {
+    const contentType = parseContentType(contentTypeHeader);
     // ASMX takes a form POSTed to the endpoint itself for a SOAP 1.2 request (and fails to read it).
     const version = contentType.mediaType === FORM_MEDIA_TYPE ? SOAP12 : soapVersionFor(contentType.mediaType);
     return { endpoint, contentType, version };
@@ -88,9 +91,14 @@ export class SoapBinding implements Binding<SoapRequest> {
     return version === SOAP11 ? 'soap11' : 'soap12';
   }
 
-  async decode(exchange: Exchange, state: SoapRequest): Promise<Call> {
-    const { endpoint, contentType } = state;
-    if (!state.version) throw new CallError('unsupported-media-type', 'The Content-Type is not a SOAP media type.');
+  /**
+   * The call in the envelope. A failure before the envelope's version is known is thrown, and
+   * answered in the version the Content-Type announced; once it is known, decode returns the
+   * request as answered in that version, with any failure after it.
+   */
+  async decode(exchange: Exchange, announced: SoapRequest): Promise<Decoded<SoapRequest>> {
+    const { contentType } = announced;
+    if (!announced.version) throw new CallError('unsupported-media-type', 'The Content-Type is not a SOAP media type.');
     if (contentType.mediaType === FORM_MEDIA_TYPE) {
       throw new CallError('unprocessable', 'Data at the root level is invalid. Line 1, position 1.');
     }
@@ -100,21 +108,37 @@ export class SoapBinding implements Binding<SoapRequest> {
     const read = readSoapRequest(text, this.config.budgets);
     if (read.kind === 'malformed') throw new CallError('malformed', 'The body is not well-formed XML.');
     if (read.kind !== 'read') throw new CallError('client', refusalReason(read.kind, this.config.budgets));
-    const version = this.versionOf(state, read.rootLocalName, read.rootNamespace);
+    const version = this.versionOf(announced.version, read.rootLocalName, read.rootNamespace);
+    // The same state when the envelope is the version announced, as it nearly always is: no copy.
+    const state = version === announced.version ? announced : { ...announced, version };
+    try {
+      return this.callIn(exchange, state, read, text);
+    } catch (error) {
+      return { ok: false, error, state };
+    }
+  }
+
+  /** The call in an envelope read whole, whose version is `state`'s. */
+  private callIn(exchange: Exchange, state: SoapRequest, read: ReadEnvelope, text: string): Decoded<SoapRequest> {
+    const version = state.version as SoapVersion;
     if (!read.hasBody) {
       throw new CallError('client', 'Request format is invalid: Missing required soap:Body element.');
     }
-    const dispatcher = this.dispatchers.get(endpoint) as EndpointDispatcher;
+    const dispatcher = this.dispatchers.get(state.endpoint) as EndpointDispatcher;
     const soapAction = headerValue(exchange.request.headers.soapaction);
-    const dispatch = dispatcher.select(version, soapAction, contentType.parameters.get('action'), read.bodyElement);
+    const action = state.contentType.parameters.get('action');
+    const dispatch = dispatcher.select(version, soapAction, action, read.bodyElement);
     if (dispatch.kind === 'unrecognised') throw new CallError('unknown-operation', dispatch.reason);
     const { operation } = dispatch;
     const parameters = decodeSoapParameters(operation, read.bodyElement, this.config.serviceNamespace, text);
-    state.notUnderstood = firstNotUnderstood(read.header);
-    if (state.notUnderstood) throw new CallError('not-understood', state.notUnderstood.localName);
-    // The envelope's version, which versionOf kept in the state.
+    const notUnderstood = firstNotUnderstood(read.header);
+    if (notUnderstood) {
+      const error = new CallError('not-understood', notUnderstood.localName);
+      return { ok: false, error, state: { ...state, notUnderstood } };
+    }
     const binding = this.nameOf(exchange, state) as BindingName;
-    return { operation, parameters, caller: exchange.caller(binding, usernameTokenCredentials(read.header)) };
+    const caller = exchange.caller(binding, usernameTokenCredentials(read.header));
+    return { ok: true, call: { operation, parameters, caller }, state };
   }
 
   /**
@@ -123,14 +147,12 @@ export class SoapBinding implements Binding<SoapRequest> {
    * application/soap+xml is refused like an unknown media type; any other root element is a
    * VersionMismatch fault in the announced version.
    */
-  private versionOf(state: SoapRequest, rootLocalName: string, rootNamespace: string): SoapVersion {
-    const announced = state.version as SoapVersion;
+  private versionOf(announced: SoapVersion, rootLocalName: string, rootNamespace: string): SoapVersion {
     const found = rootLocalName === 'Envelope' ? soapVersionOfEnvelope(rootNamespace) : undefined;
     if (found === SOAP11 && announced === SOAP12) {
       throw new CallError('unsupported-media-type', 'A SOAP 1.1 envelope sent as application/soap+xml.');
     }
     if (found === undefined) throw new CallError('version-mismatch', rootNamespace);
-    state.version = found;
     return found;
   }
 
