@@ -105,9 +105,8 @@ export async function openSchool(store: Store, shared: SchoolShared): Promise<Sc
     endpointPathOf: shared.endpointPathOf,
     clock,
   };
-  const settings = { ...config, trustedProxies: config.access.trustedProxies };
   const migration = migrationParts(config.migration, store, clock);
-  const pipeline = new CallPipeline({ operations: shared.operations, services, settings, callers, audit, migration });
+  const pipeline = new CallPipeline({ operations: shared.operations, services, settings: config, callers, audit, migration });
   const rounds = new SchoolRounds({
     ...shared,
     store,
