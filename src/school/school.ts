@@ -106,7 +106,14 @@ export async function openSchool(store: Store, shared: SchoolShared): Promise<Sc
     clock,
   };
   const migration = migrationParts(config.migration, store, clock);
-  const pipeline = new CallPipeline({ operations: shared.operations, services, settings: config, callers, audit, migration });
+  const pipeline = new CallPipeline({
+    operations: shared.operations,
+    services,
+    settings: config,
+    callers,
+    audit,
+    migration,
+  });
   const rounds = new SchoolRounds({
     ...shared,
     store,

@@ -58,7 +58,7 @@ describe('closed by default', () => {
     for (const refusal of refusals) expect(refusal.text).toContain(HOW_TO);
   });
 
-  test("a SOAP 1.2 envelope sent as text/xml is refused in SOAP 1.2, the version its envelope showed", async () => {
+  test('a SOAP 1.2 envelope sent as text/xml is refused in SOAP 1.2, the version its envelope showed', async () => {
     const response = await remoteFetch(`${service.url}${INFO}`, {
       method: 'POST',
       headers: { 'Content-Type': 'text/xml; charset=utf-8' },
