@@ -2,26 +2,14 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../config/service-config';
-import { backupEngineOf } from '../store/backup/backup-files';
+import { BackupRefused, backupRestoreOf } from '../store/backup/backup-restore';
 import { copyStore, holdingsText, storeHoldings, TargetNotEmptyError } from '../store/copy/copy-store';
-import type { EngineDriver } from '../store/engine-driver';
-import { ENGINE_DRIVERS, engineDriverOf } from '../store/engines';
 import { openStore, type Store, type StoreSettings } from '../store/open-store';
 import { describeStoreKey, recordedFingerprint } from '../store/store-key';
 import { storeExists, storeLocation } from '../store/store-presence';
 import { keySettingsOf, storeBanner } from './configured-store';
 import { countsLine, keyNote } from './copy-store';
 import { UsageError } from './usage-error';
-
-/** The engine that wrote the backup, by its first bytes. */
-function backupEngine(path: string): EngineDriver {
-  const engine = backupEngineOf(path);
-  if (!engine) {
-    const kinds = ENGINE_DRIVERS.map((driver) => `a backup of ${driver.engine.title} (${driver.backups.kind})`);
-    throw new UsageError(`${path} is neither ${kinds.join(' nor ')}`);
-  }
-  return engine;
-}
 
 function refusal(location: string, holding: string): UsageError {
   return new UsageError(`${location} is not empty (it holds ${holding}): pass --replace to replace what it holds`);
@@ -48,6 +36,15 @@ async function restoreReadableBackup(
   }
 }
 
+/** The store's refusal of a backup, as the command's usage error. */
+function refusedAsUsage<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    throw error instanceof BackupRefused ? new UsageError(error.message) : error;
+  }
+}
+
 /** Refuses, before anything is written, a store of the backup's engine that holds data of its own. */
 async function refuseNonEmpty(settings: StoreSettings, location: string, replace: boolean): Promise<void> {
   if (replace || !(await storeExists(settings))) return;
@@ -69,21 +66,15 @@ async function refuseNonEmpty(settings: StoreSettings, location: string, replace
 export async function restoreCommand(path: string, options: { readonly replace: boolean }): Promise<void> {
   const backup = resolve(path);
   if (!existsSync(backup)) throw new UsageError(`there is no backup at ${backup}`);
-  const written = backupEngine(backup);
   const config = loadConfig();
   const where = storeLocation(config);
   const settings = { databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory };
-  const { readAs, restoreInPlace } = written.backups;
-  if (!readAs) {
-    if (engineDriverOf(settings) !== written || !restoreInPlace) {
-      throw new UsageError(
-        `a ${written.backups.kind} backup restores into ${written.engine.title} only: ` +
-          `set ${written.setting(settings)} to an empty database`,
-      );
-    }
+  const how = refusedAsUsage(() => backupRestoreOf(backup, settings));
+  if ('inPlace' in how) {
     await refuseNonEmpty(settings, where.location, options.replace);
-    await restoreInPlace(settings, backup);
+    await how.inPlace();
   }
+  const readAs = 'readAs' in how ? how.readAs : undefined;
   const store = await openStore(settings);
   try {
     process.stderr.write(storeBanner(where, await describeStoreKey(store, keySettingsOf(config))));

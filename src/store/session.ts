@@ -13,8 +13,8 @@ export interface ReferenceCopy {
 
 /**
  * Runs a compiled read by a shorter way than kysely's executor: on SQLite at once on the prepared
- * statement (store/sqlite-direct-reader.ts), on PostgreSQL as a named prepared statement
- * (store/postgres-direct-reader.ts).
+ * statement (store/sqlite/direct-reader.ts), on PostgreSQL as a named prepared statement
+ * (store/postgres/direct-reader.ts).
  */
 export interface DirectReader {
   /** The rows; undefined when the read must go through kysely instead (a transaction holds the connection). */
@@ -22,8 +22,8 @@ export interface DirectReader {
 }
 
 /**
- * What a query runs on: the database, or a transaction in it, and which engine it is, for the few
- * statements whose SQL differs between SQLite and PostgreSQL. The store is a session; so is each
+ * What a query runs on: the database, or a transaction in it, and its engine, which gives the few
+ * pieces of SQL that differ between SQLite and PostgreSQL. The store is a session; so is each
  * transaction opened with inTransaction, without the store's direct reader.
  */
 export interface Session {
