@@ -20,10 +20,9 @@ export function foldTeacherAssignments(
   const { book } = context;
   const table = 'teacher_assignments';
   // An ended name, or one the delta lists again (then placed anew below), is no other name any more.
+  const listed = new Set(book.entries(table).map((entry) => entry.sourcedId));
   for (const [sourcedId] of book.aliasesOf(table)) {
-    if (ended.has(sourcedId) || book.entries(table).some((entry) => entry.sourcedId === sourcedId)) {
-      book.unalias(table, sourcedId);
-    }
+    if (ended.has(sourcedId) || listed.has(sourcedId)) book.unalias(table, sourcedId);
   }
   for (const deletion of [...book.deletions(table)]) {
     const holders = book.aliasesOf(table).filter(([, target]) => target.id === deletion.id);
