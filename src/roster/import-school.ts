@@ -346,9 +346,9 @@ async function writeSchool(
       }
     }
     for (const patch of context.patches) await patchRow(connection, patch.table, patch.id, patch.columns);
+    const deleted = deletedIds(book);
     for (const table of [...SCHOOL_TABLES].reverse()) {
-      const ids = book.deletions(table.name).map((entry) => entry.id);
-      await deleteWithDependents(connection, table.name, ids);
+      await deleteWithDependents(connection, table.name, deleted.get(table.name) ?? []);
     }
     const ledger = SCHOOL_TABLES.flatMap((table) =>
       book
