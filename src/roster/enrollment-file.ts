@@ -8,6 +8,7 @@ import type { FieldReader } from './fields';
 import type { ImportContext } from './import-context';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
 import type { Entry } from './roster-book';
+import { foldTeacherAssignments } from './teacher-assignments';
 
 /**
  * enrollments.csv. A student in a homeroom class -> an enrolment record (StudentRecId), from its
@@ -15,8 +16,9 @@ import type { Entry } from './roster-book';
  * to teach that subject to that class section; a teacher in a homeroom class -> an assignment to
  * teach it the homeroom's course (from classes.csv, or in a delta that does not list the homeroom,
  * from its row as imported), so that a homeroom's own teacher has that group too. A teacher
- * enrolled once per term holds an assignment per enrolment (a delta may delete one); the store
- * lists each group once. A student in a scheduled
+ * enrolled several times to teach one subject to one section (once per term, or in two scheduled
+ * classes of the subject) holds one assignment, which stays while one of the enrolments does
+ * (teacher-assignments.ts). A student in a scheduled
  * class tells which homeroom the class is taught to; other enrolments have no place in the store
  * and are passed over.
  */
@@ -37,9 +39,13 @@ export async function readEnrollments(
   }> = [];
   const inStoredHomerooms: StoredHomeroomTeaching[] = [];
   const listed = new Set<string>();
+  // The assignments the store holds as records, and the enrolments a delta ends: see foldTeacherAssignments.
+  const stored = new Set(book.all('teacher_assignments').map((entry) => entry.sourcedId));
+  const ended = new Set<string>();
   await forEachRow(context, 'enrollments.csv', requiredColumns('enrollments', context.version), (reader) => {
     const tables = ['student_records', 'teacher_assignments'] as const;
     const start = rowStart(context, reader, tables, 'metadata.contractId');
+    if (!start && reader.ok && reader.raw('status').toLowerCase() === 'tobedeleted') ended.add(reader.raw('sourcedId'));
     if (!start || ofOtherSchool(context, reader, 'schoolSourcedId', tables, start.sourcedId)) return;
     listed.add(start.sourcedId);
     const role = reader.oneOf('role', ['administrator', 'proctor', 'student', 'teacher'], true);
@@ -142,6 +148,7 @@ export async function readEnrollments(
     });
   }
   if (reader) await teachStoredHomerooms(context, connection, reader, inStoredHomerooms);
+  foldTeacherAssignments(context, ended, stored);
   assignIds(context, 'teacher_assignments');
 }
 

@@ -52,6 +52,8 @@ export interface ImportContext {
   readonly kept: KeptFields;
   /** Changes to records not in the bundle (a delta's demographics), applied by id. */
   readonly patches: Array<{ table: SchoolTableName; id: number; columns: Record<string, unknown> }>;
+  /** A delta's assignments handed from an ended enrolment to another that still holds them (teacher-assignments.ts). */
+  readonly handOvers: Array<{ heir: string; id: number; from: string }>;
 }
 
 /** The reader of the file an entry came from. */

@@ -1,7 +1,7 @@
 import { counted } from '../lib/counted';
 import type { Store } from '../store/open-store';
 import { type ImportConnection, openImportConnection } from '../store/roster/import-connection';
-import { heldSourcedIds, loadLedger, recordClassAliases, recordLedger, storedRelations } from '../store/roster/ledger';
+import { heldSourcedIds, loadLedger, recordLedger, storedRelations } from '../store/roster/ledger';
 import { keptRowsOf } from '../store/roster/kept-fields';
 import { cascadedDeletions } from '../store/roster/cascaded-deletions';
 import { countSchoolRows, storedSchool } from '../store/roster/school-reader';
@@ -44,7 +44,7 @@ import { KeptFields } from './kept-fields';
 import { Problems } from './problems';
 import type { Progress } from './progress';
 import { type Entry, type ImportMode, RosterBook } from './roster-book';
-import { ledgerView, preloadStore } from './stored-records';
+import { ledgerView, preloadStore, recordOtherNames } from './stored-records';
 import { readDemographics, readUsers } from './user-files';
 
 /**
@@ -137,6 +137,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
       // The school's rows: the manifest's properties describe the bundle, not the school.
       rowsRead: { count: 0 },
       patches: [],
+      handOvers: [],
       links: [],
       kept,
     };
@@ -332,9 +333,9 @@ async function writeSchool(
     if (!delta) await clearSchoolTables(connection);
     // A delta's deletions before its rows: a scheduled class placed again may take the section and
     // subject of one it deletes.
+    const deleted = deletedIds(book);
     for (const table of [...SCHOOL_TABLES].reverse()) {
-      const ids = book.deletions(table.name).map((entry) => entry.id);
-      await deleteWithDependents(connection, table.name, ids);
+      await deleteWithDependents(connection, table.name, deleted.get(table.name) ?? []);
     }
     // The write shows its progress as the read does: a line per table written.
     const { progress } = context;
@@ -357,8 +358,7 @@ async function writeSchool(
         .map((entry) => [table.name, entry.sourcedId, entry.id, entry.modifiedAt ?? null] as const),
     );
     await recordLedger(connection, ledger);
-    const aliases = book.aliasesOf('class_subjects').map(([sourcedId, entry]) => [sourcedId, entry.id] as const);
-    await recordClassAliases(connection, !delta, aliases);
+    await recordOtherNames(context, connection);
     await context.kept.write(connection, !delta);
     await writeStagedMarkFields(connection, delta);
     await commitSchoolChange(connection, log);

@@ -302,6 +302,11 @@ export class RosterBook {
     entries.set(sourcedId, target);
   }
 
+  /** A sourcedId that no longer names the record it was another name for (a delta ends it). */
+  unalias(table: SchoolTableName, sourcedId: string): void {
+    this.aliases.get(table)?.delete(sourcedId);
+  }
+
   /** The other sourcedIds of the table's records (see alias), each with the record it names. */
   aliasesOf(table: SchoolTableName): Array<[string, Entry]> {
     return [...(this.aliases.get(table) ?? [])];
@@ -319,6 +324,14 @@ export class RosterBook {
 
   deletions(table: SchoolTableName): readonly Entry[] {
     return this.deleted.get(table) ?? [];
+  }
+
+  /** A deletion called off: the record stays, held by another name (see teacher-assignments.ts). */
+  undelete(entry: Entry): void {
+    this.deleted.set(
+      entry.table,
+      this.deletions(entry.table).filter((deletion) => deletion !== entry),
+    );
   }
 
   /** Drops a record found bad after it was taken (an id clash), so rows after it see it as invalid. */

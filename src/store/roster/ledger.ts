@@ -52,6 +52,7 @@ const PRELOADED: Partial<Record<SchoolTableName, readonly string[]>> = {
   student_records: ['student_id', 'class_id'],
   students: ['gender', 'birth_date'],
   assessments: ['class_id', 'subject_id'],
+  teacher_assignments: ['teacher_id', 'class_id', 'subject_id'],
 };
 
 /** The store's records of a table that the ledger knows, with the columns a delta import follows. */
@@ -73,34 +74,51 @@ export async function storedRecords(
 }
 
 /**
- * The other sourcedIds of scheduled classes (a second class of one subject in one section is the
- * first): kept in the ledger under a kind of their own, so that a delta that lists such a class
- * again finds the record it is. A bulk import replaces them all.
+ * The other sourcedIds of records, under a kind of their own per table, so that a delta that lists
+ * such a record again finds the record it is: a second scheduled class of one subject in one
+ * section is the first (CLASS_ALIASES), and a teacher's second enrolment that teaches the same
+ * subject to the same section is the first one's assignment (TEACHER_ASSIGNMENT_ALIASES). A bulk
+ * import replaces them all.
  */
 export const CLASS_ALIASES = 'class_subject_aliases';
+export const TEACHER_ASSIGNMENT_ALIASES = 'teacher_assignment_aliases';
+export type AliasKind = typeof CLASS_ALIASES | typeof TEACHER_ASSIGNMENT_ALIASES;
 
-export async function recordClassAliases(
+export async function recordAliases(
   connection: ImportConnection,
+  kind: AliasKind,
   bulk: boolean,
   aliases: ReadonlyArray<readonly [sourcedId: string, id: number]>,
 ): Promise<void> {
-  if (bulk) await connection.run('DELETE FROM roster_ids WHERE kind = ?', [CLASS_ALIASES]);
+  if (bulk) await connection.run('DELETE FROM roster_ids WHERE kind = ?', [kind]);
   await connection.insert(
     'roster_ids',
     ['kind', 'sourced_id', 'id', 'modified_at'],
-    aliases.map(([sourcedId, id]) => [CLASS_ALIASES, sourcedId, id, null]),
+    aliases.map(([sourcedId, id]) => [kind, sourcedId, id, null]),
     ' ON CONFLICT (kind, sourced_id) DO UPDATE SET id = excluded.id',
   );
 }
 
-export async function storedClassAliases(
+export async function storedAliases(
   connection: ImportConnection,
+  kind: AliasKind,
 ): Promise<Array<{ sourcedId: string; id: number }>> {
   const rows = await connection.all<{ sourced_id: string; id: number }>(
     'SELECT sourced_id, id FROM roster_ids WHERE kind = ?',
-    [CLASS_ALIASES],
+    [kind],
   );
   return rows.map((row) => ({ sourcedId: String(row.sourced_id), id: Number(row.id) }));
+}
+
+/** Drops sourcedIds from the ledger: names that no longer name their record (an ended alias, a holder that left). */
+export async function forgetLedgerEntries(
+  connection: ImportConnection,
+  kind: string,
+  sourcedIds: readonly string[],
+): Promise<void> {
+  for (const sourcedId of sourcedIds) {
+    await connection.run('DELETE FROM roster_ids WHERE kind = ? AND sourced_id = ?', [kind, sourcedId]);
+  }
 }
 
 /** The store's guardian links' relations, by `studentId guardianId`: a delta that lists one side keeps them. */
