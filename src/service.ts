@@ -5,6 +5,7 @@ import type { Config } from './config/service-config';
 import { type Catalog, loadCatalog } from './contract/catalog';
 import { WSDL_DIRECTORY } from './contract/wsdl-directory';
 import { CallerRegistry } from './access/caller-registry';
+import { TokenSigner } from './access/oauth-tokens';
 import { AuditTrail } from './audit/audit-trail';
 import { keyFor, payloadSealer } from './lib/payload-sealer';
 import { openStoreKey } from './store/store-key';
@@ -195,6 +196,14 @@ export async function startService(config: Config, options: StartOptions = {}): 
       config,
       catalog,
       pipeline,
+      provider: {
+        callers,
+        tokens: new TokenSigner(keyFor(serviceKey, 'oauth-tokens')),
+        tokenTtlSeconds: config.access.oauthTokenTtlSeconds,
+        store,
+        audit,
+        clock,
+      },
       telemetry,
       figures,
       unreadyReason: () => unreadyReason(store, stopping),

@@ -1,0 +1,21 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestRecord } from '../../telemetry/request-record';
+import type { ProviderParts } from './provider-parts';
+import { sendStatusInfo } from './status-info';
+import { answerTokenRequest } from './token-endpoint';
+
+/** Answers one request to the OneRoster provider: its token endpoint, or its REST paths. */
+export type ProviderRoutes = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  record: RequestRecord,
+) => Promise<void>;
+
+export function providerRoutes(parts: ProviderParts): ProviderRoutes {
+  return async (request, response, record) => {
+    record.binding = 'oneroster';
+    const path = (request.url ?? '/').split('?')[0];
+    if (path === '/oauth/token') return answerTokenRequest(request, response, record, parts);
+    sendStatusInfo(response, 404, 'unknownobject', 'There is no such OneRoster endpoint here.');
+  };
+}
