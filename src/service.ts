@@ -6,6 +6,7 @@ import { type Catalog, loadCatalog } from './contract/catalog';
 import { WSDL_DIRECTORY } from './contract/wsdl-directory';
 import { CallerRegistry } from './access/caller-registry';
 import { TokenSigner } from './access/oauth-tokens';
+import { exportedRowsOf } from './provider/exported-rows';
 import { AuditTrail } from './audit/audit-trail';
 import { keyFor, payloadSealer } from './lib/payload-sealer';
 import { openStoreKey } from './store/store-key';
@@ -201,6 +202,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
         tokens: new TokenSigner(keyFor(serviceKey, 'oauth-tokens')),
         tokenTtlSeconds: config.access.oauthTokenTtlSeconds,
         store,
+        exportedRows: exportedRowsOf(store),
+        address: config,
         audit,
         clock,
       },

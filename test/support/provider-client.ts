@@ -1,7 +1,10 @@
 import type { RunningService } from '../../src/service';
 import { addTestCallers, REMOTE_TEST_SETTINGS, type TestCaller } from './callers';
 import { basic, type RemoteResponse, remoteFetch } from './remote-client';
+import { smallSchool, writeBundle } from './roster-bundle';
+import { importBundle, problemsOf } from './roster-import';
 import { startTestService } from './service';
+import { openTestStore } from './stores';
 
 /**
  * An LMS speaking to the service's OneRoster provider from another address: token requests as
@@ -69,4 +72,22 @@ export async function startProviderService(
   const secrets = await addTestCallers(service.store, callers);
   await service.readCallers();
   return { service, secrets };
+}
+
+/** Imports the small test school (roster-bundle.ts) into the store of `storeSettings`, as `import` does. */
+export async function importSmallSchool(storeSettings: Record<string, string>): Promise<void> {
+  const store = await openTestStore(storeSettings);
+  try {
+    const outcome = await importBundle(store, writeBundle(smallSchool()));
+    if (problemsOf(outcome).length > 0) throw new Error(JSON.stringify(problemsOf(outcome)));
+  } finally {
+    await store.close();
+  }
+}
+
+export const ROSTERING = '/ims/oneroster/rostering/v1p2';
+
+/** The sourcedIds of a page's records. */
+export function idsOf(text: string, key: string): string[] {
+  return (JSON.parse(text)[key] as Array<{ sourcedId: string }>).map((record) => record.sourcedId);
 }

@@ -1,7 +1,9 @@
 import type { CallerRegistry } from '../../access/caller-registry';
 import type { TokenSigner } from '../../access/oauth-tokens';
 import type { AuditTrail } from '../../audit/audit-trail';
+import type { ExportedSchool } from '../../provider/exported-rows';
 import type { Store } from '../../store/open-store';
+import type { PublicAddress } from '../../wire/base-url';
 
 /** What the OneRoster provider's endpoints are served from: the callers, the token key, the store, the trail. */
 export interface ProviderParts {
@@ -9,6 +11,10 @@ export interface ProviderParts {
   readonly tokens: TokenSigner;
   readonly tokenTtlSeconds: number;
   readonly store: Store;
+  /** The school's records as the export gives them now (provider/exported-rows.ts). */
+  readonly exportedRows: () => Promise<ExportedSchool>;
   readonly audit: AuditTrail;
+  /** Where the service is reached, for the paging links. */
+  readonly address: PublicAddress;
   readonly clock: () => Date;
 }

@@ -2,7 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestRecord } from '../../telemetry/request-record';
 import type { ProviderParts } from './provider-parts';
 import { sendStatusInfo } from './status-info';
+import { answerRosteringRead } from './rest-reads';
 import { answerTokenRequest } from './token-endpoint';
+
+const ROSTERING_1_2 = '/ims/oneroster/rostering/v1p2/';
 
 /** Answers one request to the OneRoster provider: its token endpoint, or its REST paths. */
 export type ProviderRoutes = (
@@ -16,6 +19,9 @@ export function providerRoutes(parts: ProviderParts): ProviderRoutes {
     record.binding = 'oneroster';
     const path = (request.url ?? '/').split('?')[0];
     if (path === '/oauth/token') return answerTokenRequest(request, response, record, parts);
+    if (path.startsWith(ROSTERING_1_2)) {
+      return answerRosteringRead(request, response, record, parts, path.slice(ROSTERING_1_2.length), '1.2');
+    }
     sendStatusInfo(response, 404, 'unknownobject', 'There is no such OneRoster endpoint here.');
   };
 }

@@ -1,0 +1,71 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { scopeUri } from '../../access/oauth-tokens';
+import { log } from '../../lib/log';
+import { collectionOf, readRostering } from '../../provider/rostering-reads';
+import type { RestVersion } from '../../roster/rest-records';
+import type { RequestRecord } from '../../telemetry/request-record';
+import { baseUrlFor } from '../../wire/base-url';
+import { bearerAccess } from './bearer-access';
+import { sendJson } from './json-answer';
+import { writePage } from './page-writer';
+import type { ProviderParts } from './provider-parts';
+import { sendStatusInfo } from './status-info';
+
+/** The longest path segment taken (a sourcedId): longer ones name nothing the store holds. */
+const MAX_SEGMENT_LENGTH = 256;
+
+function segmentsOf(rest: string): string[] | undefined {
+  const segments = rest.split('/');
+  try {
+    const decoded = segments.map((segment) => decodeURIComponent(segment));
+    return decoded.some((segment) => segment === '' || segment.length > MAX_SEGMENT_LENGTH) ? undefined : decoded;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * GET of the rostering service's collections, records and nested collections, for `version`:
+ * the bearer token's caller must hold one of the collection's scopes; the answer is its page, or
+ * its record, or an error in imsx_StatusInfo shape.
+ */
+export async function answerRosteringRead(
+  request: IncomingMessage,
+  response: ServerResponse,
+  record: RequestRecord,
+  parts: ProviderParts,
+  rest: string,
+  version: RestVersion,
+): Promise<void> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return sendStatusInfo(response, 405, 'invaliddata', 'The rostering service is read with GET.', { Allow: 'GET' });
+  }
+  const segments = segmentsOf(rest);
+  const collection = segments ? collectionOf(segments) : undefined;
+  if (!segments || !collection) return sendStatusInfo(response, 404, 'unknownobject', 'There is no such collection.');
+  const access = bearerAccess(request.headers.authorization, parts, collection.scopes.map(scopeUri));
+  if (!access.ok) {
+    log.warn('OneRoster request refused', { address: record.address, reason: access.reason });
+    const challenge: Record<string, string> = access.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
+    const codeMinor = access.status === 401 ? 'unauthorisedrequest' : 'forbidden';
+    return sendStatusInfo(response, access.status, codeMinor, access.reason, challenge);
+  }
+  record.caller = access.identity.name;
+  record.operation = `rostering ${segments.length === 3 ? `${segments[0]}/${segments[2]}` : segments[0]}`;
+  const url = new URL(request.url ?? '/', baseUrlFor(request.headers.host, parts.address));
+  const read = readRostering(await parts.exportedRows(), segments, url.searchParams, access.identity.scope, version);
+  switch (read.kind) {
+    case 'unknown-path':
+      return sendStatusInfo(response, 404, 'unknownobject', 'There is no such collection.');
+    case 'unknown-record':
+      return sendStatusInfo(response, 404, 'unknownobject', read.description);
+    case 'bad-query':
+      return sendStatusInfo(response, 400, read.codeMinor, read.problem);
+    case 'one':
+      record.outcome = 'ok';
+      return sendJson(response, 200, { [read.key]: read.record });
+    case 'list':
+      record.outcome = 'ok';
+      return writePage(response, read.key, read.records, read.query, url);
+  }
+}
