@@ -60,6 +60,10 @@ export function rowVisible(file: string, visible: Visible, row: RowReader): bool
       return users === undefined || users.has(row('sourcedId'));
     case 'classes':
       return classes === undefined || classes.has(row('sourcedId'));
+    case 'lineItems':
+      return classes === undefined || classes.has(row('classSourcedId'));
+    case 'results':
+      return users === undefined || users.has(row('studentSourcedId'));
     case 'enrollments':
       return (
         (classes === undefined || classes.has(row('classSourcedId'))) &&

@@ -2,10 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestRecord } from '../../telemetry/request-record';
 import type { ProviderParts } from './provider-parts';
 import { sendStatusInfo } from './status-info';
-import { answerRosteringRead } from './rest-reads';
+import { GRADEBOOK_SERVICE, ROSTERING_SERVICE } from '../../provider/collection-reads';
+import { answerRead } from './rest-reads';
 import { answerTokenRequest } from './token-endpoint';
 
 const ROSTERING_1_2 = '/ims/oneroster/rostering/v1p2/';
+const GRADEBOOK_1_2 = '/ims/oneroster/gradebook/v1p2/';
 
 /** Answers one request to the OneRoster provider: its token endpoint, or its REST paths. */
 export type ProviderRoutes = (
@@ -20,7 +22,10 @@ export function providerRoutes(parts: ProviderParts): ProviderRoutes {
     const path = (request.url ?? '/').split('?')[0];
     if (path === '/oauth/token') return answerTokenRequest(request, response, record, parts);
     if (path.startsWith(ROSTERING_1_2)) {
-      return answerRosteringRead(request, response, record, parts, path.slice(ROSTERING_1_2.length), '1.2');
+      return answerRead(ROSTERING_SERVICE, request, response, record, parts, path.slice(ROSTERING_1_2.length), '1.2');
+    }
+    if (path.startsWith(GRADEBOOK_1_2) && (request.method === 'GET' || request.method === 'HEAD')) {
+      return answerRead(GRADEBOOK_SERVICE, request, response, record, parts, path.slice(GRADEBOOK_1_2.length), '1.2');
     }
     sendStatusInfo(response, 404, 'unknownobject', 'There is no such OneRoster endpoint here.');
   };

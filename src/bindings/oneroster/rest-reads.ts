@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { scopeUri } from '../../access/oauth-tokens';
 import { log } from '../../lib/log';
-import { collectionOf, readRostering } from '../../provider/rostering-reads';
+import { collectionOf, readCollection, type RestService } from '../../provider/collection-reads';
 import type { RestVersion } from '../../roster/rest-records';
 import type { RequestRecord } from '../../telemetry/request-record';
 import { baseUrlFor } from '../../wire/base-url';
@@ -25,11 +25,12 @@ function segmentsOf(rest: string): string[] | undefined {
 }
 
 /**
- * GET of the rostering service's collections, records and nested collections, for `version`:
+ * GET of a service's (rostering or gradebook) collections, records and nested collections, for `version`:
  * the bearer token's caller must hold one of the collection's scopes; the answer is its page, or
  * its record, or an error in imsx_StatusInfo shape.
  */
-export async function answerRosteringRead(
+export async function answerRead(
+  service: RestService,
   request: IncomingMessage,
   response: ServerResponse,
   record: RequestRecord,
@@ -38,10 +39,10 @@ export async function answerRosteringRead(
   version: RestVersion,
 ): Promise<void> {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return sendStatusInfo(response, 405, 'invaliddata', 'The rostering service is read with GET.', { Allow: 'GET' });
+    return sendStatusInfo(response, 405, 'invaliddata', 'These records are read with GET.', { Allow: 'GET' });
   }
   const segments = segmentsOf(rest);
-  const collection = segments ? collectionOf(segments) : undefined;
+  const collection = segments ? collectionOf(service, segments) : undefined;
   if (!segments || !collection) return sendStatusInfo(response, 404, 'unknownobject', 'There is no such collection.');
   const access = bearerAccess(request.headers.authorization, parts, collection.scopes.map(scopeUri));
   if (!access.ok) {
@@ -51,9 +52,16 @@ export async function answerRosteringRead(
     return sendStatusInfo(response, access.status, codeMinor, access.reason, challenge);
   }
   record.caller = access.identity.name;
-  record.operation = `rostering ${segments.length === 3 ? `${segments[0]}/${segments[2]}` : segments[0]}`;
+  record.operation = `oneroster ${segments.length === 3 ? `${segments[0]}/${segments[2]}` : segments[0]}`;
   const url = new URL(request.url ?? '/', baseUrlFor(request.headers.host, parts.address));
-  const read = readRostering(await parts.exportedRows(), segments, url.searchParams, access.identity.scope, version);
+  const read = readCollection(
+    service,
+    await parts.exportedRows(),
+    segments,
+    url.searchParams,
+    access.identity.scope,
+    version,
+  );
   switch (read.kind) {
     case 'unknown-path':
       return sendStatusInfo(response, 404, 'unknownobject', 'There is no such collection.');

@@ -1,13 +1,25 @@
 import type { Scope } from '../access/scope';
 import { type Json, recordMaker, type RestVersion } from '../roster/rest-records';
 import type { ExportedSchool } from './exported-rows';
-import { NESTED } from './nested-collections';
+import { GRADEBOOK, GRADEBOOK_NESTED } from './gradebook-collections';
+import { NESTED, type Narrowing } from './nested-collections';
 import { type QueryProblem, parseQuery, type RecordQuery, selectRecords } from './record-query';
 import { type Collection, ROSTERING, rowReader, rowsOf } from './rostering-collections';
 import { rowVisible, visibleTo } from './scoped-rows';
 
+/** A service's collections and nested collections. */
+export interface RestService {
+  readonly collections: Readonly<Record<string, Collection>>;
+  readonly nested: Readonly<Record<string, Narrowing>>;
+}
+
+export const ROSTERING_SERVICE: RestService = { collections: ROSTERING, nested: NESTED };
+export const GRADEBOOK_SERVICE: RestService = { collections: GRADEBOOK, nested: GRADEBOOK_NESTED };
+/** The records a nested path's parent may be, of either service. */
+const PARENTS: Readonly<Record<string, Collection>> = { ...ROSTERING, ...GRADEBOOK };
+
 /**
- * A read of the rostering service: the path's collection (or one record, or a nested collection),
+ * A read of the rostering or gradebook service: the path's collection (or one record, or a nested collection),
  * the records the caller's scope lets it see, mapped to the binding's JSON for `version`, and the
  * query applied. A record out of the caller's scope is answered as one that does not exist.
  */
@@ -19,10 +31,10 @@ export type RosteringRead =
   | ({ readonly kind: 'bad-query' } & QueryProblem);
 
 /** The collection a path names (its first segment), to ask for its scopes before any record is read. */
-export function collectionOf(segments: readonly string[]): Collection | undefined {
-  if (segments.length === 3 && !NESTED[`${segments[0]}/${segments[2]}`]) return undefined;
+export function collectionOf(service: RestService, segments: readonly string[]): Collection | undefined {
+  if (segments.length === 3 && !service.nested[`${segments[0]}/${segments[2]}`]) return undefined;
   if (segments.length < 1 || segments.length > 3) return undefined;
-  return ROSTERING[segments.length === 3 ? segments[2] : segments[0]];
+  return service.collections[segments.length === 3 ? segments[2] : segments[0]];
 }
 
 /** The records of a collection the caller sees, mapped, narrowed by `keeps` when given. */
@@ -51,14 +63,15 @@ function fieldsOf(records: readonly Json[]): Set<string> {
   return fields;
 }
 
-export function readRostering(
+export function readCollection(
+  service: RestService,
   school: ExportedSchool,
   segments: readonly string[],
   search: URLSearchParams,
   scope: Scope,
   version: RestVersion,
 ): RosteringRead {
-  const collection = collectionOf(segments);
+  const collection = collectionOf(service, segments);
   if (!collection) return { kind: 'unknown-path' };
   if (segments.length === 2) {
     const record = visibleRecords(school, collection, scope, version, (row) => row('sourcedId') === segments[1])[0];
@@ -68,11 +81,11 @@ export function readRostering(
   let keeps: ((row: ReturnType<ReturnType<typeof rowReader>>) => boolean) | undefined;
   if (segments.length === 3) {
     const [parentName, parentId, childName] = segments;
-    const parent = ROSTERING[parentName];
+    const parent = PARENTS[parentName];
     const found = visibleRecords(school, parent, scope, version, (row) => row('sourcedId') === parentId);
     if (found.length === 0)
       return { kind: 'unknown-record', description: `There is no ${parentName} record ${parentId}.` };
-    keeps = NESTED[`${parentName}/${childName}`](school, parentId);
+    keeps = service.nested[`${parentName}/${childName}`](school, parentId);
   }
   const records = visibleRecords(school, collection, scope, version, keeps);
   const columns = school.get(collection.file)?.columns ?? [];
