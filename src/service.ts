@@ -204,6 +204,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
         store,
         exportedRows: exportedRowsOf(store),
         address: config,
+        notify: { sealer, perDevicePerMinute: config.notifications.pushPerDevicePerMinute },
+        outboxChanged: services.outboxChanged,
         audit,
         clock,
       },

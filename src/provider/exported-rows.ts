@@ -43,16 +43,34 @@ async function readExport(store: Store): Promise<ExportedSchool> {
   }
 }
 
+/** The school's rows as the export gives them now, and the word that the school changed. */
+export interface ExportedRows {
+  read(): Promise<ExportedSchool>;
+  /** Said after a write: no request after it takes an export begun before it. */
+  changed(): void;
+}
+
 /**
- * The school as the export gives it now. Requests that come while one export runs share it; the
- * next request after it reads again, so that a record written is read back at once.
+ * Requests that come while one export runs share it, unless the school changed since it began;
+ * the next request after it reads again, so that a record written is read back at once.
  */
-export function exportedRowsOf(store: Store): () => Promise<ExportedSchool> {
-  let running: Promise<ExportedSchool> | undefined;
-  return () => {
-    running ??= readExport(store).finally(() => {
-      running = undefined;
-    });
-    return running;
+export function exportedRowsOf(store: Store): ExportedRows {
+  let running: { readonly rows: Promise<ExportedSchool>; readonly generation: number } | undefined;
+  let generation = 0;
+  return {
+    read() {
+      if (running?.generation === generation) return running.rows;
+      const started = { generation, rows: readExport(store) };
+      running = started;
+      started.rows
+        .finally(() => {
+          if (running === started) running = undefined;
+        })
+        .catch(() => undefined);
+      return started.rows;
+    },
+    changed() {
+      generation += 1;
+    },
   };
 }

@@ -3,6 +3,7 @@ import type { RequestRecord } from '../../telemetry/request-record';
 import type { ProviderParts } from './provider-parts';
 import { sendStatusInfo } from './status-info';
 import { GRADEBOOK_SERVICE, ROSTERING_SERVICE } from '../../provider/collection-reads';
+import { answerGradebookWrite } from './gradebook-writes';
 import { answerRead } from './rest-reads';
 import { answerTokenRequest } from './token-endpoint';
 
@@ -24,8 +25,12 @@ export function providerRoutes(parts: ProviderParts): ProviderRoutes {
     if (path.startsWith(ROSTERING_1_2)) {
       return answerRead(ROSTERING_SERVICE, request, response, record, parts, path.slice(ROSTERING_1_2.length), '1.2');
     }
-    if (path.startsWith(GRADEBOOK_1_2) && (request.method === 'GET' || request.method === 'HEAD')) {
-      return answerRead(GRADEBOOK_SERVICE, request, response, record, parts, path.slice(GRADEBOOK_1_2.length), '1.2');
+    if (path.startsWith(GRADEBOOK_1_2)) {
+      const rest = path.slice(GRADEBOOK_1_2.length);
+      if (request.method === 'GET' || request.method === 'HEAD') {
+        return answerRead(GRADEBOOK_SERVICE, request, response, record, parts, rest, '1.2');
+      }
+      return answerGradebookWrite(request, response, record, parts, rest);
     }
     sendStatusInfo(response, 404, 'unknownobject', 'There is no such OneRoster endpoint here.');
   };

@@ -56,7 +56,7 @@ export async function answerRead(
   const url = new URL(request.url ?? '/', baseUrlFor(request.headers.host, parts.address));
   const read = readCollection(
     service,
-    await parts.exportedRows(),
+    await parts.exportedRows.read(),
     segments,
     url.searchParams,
     access.identity.scope,
