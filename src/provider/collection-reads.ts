@@ -15,6 +15,11 @@ export interface RestService {
 
 export const ROSTERING_SERVICE: RestService = { collections: ROSTERING, nested: NESTED };
 export const GRADEBOOK_SERVICE: RestService = { collections: GRADEBOOK, nested: GRADEBOOK_NESTED };
+/** OneRoster 1.1 has one service for both, under one path (/ims/oneroster/v1p1). */
+export const ONEROSTER_11_SERVICE: RestService = {
+  collections: { ...ROSTERING, ...GRADEBOOK },
+  nested: { ...NESTED, ...GRADEBOOK_NESTED },
+};
 /** The records a nested path's parent may be, of either service. */
 const PARENTS: Readonly<Record<string, Collection>> = { ...ROSTERING, ...GRADEBOOK };
 

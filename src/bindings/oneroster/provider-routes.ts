@@ -2,13 +2,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestRecord } from '../../telemetry/request-record';
 import type { ProviderParts } from './provider-parts';
 import { sendStatusInfo } from './status-info';
-import { GRADEBOOK_SERVICE, ROSTERING_SERVICE } from '../../provider/collection-reads';
+import { GRADEBOOK_SERVICE, ONEROSTER_11_SERVICE, ROSTERING_SERVICE } from '../../provider/collection-reads';
 import { answerGradebookWrite } from './gradebook-writes';
 import { answerRead } from './rest-reads';
 import { answerTokenRequest } from './token-endpoint';
 
 const ROSTERING_1_2 = '/ims/oneroster/rostering/v1p2/';
 const GRADEBOOK_1_2 = '/ims/oneroster/gradebook/v1p2/';
+/** OneRoster 1.1, read only, for older consumers: the same records in the 1.1 shapes. */
+const ONEROSTER_1_1 = '/ims/oneroster/v1p1/';
 
 /** Answers one request to the OneRoster provider: its token endpoint, or its REST paths. */
 export type ProviderRoutes = (
@@ -24,6 +26,17 @@ export function providerRoutes(parts: ProviderParts): ProviderRoutes {
     if (path === '/oauth/token') return answerTokenRequest(request, response, record, parts);
     if (path.startsWith(ROSTERING_1_2)) {
       return answerRead(ROSTERING_SERVICE, request, response, record, parts, path.slice(ROSTERING_1_2.length), '1.2');
+    }
+    if (path.startsWith(ONEROSTER_1_1)) {
+      return answerRead(
+        ONEROSTER_11_SERVICE,
+        request,
+        response,
+        record,
+        parts,
+        path.slice(ONEROSTER_1_1.length),
+        '1.1',
+      );
     }
     if (path.startsWith(GRADEBOOK_1_2)) {
       const rest = path.slice(GRADEBOOK_1_2.length);
