@@ -49,7 +49,15 @@ const TOKEN_PREFIX = 'or1.';
 export function grantedScopes(grants: Grants, requested: string | undefined): string[] | undefined {
   const allowed = Object.keys(ONEROSTER_SCOPES).filter((scope) => grants.grantsGroup(ONEROSTER_SCOPES[scope]));
   if (requested === undefined) return allowed.length > 0 ? allowed : undefined;
-  const asked = [...new Set(requested.split(' ').filter((scope) => scope !== ''))];
+  // A scope's last part alone ("roster.readonly") is taken for its URI, as some consumers send it.
+  const asked = [
+    ...new Set(
+      requested
+        .split(' ')
+        .filter((scope) => scope !== '')
+        .map((scope) => (ONEROSTER_SCOPES[scopeUri(scope)] ? scopeUri(scope) : scope)),
+    ),
+  ];
   if (asked.length === 0 || asked.some((scope) => !allowed.includes(scope))) return undefined;
   return asked;
 }

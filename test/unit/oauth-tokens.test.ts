@@ -30,6 +30,10 @@ describe('OneRoster bearer tokens', () => {
       Object.keys(ONEROSTER_SCOPES).filter((scope) => ONEROSTER_SCOPES[scope] === 'roster'),
     );
     expect(grantedScopes(roster, scopeUri('gradebook.readonly'))).toBeUndefined();
+    expect(grantedScopes(roster, 'roster.readonly roster-core.readonly')).toEqual([
+      scopeUri('roster.readonly'),
+      scopeUri('roster-core.readonly'),
+    ]);
     expect(grantedScopes(grantsOf(['all']), undefined)).toEqual(Object.keys(ONEROSTER_SCOPES));
     expect(grantedScopes(grantsOf(['queries', 'GetStudentInfoById']), undefined)).toBeUndefined();
     expect(grantsOf(['all']).grantsGroup('gradebook')).toBe(true);
