@@ -201,6 +201,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
         callers,
         tokens: new TokenSigner(keyFor(serviceKey, 'oauth-tokens')),
         tokenTtlSeconds: config.access.oauthTokenTtlSeconds,
+        requestsPerMinute: config.access.oneRosterRequestsPerMinute,
         store,
         exportedRows: exportedRowsOf(store),
         address: config,

@@ -27,6 +27,8 @@ export interface AccessSettings {
   readonly revokedKeepDays: number;
   /** How long a OneRoster provider's bearer token lasts. */
   readonly oauthTokenTtlSeconds: number;
+  /** Requests to the OneRoster provider's REST paths a caller may make a minute; more are answered 429. */
+  readonly oneRosterRequestsPerMinute: number;
 }
 
 export const DEFAULT_LOCAL_NETWORKS = '127.0.0.0/8,::1';
@@ -62,5 +64,6 @@ export function readAccessSettings(env: Environment): AccessSettings {
     secretCheckCpuPercent: readInteger(env, 'SECRET_CHECK_CPU_PERCENT', 25, 1, 400),
     revokedKeepDays: readInteger(env, 'ACCESS_REVOKED_KEEP_DAYS', 30, 0, 3_650),
     oauthTokenTtlSeconds: readInteger(env, 'OAUTH_TOKEN_TTL_SECONDS', 3_600, 60, 86_400),
+    oneRosterRequestsPerMinute: readInteger(env, 'ONEROSTER_REQUESTS_PER_MINUTE', 1_200, 1, 100_000),
   };
 }

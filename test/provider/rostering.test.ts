@@ -159,6 +159,30 @@ describeEachEngine('the rostering service', (engine) => {
     }
   });
 
+  test('past ONEROSTER_REQUESTS_PER_MINUTE a caller is answered 429 with Retry-After, on every node', async () => {
+    const { busy } = await addTestCallers(service.store, [{ name: 'busy', secret: true, operations: ['roster'] }]);
+    const limited = await startTestService({
+      ...REMOTE_TEST_SETTINGS,
+      DEMO_DATA: 'off',
+      ...storeSettings,
+      ONEROSTER_REQUESTS_PER_MINUTE: '3',
+    });
+    try {
+      const busyToken = await tokenFor(limited, 'busy', busy);
+      for (let index = 0; index < 3; index += 1) {
+        expect((await withToken(limited, busyToken, `${ROSTERING}/orgs`)).status).toBe(200);
+      }
+      const refused = await withToken(limited, busyToken, `${ROSTERING}/orgs`);
+      expect([refused.status, refused.headers['retry-after'], codeMinorOf(refused.text)]).toEqual([
+        429,
+        '60',
+        'server_busy',
+      ]);
+    } finally {
+      await limited.close();
+    }
+  });
+
   test('a teacher-scoped caller reads its classes and their students, and no one else', async () => {
     const teacherId = JSON.parse((await get('/users/t-1')).text).user.metadata.contractId;
     const { mona } = await addTestCallers(service.store, [

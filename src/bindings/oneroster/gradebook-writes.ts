@@ -1,13 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { scopeUri } from '../../access/oauth-tokens';
-import { log } from '../../lib/log';
 import { deleteResult, putResult, type WriteOutcome } from '../../provider/result-writes';
 import type { RequestRecord } from '../../telemetry/request-record';
 import { parseContentType } from '../../wire/content-type';
 import { jsonBoundsProblem } from '../../wire/json-bounds';
 import { readBody } from '../../wire/read-body';
 import { sendEmpty } from '../../wire/send';
-import { bearerAccess } from './bearer-access';
+import { admitCaller } from './caller-admission';
 import { sendJson } from './json-answer';
 import type { ProviderParts } from './provider-parts';
 import { sendStatusInfo } from './status-info';
@@ -76,19 +75,13 @@ export async function answerGradebookWrite(
     );
   }
   const needed = scopeUri(method === 'PUT' ? 'gradebook.createput' : 'gradebook.delete');
-  const access = bearerAccess(request.headers.authorization, parts, [needed]);
-  if (!access.ok) {
-    log.warn('OneRoster request refused', { address: record.address, reason: access.reason });
-    const challenge: Record<string, string> = access.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
-    const codeMinor = access.status === 401 ? 'unauthorisedrequest' : 'forbidden';
-    return sendStatusInfo(response, access.status, codeMinor, access.reason, { ...challenge, Connection: 'close' });
-  }
-  record.caller = access.identity.name;
+  const identity = await admitCaller(request, response, record, parts, [needed], method === 'PUT');
+  if (!identity) return;
   record.operation = `oneroster ${method} results`;
   const writeParts = { ...parts, changed: () => parts.exportedRows.changed() };
   if (method === 'DELETE')
-    return answer(response, record, await deleteResult(writeParts, access.identity, record.address, sourcedId));
+    return answer(response, record, await deleteResult(writeParts, identity, record.address, sourcedId));
   const body = await bodyOf(request);
   if (!body.ok) return sendStatusInfo(response, 400, 'invaliddata', body.problem, { Connection: 'close' });
-  answer(response, record, await putResult(writeParts, access.identity, record.address, sourcedId, body.body));
+  answer(response, record, await putResult(writeParts, identity, record.address, sourcedId, body.body));
 }

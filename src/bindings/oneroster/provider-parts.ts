@@ -11,6 +11,8 @@ export interface ProviderParts extends Omit<WriteParts, 'changed'> {
   readonly callers: CallerRegistry;
   readonly tokens: TokenSigner;
   readonly tokenTtlSeconds: number;
+  /** Requests to the REST paths a caller may make a minute. */
+  readonly requestsPerMinute: number;
   readonly store: Store;
   /** The school's records as the export gives them now (provider/exported-rows.ts). */
   readonly exportedRows: ExportedRows;

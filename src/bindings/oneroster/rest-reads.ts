@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { scopeUri } from '../../access/oauth-tokens';
-import { log } from '../../lib/log';
 import { collectionOf, readCollection, type RestService } from '../../provider/collection-reads';
 import type { RestVersion } from '../../roster/rest-records';
 import type { RequestRecord } from '../../telemetry/request-record';
 import { baseUrlFor } from '../../wire/base-url';
-import { bearerAccess } from './bearer-access';
+import { admitCaller } from './caller-admission';
 import { sendJson } from './json-answer';
 import { writePage } from './page-writer';
 import type { ProviderParts } from './provider-parts';
@@ -44,14 +43,8 @@ export async function answerRead(
   const segments = segmentsOf(rest);
   const collection = segments ? collectionOf(service, segments) : undefined;
   if (!segments || !collection) return sendStatusInfo(response, 404, 'unknownobject', 'There is no such collection.');
-  const access = bearerAccess(request.headers.authorization, parts, collection.scopes.map(scopeUri));
-  if (!access.ok) {
-    log.warn('OneRoster request refused', { address: record.address, reason: access.reason });
-    const challenge: Record<string, string> = access.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
-    const codeMinor = access.status === 401 ? 'unauthorisedrequest' : 'forbidden';
-    return sendStatusInfo(response, access.status, codeMinor, access.reason, challenge);
-  }
-  record.caller = access.identity.name;
+  const identity = await admitCaller(request, response, record, parts, collection.scopes.map(scopeUri));
+  if (!identity) return;
   record.operation = `oneroster ${segments.length === 3 ? `${segments[0]}/${segments[2]}` : segments[0]}`;
   const url = new URL(request.url ?? '/', baseUrlFor(request.headers.host, parts.address));
   const read = readCollection(
@@ -59,7 +52,7 @@ export async function answerRead(
     await parts.exportedRows.read(),
     segments,
     url.searchParams,
-    access.identity.scope,
+    identity.scope,
     version,
   );
   switch (read.kind) {
