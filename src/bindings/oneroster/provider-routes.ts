@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { log } from '../../lib/log';
 import type { RequestRecord } from '../../telemetry/request-record';
 import type { ProviderParts } from './provider-parts';
 import { sendStatusInfo } from './status-info';
@@ -19,7 +20,27 @@ export type ProviderRoutes = (
   record: RequestRecord,
 ) => Promise<void>;
 
+/**
+ * The provider's routes. A failure nothing else handled is logged by path alone (a query may hold
+ * a filter on someone's e-mail address) and answered 500 in imsx_StatusInfo shape.
+ */
 export function providerRoutes(parts: ProviderParts): ProviderRoutes {
+  const route = routeTo(parts);
+  return async (request, response, record) => {
+    try {
+      await route(request, response, record);
+    } catch (error) {
+      log.error('OneRoster request failed', {
+        path: (request.url ?? '/').split('?')[0].slice(0, 200),
+        error: error instanceof Error ? error.stack : String(error),
+      });
+      if (response.headersSent) response.destroy();
+      else sendStatusInfo(response, 500, 'internal_server_error', 'The request failed; the failure is logged.');
+    }
+  };
+}
+
+function routeTo(parts: ProviderParts): ProviderRoutes {
   return async (request, response, record) => {
     record.binding = 'oneroster';
     const path = (request.url ?? '/').split('?')[0];
