@@ -156,6 +156,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       config,
       catalog,
       pipeline: school.pipeline,
+      provider: school.provider,
       telemetry,
       figures: school.figures,
       unreadyReason: () => unreadyReason(store, stopping),

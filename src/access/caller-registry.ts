@@ -178,6 +178,16 @@ export class CallerRegistry {
     }
   }
 
+  /**
+   * A caller holding a secret, as it is now (undefined when it is revoked, expired or unknown), with
+   * its secret's version: a fingerprint of its hash, which a rotation changes (see oauth-tokens.ts).
+   */
+  secretHolder(name: string): { readonly identity: Identity; readonly version: string } | undefined {
+    const entry = this.byName.get(name);
+    if (entry === undefined || entry.secretHash === null || expired(entry, this.clock().getTime())) return undefined;
+    return { identity: entry, version: sha256(entry.secretHash).slice(0, 16) };
+  }
+
   /** Whether some caller holding a secret may call the operation: then a credential could help. */
   credentialCouldHelp(operation: OperationName, group: OperationGroup): boolean {
     const now = this.clock().getTime();

@@ -1,4 +1,4 @@
-import { GRANTABLE_GROUPS, type OperationGroup } from '../contract/operation-policies';
+import { GRANTABLE_GROUPS, type OperationGroup, type ProviderGroup } from '../contract/operation-policies';
 import { isOperationName } from '../contract/operation-names';
 import type { OperationName } from '../contract/operation-types';
 
@@ -9,6 +9,8 @@ import type { OperationName } from '../contract/operation-types';
  */
 export interface Grants {
   covers(operation: OperationName, group: OperationGroup): boolean;
+  /** Whether it grants the OneRoster provider's group (`all` grants both). */
+  grantsGroup(group: ProviderGroup): boolean;
 }
 
 function isGroup(entry: string): boolean {
@@ -22,6 +24,9 @@ export function grantsOf(entries: readonly string[]): Grants {
     if (isGroup(entry) || isOperationName(entry)) granted.add(entry);
     else throw new Error(`"${entry}" is neither an operation nor a group (${GRANTABLE_GROUPS.join(', ')})`);
   }
-  if (granted.has('all')) return { covers: () => true };
-  return { covers: (operation, group) => granted.has(operation) || granted.has(group) };
+  if (granted.has('all')) return { covers: () => true, grantsGroup: () => true };
+  return {
+    covers: (operation, group) => granted.has(operation) || granted.has(group),
+    grantsGroup: (group) => granted.has(group),
+  };
 }

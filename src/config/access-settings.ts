@@ -25,6 +25,10 @@ export interface AccessSettings {
   readonly secretCheckCpuPercent: number;
   /** How long revoked callers stay in `callers list` before they are removed. */
   readonly revokedKeepDays: number;
+  /** How long a OneRoster provider's bearer token lasts. */
+  readonly oauthTokenTtlSeconds: number;
+  /** Requests to the OneRoster provider's REST paths a caller may make a minute; more are answered 429. */
+  readonly oneRosterRequestsPerMinute: number;
 }
 
 export const DEFAULT_LOCAL_NETWORKS = '127.0.0.0/8,::1';
@@ -59,5 +63,7 @@ export function readAccessSettings(env: Environment): AccessSettings {
     secretChecksInFlight: readInteger(env, 'SECRET_CHECKS_IN_FLIGHT', 1, 1, 16),
     secretCheckCpuPercent: readInteger(env, 'SECRET_CHECK_CPU_PERCENT', 25, 1, 400),
     revokedKeepDays: readInteger(env, 'ACCESS_REVOKED_KEEP_DAYS', 30, 0, 3_650),
+    oauthTokenTtlSeconds: readInteger(env, 'OAUTH_TOKEN_TTL_SECONDS', 3_600, 60, 86_400),
+    oneRosterRequestsPerMinute: readInteger(env, 'ONEROSTER_REQUESTS_PER_MINUTE', 1_200, 1, 100_000),
   };
 }

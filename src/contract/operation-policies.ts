@@ -11,7 +11,21 @@ import type { OperationName, OperationTypes } from './operation-types';
 /** The groups a caller's operations may be given by; `public` is everybody's and cannot be granted. */
 export type OperationGroup = 'public' | 'queries' | 'documents' | 'notifications' | 'auth-code';
 
-export const GRANTABLE_GROUPS = ['queries', 'documents', 'notifications', 'auth-code', 'all'] as const;
+/**
+ * The groups of the OneRoster provider's records rather than of operations: `roster` reads the
+ * rostering collections, `gradebook` reads and writes the gradebook's (docs/oneroster-provider.md).
+ */
+export type ProviderGroup = 'roster' | 'gradebook';
+
+export const GRANTABLE_GROUPS = [
+  'queries',
+  'documents',
+  'notifications',
+  'auth-code',
+  'roster',
+  'gradebook',
+  'all',
+] as const;
 
 /**
  * Which records the audit trail keeps of a call: `none` (the answer shows nothing personal);

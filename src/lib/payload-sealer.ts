@@ -91,6 +91,6 @@ export function keyFingerprint(serviceKey: Buffer): string {
  * A key of its own for each use of the service key (HKDF-SHA-256), so that what one use seals no
  * other use can open, from the one key operators keep.
  */
-export function keyFor(serviceKey: Buffer, purpose: 'caller-digest-secrets' | 'fingerprint'): Buffer {
+export function keyFor(serviceKey: Buffer, purpose: 'caller-digest-secrets' | 'fingerprint' | 'oauth-tokens'): Buffer {
   return Buffer.from(hkdfSync('sha256', serviceKey, Buffer.alloc(0), purpose, 32));
 }

@@ -1,4 +1,6 @@
 import { CallerRegistry } from '../access/caller-registry';
+import { TokenSigner } from '../access/oauth-tokens';
+import type { ProviderParts } from '../bindings/oneroster/provider-parts';
 import { AuditTrail } from '../audit/audit-trail';
 import type { Config } from '../config/service-config';
 import { type DeliveryWorker, startDeliveryWorker } from '../delivery/worker';
@@ -6,6 +8,7 @@ import { keyFor, type PayloadSealer, payloadSealer } from '../lib/payload-sealer
 import type { OperationServices } from '../operations/operation';
 import type { Operations } from '../operations/registry';
 import { CallPipeline } from '../pipeline/call-pipeline';
+import { exportedRowsOf } from '../provider/exported-rows';
 import type { Store } from '../store/open-store';
 import { ServiceFigures } from '../status/service-figures';
 import type { ProcessTelemetry } from '../telemetry/process-telemetry';
@@ -49,6 +52,8 @@ export interface School {
   readonly store: Store;
   readonly pipeline: CallPipeline;
   readonly figures: ServiceFigures;
+  /** What the school's OneRoster provider endpoints answer from. */
+  readonly provider: ProviderParts;
   /** Reads the callers now, rather than at the next ACCESS_REFRESH_MS. */
   readCallers(): Promise<void>;
   /** Writes the audit entries held so far, rather than at the next AUDIT_FLUSH_MS. */
@@ -82,6 +87,33 @@ async function closingOnFailure<T>(store: Store, open: () => Promise<T>): Promis
     await store.close();
     throw error;
   }
+}
+
+/** What the school's OneRoster provider endpoints answer from: its callers' tokens, its store and trail. */
+function providerParts(
+  config: Config,
+  parts: {
+    store: Store;
+    serviceKey: Buffer;
+    callers: CallerRegistry;
+    audit: AuditTrail;
+    services: OperationServices;
+  },
+): ProviderParts {
+  const { store, serviceKey, callers, audit, services } = parts;
+  return {
+    callers,
+    tokens: new TokenSigner(keyFor(serviceKey, 'oauth-tokens')),
+    tokenTtlSeconds: config.access.oauthTokenTtlSeconds,
+    requestsPerMinute: config.access.oneRosterRequestsPerMinute,
+    store,
+    exportedRows: exportedRowsOf(store),
+    address: config,
+    notify: { sealer: services.sealer, perDevicePerMinute: config.notifications.pushPerDevicePerMinute },
+    outboxChanged: services.outboxChanged,
+    audit,
+    clock: services.clock,
+  };
 }
 
 /** Builds a school on `store`, which it owns from here: it closes it, also when opening fails. */
@@ -129,6 +161,7 @@ export async function openSchool(store: Store, shared: SchoolShared): Promise<Sc
     migration: config.migration,
     sync: () => rounds.syncFigures(),
   });
+  const provider = providerParts(config, { store, serviceKey, callers, audit, services });
   let closed: Promise<void> | undefined;
   const closeInOrder = async ({ deadline, callsEnded }: SchoolClosing) => {
     // The delivery worker stops claiming at once, and ends its sends by the same deadline.
@@ -146,6 +179,7 @@ export async function openSchool(store: Store, shared: SchoolShared): Promise<Sc
     store,
     pipeline,
     figures,
+    provider,
     readCallers: () => callers.refresh(),
     writeAudit: () => audit.flush(),
     serve: () => rounds.start(),

@@ -12,6 +12,7 @@ import { send } from '../wire/send';
 import { failRequest } from './fail-request';
 import { NodeCallRequest } from './node-call-request';
 import { OperatorRoutes } from './operator-routes';
+import { providerRoutes } from '../bindings/oneroster/provider-routes';
 import { RequestRouter } from './request-target';
 import { type RequestTracking, trackRequests } from './request-tracking';
 import type { ServiceParts } from './service-parts';
@@ -87,6 +88,7 @@ export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits =
   const http = new HttpBinding(parts.config);
   const json = new JsonBinding(parts.config.budgets);
   const operator = new OperatorRoutes(parts);
+  const provider = providerRoutes(parts.provider);
   const pages = createPageServer(parts);
   const tracking = trackRequests(
     (request, response, record, target) => {
@@ -103,6 +105,11 @@ export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits =
         case 'json':
           serving = pipeline.serve(exchangeOf(pipeline, request, record), json, target.operation);
           break;
+        case 'oneroster':
+          provider(request, response, record).catch((error: unknown) => {
+            failRequest(response, error, request);
+          });
+          return;
         case 'operator':
           operator.handle(request, response, target.endpointPath).catch((error: unknown) => {
             failRequest(response, error, request);

@@ -16,6 +16,8 @@ export type RequestTarget =
   | HttpTarget
   /** POST /X.asmx/Op with a JSON body, to an operation the endpoint has: the JSON binding. */
   | { readonly kind: 'json'; readonly endpointPath: string; readonly operation: Operation }
+  /** /oauth/token and everything under /ims/oneroster/: the OneRoster provider. */
+  | { readonly kind: 'oneroster'; readonly endpointPath: string }
   /** /healthz, /readyz, /metrics, /status, /status.json. */
   | { readonly kind: 'operator'; readonly endpointPath: string }
   /** An endpoint's path by a method ASMX's protocols do not take (405). */
@@ -41,6 +43,15 @@ export interface PageTarget {
   readonly endpoint: Endpoint | undefined;
   /** What follows the `?`, undecoded ('' without one): which of the endpoint's pages. */
   readonly query: string;
+}
+
+const TOKEN_TARGET: RequestTarget = { kind: 'oneroster', endpointPath: '/oauth/token' };
+const ONEROSTER_TARGET: RequestTarget = { kind: 'oneroster', endpointPath: '/ims/oneroster' };
+
+/** The provider's target of a path, or undefined: its figures are counted under two paths, whatever the rest. */
+function oneRosterTarget(path: string): RequestTarget | undefined {
+  if (path === '/oauth/token') return TOKEN_TARGET;
+  return path.startsWith('/ims/oneroster/') ? ONEROSTER_TARGET : undefined;
 }
 
 const ASMX_PATH = /^(\/[^/]+\.asmx)(?:\/(.*))?$/;
@@ -81,6 +92,8 @@ export class RequestRouter {
     }
     const operator = this.operatorTargets.get(path);
     if (operator) return operator;
+    const oneRoster = oneRosterTarget(path);
+    if (oneRoster) return oneRoster;
     const match = ASMX_PATH.exec(path);
     const endpoint = match ? this.catalog.endpointByPath(match[1]) : undefined;
     const query = queryStart === -1 ? '' : url.slice(queryStart + 1);

@@ -1,3 +1,4 @@
+import type { ProviderParts } from '../bindings/oneroster/provider-parts';
 import type { Catalog } from '../contract/catalog';
 import type { Config } from '../config/service-config';
 import type { CallPipeline } from '../pipeline/call-pipeline';
@@ -12,6 +13,8 @@ export interface ServiceParts {
   readonly config: Config;
   readonly catalog: Catalog;
   readonly pipeline: CallPipeline;
+  /** What the OneRoster provider's endpoints answer from. */
+  readonly provider: ProviderParts;
   readonly telemetry: ProcessTelemetry;
   readonly figures: ServiceFigures;
   /** Why this process should not be sent calls now; undefined when it should. */

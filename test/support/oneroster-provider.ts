@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import OAuth from 'oauth-1.0a';
 import { ONEROSTER_FILES } from '../../src/roster/manifest';
+import { BASE_MODIFIED, type Json, recordMaker, recordOf } from '../../src/roster/rest-records';
 import { type BundleRows, smallSchool } from './roster-bundle';
 
 /**
@@ -13,9 +14,10 @@ import { type BundleRows, smallSchool } from './roster-bundle';
  * serves a school built from a CSV bundle's rows (the inverse of the sync's mapping), pages by
  * limit and offset with X-Total-Count and Link rel="next", applies `filter=dateLastModified>'…'`,
  * and lets a test inject faults: statuses with Retry-After, answers that never come, records
- * repeated on the next page, tokens that stop being accepted mid-sync.
+ * repeated on the next page, tokens that stop being accepted mid-sync. Its records are mapped from
+ * the rows as the service's own provider maps them (src/roster/rest-records.ts).
  */
-export type Json = Record<string, unknown>;
+export { BASE_MODIFIED, type Json, recordMaker, recordOf };
 
 /** Records of a collection, held or made on demand (the benchmark's millions). */
 export interface RecordList {
@@ -62,125 +64,8 @@ export interface ProviderOptions {
 }
 
 export const PROVIDER_CLIENT = { id: 'school-sync', secret: 'a-long-provider-secret-9f2c' };
-/** dateLastModified of every record a bundle row gives without one. */
-export const BASE_MODIFIED = '2026-09-01T00:00:00.000Z';
 
 const GRADEBOOK = new Set(['categories', 'lineItems', 'results']);
-
-const REFS: Record<string, [field: string, type: string]> = {
-  parentSourcedId: ['parent', 'org'],
-  courseSourcedId: ['course', 'course'],
-  schoolSourcedId: ['school', 'org'],
-  orgSourcedId: ['org', 'org'],
-  schoolYearSourcedId: ['schoolYear', 'academicSession'],
-  classSourcedId: ['class', 'class'],
-  userSourcedId: ['user', 'user'],
-  categorySourcedId: ['category', 'category'],
-  gradingPeriodSourcedId: ['gradingPeriod', 'academicSession'],
-  lineItemSourcedId: ['lineItem', 'lineItem'],
-  studentSourcedId: ['student', 'user'],
-};
-const REF_LISTS: Record<string, [field: string, type: string]> = {
-  termSourcedIds: ['terms', 'academicSession'],
-  orgSourcedIds: ['orgs', 'org'],
-  agentSourcedIds: ['agents', 'user'],
-};
-const LISTS = new Set(['grades', 'subjects', 'subjectCodes', 'periods']);
-const NUMBERS = new Set(['score', 'resultValueMin', 'resultValueMax']);
-const DATE_TIMES = new Set(['assignDate', 'dueDate']);
-
-const ref = (sourcedId: string, type: string) => ({ href: `/${type}s/${sourcedId}`, sourcedId, type });
-
-/** A bundle row as the REST binding's JSON record of `collection`, for OneRoster `version`. */
-export function recordOf(collection: string, row: Record<string, string>, version: '1.1' | '1.2'): Json {
-  return recordMaker(collection, Object.keys(row), version)(Object.values(row));
-}
-
-type Setter = (record: Json, value: string, metadata: Json) => void;
-
-/** How one CSV column goes into the JSON record. */
-function setterOf(column: string, version: '1.1' | '1.2'): Setter | undefined {
-  if (['sourcedId', 'status', 'dateLastModified'].includes(column)) return undefined;
-  if (column.startsWith('metadata.')) {
-    const name = column.slice('metadata.'.length);
-    return (_record, value, metadata) => {
-      metadata[name] = value;
-    };
-  }
-  const [field, type] = REFS[column] ?? REF_LISTS[column] ?? [];
-  if (REFS[column]) {
-    return (record, value) => {
-      if (value !== '') record[field] = ref(value, type);
-    };
-  }
-  if (REF_LISTS[column]) {
-    return (record, value) => {
-      record[field] = value === '' ? [] : value.split(',').map((id) => ref(id, type));
-    };
-  }
-  if (LISTS.has(column)) {
-    return (record, value) => {
-      record[column] = value === '' ? [] : value.split(',');
-    };
-  }
-  if (NUMBERS.has(column)) {
-    return (record, value) => {
-      record[column] = value === '' ? value : Number(value);
-    };
-  }
-  if (DATE_TIMES.has(column)) {
-    return (record, value) => {
-      record[column] = value === '' ? value : `${value}T00:00:00.000Z`;
-    };
-  }
-  if (column === 'primary' || (column === 'enabledUser' && version === '1.2')) {
-    return (record, value) => {
-      record[column] = value === 'true';
-    };
-  }
-  return (record, value) => {
-    record[column] = value;
-  };
-}
-
-/**
- * The maker of the JSON records of the rows of one file (their values in the order of `columns`):
- * how each column maps is worked out once, not for each of millions of rows the benchmark serves.
- */
-export function recordMaker(
-  collection: string,
-  columns: readonly string[],
-  version: '1.1' | '1.2',
-): (values: readonly string[]) => Json {
-  const setters = columns.map((column) => setterOf(column, version));
-  const at = (name: string) => columns.indexOf(name);
-  const [sourcedIdAt, statusAt, modifiedAt, roleAt] = [
-    at('sourcedId'),
-    at('status'),
-    at('dateLastModified'),
-    at('role'),
-  ];
-  return (values) => {
-    const record: Json = {
-      sourcedId: values[sourcedIdAt],
-      status: values[statusAt] || 'active',
-      dateLastModified: values[modifiedAt] || BASE_MODIFIED,
-    };
-    const metadata: Json = {};
-    for (let index = 0; index < setters.length; index += 1) setters[index]?.(record, values[index] ?? '', metadata);
-    if (Object.keys(metadata).length > 0) record.metadata = metadata;
-    if (collection === 'users' && version === '1.2') {
-      // 1.2 has no role or orgs on a user: roles, one per org, the first primary.
-      const orgs = (record.orgs as Json[] | undefined) ?? [];
-      const role = roleAt < 0 ? undefined : values[roleAt];
-      record.roles = orgs.map((org, index) => ({ roleType: index === 0 ? 'primary' : 'secondary', role, org }));
-      record.primaryOrg = orgs[0];
-      delete record.role;
-      delete record.orgs;
-    }
-    return record;
-  };
-}
 
 /** The small school's OneRoster files alone, with its manifest: what a SIS holds of it (a title needing quotes). */
 export function sisSchool(): BundleRows {

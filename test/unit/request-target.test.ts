@@ -34,6 +34,14 @@ describe('resolving a request to its target, once', () => {
     expect(router.resolve('GET', '/GetStudentsNote.asmx/%ZZ', undefined)).toMatchObject({ operationName: '%ZZ' });
   });
 
+  test('the OneRoster provider: its token endpoint and all under /ims/oneroster/, under two bounded names', () => {
+    expect(router.resolve('POST', '/oauth/token', FORM)).toEqual({ kind: 'oneroster', endpointPath: '/oauth/token' });
+    const users = router.resolve('GET', '/ims/oneroster/rostering/v1p2/users/any-id?limit=5', undefined);
+    expect(users).toEqual({ kind: 'oneroster', endpointPath: '/ims/oneroster' });
+    expect(router.resolve('PUT', '/ims/oneroster/gradebook/v1p2/results/r1', JSON_TYPE).kind).toBe('oneroster');
+    expect(router.resolve('GET', '/ims/other', undefined).kind).toBe('page');
+  });
+
   test("ASMX's refusals, the operator's endpoints and the pages", () => {
     expect(router.resolve('DELETE', '/GetStudentsNote.asmx', undefined).kind).toBe('method-not-allowed');
     expect(router.resolve('HEAD', '/GetStudentsNote.asmx/HelloWorld', undefined).kind).toBe('method-not-allowed');

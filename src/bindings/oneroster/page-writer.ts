@@ -1,0 +1,72 @@
+import type { ServerResponse } from 'node:http';
+import type { Json } from '../../roster/rest-records';
+import type { RecordQuery } from '../../provider/record-query';
+import { withFields } from '../../provider/record-query';
+import { recordOf } from '../../telemetry/request-record';
+
+/** Records serialised per write: a 10,000-record page goes out in pieces, never as one string. */
+const RECORDS_PER_WRITE = 200;
+
+/** The Link header of a page (RFC 8288): first, last, and next and prev where there are such pages. */
+function linkHeader(url: URL, total: number, { limit, offset }: RecordQuery): string {
+  const at = (start: number) => {
+    const page = new URL(url.href);
+    page.searchParams.set('limit', String(limit));
+    page.searchParams.set('offset', String(start));
+    return page.href;
+  };
+  const lastStart = total === 0 ? 0 : Math.floor((total - 1) / limit) * limit;
+  const links = [`<${at(0)}>; rel="first"`, `<${at(lastStart)}>; rel="last"`];
+  if (offset + limit < total) links.push(`<${at(offset + limit)}>; rel="next"`);
+  if (offset > 0) links.push(`<${at(Math.max(0, offset - limit))}>; rel="prev"`);
+  return links.join(', ');
+}
+
+function written(response: ServerResponse, text: string): Promise<void> | undefined {
+  if (response.write(text, 'utf8')) return undefined;
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
+}
+
+/**
+ * Writes one page of a collection: `{"<key>": [...]}` with X-Total-Count and Link, streamed a few
+ * hundred records at a time and waiting while the client is behind, so that memory stays flat
+ * however large the page.
+ */
+export async function writePage(
+  response: ServerResponse,
+  key: string,
+  records: readonly Json[],
+  query: RecordQuery,
+  url: URL,
+): Promise<void> {
+  const headers: Record<string, string | number> = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'X-Total-Count': records.length,
+    Link: linkHeader(url, records.length, query),
+  };
+  const requestId = recordOf(response)?.id;
+  if (requestId) headers['X-Request-Id'] = requestId;
+  response.writeHead(200, headers);
+  const end = Math.min(records.length, query.offset + query.limit);
+  let pending = written(response, `{${JSON.stringify(key)}:[`);
+  for (let start = query.offset; start < end; start += RECORDS_PER_WRITE) {
+    if (pending) await pending;
+    if (response.destroyed) return;
+    const piece = records
+      .slice(start, Math.min(end, start + RECORDS_PER_WRITE))
+      .map((record) => JSON.stringify(withFields(record, query.fields)))
+      .join(',');
+    pending = written(response, start === query.offset ? piece : `,${piece}`);
+  }
+  if (pending) await pending;
+  response.end(']}');
+}

@@ -1,0 +1,44 @@
+import type { Narrowing } from './nested-collections';
+import { type Collection, rowReader } from './rostering-collections';
+
+/**
+ * The gradebook service's collections (OneRoster 1.2 REST binding, gradebook), from the exported
+ * gradebook files: categories, line items (the store's assessments) and results (its marks). The
+ * store keeps no score scales (an import reads them only to give a text score its number), so
+ * `scoreScales` is always empty.
+ */
+const READ = ['gradebook.readonly'];
+
+export const GRADEBOOK: Readonly<Record<string, Collection>> = {
+  categories: { file: 'categories', plural: 'categories', singular: 'category', scopes: READ },
+  lineItems: { file: 'lineItems', plural: 'lineItems', singular: 'lineItem', scopes: READ },
+  results: { file: 'results', plural: 'results', singular: 'result', scopes: READ },
+  scoreScales: { file: 'scoreScales', plural: 'scoreScales', singular: 'scoreScale', scopes: READ },
+};
+
+/** The line items of a class, by sourcedId. */
+const lineItemsOfClass: Narrowing = (school, classId) => {
+  const file = school.get('lineItems');
+  const read = rowReader(file);
+  const items = new Set(
+    (file?.rows ?? [])
+      .map(read)
+      .filter((row) => row('classSourcedId') === classId)
+      .map((row) => row('sourcedId')),
+  );
+  return (row) => items.has(row('lineItemSourcedId'));
+};
+
+/** Categories are the school's, shared by its classes: a class's are all of them. */
+const everyRecord: Narrowing = () => () => true;
+
+export const GRADEBOOK_NESTED: Readonly<Record<string, Narrowing>> = {
+  'classes/categories': everyRecord,
+  'classes/lineItems': (_school, id) => (row) => row('classSourcedId') === id,
+  'classes/results': lineItemsOfClass,
+  'classes/scoreScales': everyRecord,
+  'lineItems/results': (_school, id) => (row) => row('lineItemSourcedId') === id,
+  'schools/lineItems': everyRecord,
+  'schools/scoreScales': everyRecord,
+  'students/results': (_school, id) => (row) => row('studentSourcedId') === id,
+};

@@ -1,0 +1,129 @@
+import type { Identity } from '../access/caller-registry';
+import { Visibility } from '../access/visibility';
+import type { AuditTrail } from '../audit/audit-trail';
+import type { PayloadSealer } from '../lib/payload-sealer';
+import { queueMarkNotifications } from '../notifications/mark-notifications';
+import type { Store } from '../store/open-store';
+import {
+  deleteMark,
+  enrolmentBySourcedId,
+  lineItemBySourcedId,
+  markBySourcedId,
+  putMark,
+} from '../store/queries/provider-marks';
+import { inTransaction } from '../store/session';
+import { keptFieldsOf, parseResult } from './result-body';
+
+/**
+ * A OneRoster consumer's writes of results: a result IS the school's mark, the same row
+ * GetStudentsMarks2, report cards and `export` read. A new or changed mark notifies the student's
+ * guardians as a synced one does (the outbox, its per-device limits and the guardians' devices),
+ * and every write is audited with its caller and the student and class it wrote. A write naming a
+ * line item or student the caller's scope does not reach answers as an unknown one, writing
+ * nothing; a guardian or a student may read, never write.
+ */
+export interface WriteParts {
+  readonly store: Store;
+  readonly audit: AuditTrail;
+  readonly clock: () => Date;
+  readonly notify: { readonly sealer: PayloadSealer; readonly perDevicePerMinute: number };
+  /** Wakes the delivery worker once messages are queued. */
+  readonly outboxChanged: () => void;
+  /** Tells the reads that the school changed. */
+  readonly changed: () => void;
+}
+
+export type WriteOutcome =
+  | { readonly kind: 'written'; readonly created: boolean }
+  | { readonly kind: 'deleted' }
+  | { readonly kind: 'invalid'; readonly problem: string }
+  | { readonly kind: 'unknown'; readonly problem: string }
+  | { readonly kind: 'forbidden'; readonly problem: string };
+
+const WRITERS = new Set(['school', 'teacher']);
+/** The sync's own bound for a caller, which a consumer's marks share: each device keeps its own limit. */
+const CALLER_LIMIT = { limit: 1_000_000, windowMs: 3_600_000 };
+
+function audit(
+  parts: WriteParts,
+  who: Identity,
+  address: string,
+  operation: string,
+  ids: { student: number; classId: number },
+) {
+  parts.audit.record({
+    at: parts.clock(),
+    caller: who.name,
+    address,
+    operation,
+    binding: 'oneroster',
+    outcome: 'ok',
+    students: [ids.student],
+    teachers: [],
+    classes: [ids.classId],
+  });
+}
+
+export async function putResult(
+  parts: WriteParts,
+  who: Identity,
+  address: string,
+  sourcedId: string,
+  body: unknown,
+): Promise<WriteOutcome> {
+  if (!WRITERS.has(who.scope.kind)) return { kind: 'forbidden', problem: "The caller's scope may not write marks." };
+  const parsed = parseResult(body, sourcedId);
+  if (!parsed.ok) return { kind: 'invalid', problem: parsed.problem };
+  const { result } = parsed;
+  const { store } = parts;
+  const lineItem = await lineItemBySourcedId(store, result.lineItem);
+  const enrolment = lineItem && (await enrolmentBySourcedId(store, result.student, lineItem.classId));
+  const visibility = new Visibility(store, who.scope);
+  const seen = enrolment?.recordId !== undefined && (await visibility.enrolment(enrolment.recordId)) !== undefined;
+  if (!lineItem) return { kind: 'unknown', problem: `lineItem: there is no line item ${result.lineItem}.` };
+  if (!enrolment || (enrolment.recordId !== undefined && !seen)) {
+    return { kind: 'unknown', problem: `student: there is no student ${result.student}.` };
+  }
+  if (enrolment.recordId === undefined) {
+    return { kind: 'invalid', problem: `student: ${result.student} is not enrolled in the line item's class.` };
+  }
+  const now = parts.clock();
+  const recordId = enrolment.recordId;
+  const written = await inTransaction(store, (transaction) =>
+    putMark(transaction, {
+      sourcedId,
+      assessmentId: lineItem.id,
+      recordId,
+      score: result.score,
+      modifiedAt: now.toISOString(),
+      kept: keptFieldsOf(result),
+    }),
+  );
+  parts.changed();
+  audit(parts, who, address, 'PUT results', { student: enrolment.studentId, classId: lineItem.classId });
+  const queued = await queueMarkNotifications(
+    store,
+    { assessmentId: lineItem.id, classId: lineItem.classId },
+    { now, sealer: parts.notify.sealer },
+    { caller: { key: `oneroster:${who.name}`, ...CALLER_LIMIT }, perDevicePerMinute: parts.notify.perDevicePerMinute },
+    new Set([written.id]),
+  );
+  if (typeof queued === 'number' && queued > 0) parts.outboxChanged();
+  return { kind: 'written', created: written.created };
+}
+
+export async function deleteResult(
+  parts: WriteParts,
+  who: Identity,
+  address: string,
+  sourcedId: string,
+): Promise<WriteOutcome> {
+  if (!WRITERS.has(who.scope.kind)) return { kind: 'forbidden', problem: "The caller's scope may not write marks." };
+  const mark = await markBySourcedId(parts.store, sourcedId);
+  const enrolment = mark && (await new Visibility(parts.store, who.scope).enrolment(mark.recordId));
+  if (!mark || !enrolment) return { kind: 'unknown', problem: `There is no result ${sourcedId}.` };
+  await inTransaction(parts.store, (transaction) => deleteMark(transaction, sourcedId));
+  parts.changed();
+  audit(parts, who, address, 'DELETE results', { student: enrolment.studentId, classId: enrolment.classId });
+  return { kind: 'deleted' };
+}

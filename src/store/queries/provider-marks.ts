@@ -1,0 +1,138 @@
+import type { Session } from '../session';
+
+/**
+ * The marks a OneRoster consumer writes (PUT and DELETE of results): the same rows an import and
+ * a sync write, with the same ledger entry (roster_ids, kind `marks`) giving each its sourcedId
+ * and its fields the store does not hold kept as the import keeps them (roster_fields).
+ */
+const RESULTS_FILE = 'results.csv';
+
+/** A line item (assessment) by its sourcedId: its id and class. */
+export async function lineItemBySourcedId(
+  { db }: Session,
+  sourcedId: string,
+): Promise<{ id: number; classId: number } | undefined> {
+  const row = await db
+    .selectFrom('roster_ids')
+    .innerJoin('assessments', 'assessments.id', 'roster_ids.id')
+    .select(['assessments.id as id', 'assessments.class_id as classId'])
+    .where('roster_ids.kind', '=', 'assessments')
+    .where('roster_ids.sourced_id', '=', sourcedId)
+    .executeTakeFirst();
+  return row && { id: Number(row.id), classId: Number(row.classId) };
+}
+
+/** A student's enrolment record in a class, by the student's sourcedId; undefined when there is none. */
+export async function enrolmentBySourcedId(
+  { db }: Session,
+  studentSourcedId: string,
+  classId: number,
+): Promise<{ studentId: number; recordId: number | undefined } | undefined> {
+  const student = await db
+    .selectFrom('roster_ids')
+    .select('id')
+    .where('kind', '=', 'students')
+    .where('sourced_id', '=', studentSourcedId)
+    .executeTakeFirst();
+  if (!student) return undefined;
+  const record = await db
+    .selectFrom('student_records')
+    .select('id')
+    .where('student_id', '=', Number(student.id))
+    .where('class_id', '=', classId)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return { studentId: Number(student.id), recordId: record ? Number(record.id) : undefined };
+}
+
+/** The mark a result's sourcedId names, with its line item and enrolment. */
+export async function markBySourcedId(
+  { db }: Session,
+  sourcedId: string,
+): Promise<{ id: number; assessmentId: number; recordId: number; score: number } | undefined> {
+  const row = await db
+    .selectFrom('roster_ids')
+    .innerJoin('marks', 'marks.id', 'roster_ids.id')
+    .select([
+      'marks.id as id',
+      'marks.assessment_id as assessmentId',
+      'marks.student_record_id as recordId',
+      'marks.score',
+    ])
+    .where('roster_ids.kind', '=', 'marks')
+    .where('roster_ids.sourced_id', '=', sourcedId)
+    .executeTakeFirst();
+  return (
+    row && {
+      id: Number(row.id),
+      assessmentId: Number(row.assessmentId),
+      recordId: Number(row.recordId),
+      score: Number(row.score),
+    }
+  );
+}
+
+export interface PutMark {
+  readonly sourcedId: string;
+  readonly assessmentId: number;
+  readonly recordId: number;
+  readonly score: number;
+  readonly modifiedAt: string;
+  /** The result's fields the store does not hold (a comment, a scoreStatus), as JSON; null for none. */
+  readonly kept: string | null;
+}
+
+/** Writes a mark under its sourcedId, replacing the one it names; its id and whether it is new. */
+export async function putMark(transaction: Session, mark: PutMark): Promise<{ id: number; created: boolean }> {
+  const { db } = transaction;
+  const existing = await markBySourcedId(transaction, mark.sourcedId);
+  let id: number;
+  if (existing) {
+    id = existing.id;
+    await db
+      .updateTable('marks')
+      .set({ assessment_id: mark.assessmentId, student_record_id: mark.recordId, score: mark.score })
+      .where('id', '=', id)
+      .execute();
+    await db
+      .updateTable('roster_ids')
+      .set({ modified_at: mark.modifiedAt })
+      .where('kind', '=', 'marks')
+      .where('id', '=', id)
+      .execute();
+  } else {
+    const inserted = await db
+      .insertInto('marks')
+      .values({ assessment_id: mark.assessmentId, student_record_id: mark.recordId, score: mark.score })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    id = Number(inserted.id);
+    await db
+      .insertInto('roster_ids')
+      .values({ kind: 'marks', sourced_id: mark.sourcedId, id, modified_at: mark.modifiedAt })
+      .execute();
+  }
+  await db
+    .deleteFrom('roster_fields')
+    .where('file', '=', RESULTS_FILE)
+    .where('sourced_id', '=', mark.sourcedId)
+    .execute();
+  if (mark.kept !== null) {
+    await db
+      .insertInto('roster_fields')
+      .values({ file: RESULTS_FILE, sourced_id: mark.sourcedId, fields: mark.kept })
+      .execute();
+  }
+  return { id, created: existing === undefined };
+}
+
+/** Deletes the mark a sourcedId names, with its ledger entry and kept fields; false when there is none. */
+export async function deleteMark(transaction: Session, sourcedId: string): Promise<boolean> {
+  const existing = await markBySourcedId(transaction, sourcedId);
+  if (!existing) return false;
+  const { db } = transaction;
+  await db.deleteFrom('marks').where('id', '=', existing.id).execute();
+  await db.deleteFrom('roster_ids').where('kind', '=', 'marks').where('id', '=', existing.id).execute();
+  await db.deleteFrom('roster_fields').where('file', '=', RESULTS_FILE).where('sourced_id', '=', sourcedId).execute();
+  return true;
+}

@@ -1,0 +1,93 @@
+import type { RunningService } from '../../src/service';
+import { addTestCallers, REMOTE_TEST_SETTINGS, type TestCaller } from './callers';
+import { basic, type RemoteResponse, remoteFetch } from './remote-client';
+import { smallSchool, writeBundle } from './roster-bundle';
+import { importBundle, problemsOf } from './roster-import';
+import { startTestService } from './service';
+import { openTestStore } from './stores';
+
+/**
+ * An LMS speaking to the service's OneRoster provider from another address: token requests as
+ * clients send them, and reads and writes with a bearer token.
+ */
+export const SCOPE = (name: string) => `https://purl.imsglobal.org/spec/or/v1p2/scope/${name}`;
+export const ALL_SCOPES = [
+  'roster-core.readonly',
+  'roster.readonly',
+  'roster-demographics.readonly',
+  'gradebook.readonly',
+  'gradebook.createput',
+  'gradebook.delete',
+].map(SCOPE);
+
+const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
+
+/** POST /oauth/token with a form (and headers, e.g. Basic credentials). */
+export function tokenRequest(
+  service: RunningService,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<RemoteResponse> {
+  return remoteFetch(`${service.url}/oauth/token`, {
+    method: 'POST',
+    headers: { ...FORM, ...headers },
+    body: new URLSearchParams(form).toString(),
+  });
+}
+
+/** A token for the caller (Basic, plain), for `scopes` or all the caller may have; throws when refused. */
+export async function tokenFor(
+  service: RunningService,
+  name: string,
+  secret: string,
+  scopes?: readonly string[],
+): Promise<string> {
+  const form: Record<string, string> = { grant_type: 'client_credentials' };
+  if (scopes) form.scope = scopes.join(' ');
+  const answer = await tokenRequest(service, form, { Authorization: basic(name, secret) });
+  if (answer.status !== 200) throw new Error(`token refused: ${answer.status} ${answer.text}`);
+  return (JSON.parse(answer.text) as { access_token: string }).access_token;
+}
+
+/** A request with a bearer token to a path of the service (e.g. /ims/oneroster/rostering/v1p2/users). */
+export function withToken(
+  service: RunningService,
+  token: string,
+  path: string,
+  options: { method?: string; body?: unknown } = {},
+): Promise<RemoteResponse> {
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  return remoteFetch(`${service.url}${path}`, { method: options.method ?? 'GET', headers, body });
+}
+
+/** A service seen from other addresses on the store of `storeSettings` (engine), with these callers read. */
+export async function startProviderService(
+  storeSettings: Record<string, string>,
+  callers: readonly TestCaller[],
+  settings: Record<string, string> = {},
+): Promise<{ service: RunningService; secrets: Record<string, string> }> {
+  const service = await startTestService({ ...REMOTE_TEST_SETTINGS, DEMO_DATA: 'off', ...storeSettings, ...settings });
+  const secrets = await addTestCallers(service.store, callers);
+  await service.readCallers();
+  return { service, secrets };
+}
+
+/** Imports the small test school (roster-bundle.ts) into the store of `storeSettings`, as `import` does. */
+export async function importSmallSchool(storeSettings: Record<string, string>): Promise<void> {
+  const store = await openTestStore(storeSettings);
+  try {
+    const outcome = await importBundle(store, writeBundle(smallSchool()));
+    if (problemsOf(outcome).length > 0) throw new Error(JSON.stringify(problemsOf(outcome)));
+  } finally {
+    await store.close();
+  }
+}
+
+export const ROSTERING = '/ims/oneroster/rostering/v1p2';
+
+/** The sourcedIds of a page's records. */
+export function idsOf(text: string, key: string): string[] {
+  return (JSON.parse(text)[key] as Array<{ sourcedId: string }>).map((record) => record.sourcedId);
+}
