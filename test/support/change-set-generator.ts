@@ -120,20 +120,26 @@ const isHomeroom = (state: SchoolState, klass: string) =>
   state.files.get('classes')?.get(klass)?.classType === 'homeroom';
 
 /**
- * Whether taking these scheduled enrolments away leaves a scheduled class without pupils, or (when
- * the pupil stays) a pupil without a homeroom without a class (see KNOWN_DEFECTS.lastScheduledEnrolment).
+ * Whether these enrolments are of a pupil in a scheduled class that shares its course with another
+ * scheduled class of its school: one a bulk import may have made the other's other name, which a
+ * delta taking a pupil out does not split again (see KNOWN_DEFECTS.pupilOfMergedClass).
  */
-function takesLastEnrolment(state: SchoolState, taken: readonly Row[], pupilStays: boolean): boolean {
-  if (!KNOWN_DEFECTS.lastScheduledEnrolment) return false;
-  const gone = new Set(taken.map((row) => row.sourcedId));
-  const left = state.live('enrollments', (row) => row.role === 'student' && !gone.has(row.sourcedId));
-  return taken.some(
-    (row) =>
+function takesFromMergedClass(state: SchoolState, taken: readonly Row[]): boolean {
+  if (!KNOWN_DEFECTS.pupilOfMergedClass) return false;
+  const scheduled = state.live('classes', (row) => row.classType === 'scheduled');
+  return taken.some((row) => {
+    const klass = scheduled.find((candidate) => candidate.sourcedId === row.classSourcedId);
+    return (
       row.role === 'student' &&
-      !isHomeroom(state, row.classSourcedId) &&
-      (!left.some((other) => other.classSourcedId === row.classSourcedId) ||
-        (pupilStays && !left.some((other) => other.userSourcedId === row.userSourcedId))),
-  );
+      klass !== undefined &&
+      scheduled.some(
+        (other) =>
+          other.sourcedId !== klass.sourcedId &&
+          other.courseSourcedId === klass.courseSourcedId &&
+          other.schoolSourcedId === klass.schoolSourcedId,
+      )
+    );
+  });
 }
 
 /** A pupil taken out of a scheduled class, with their results of its line items. */
@@ -142,7 +148,7 @@ function dropEnrolment(state: SchoolState, index: number): void {
     state.live('enrollments', (row) => row.role === 'student' && !isHomeroom(state, row.classSourcedId)),
     index,
   );
-  if (!enrolment || takesLastEnrolment(state, [enrolment], true)) return;
+  if (!enrolment || takesFromMergedClass(state, [enrolment])) return;
   state.remove('enrollments', enrolment.sourcedId);
   const items = new Set(
     state.live('lineItems', (row) => row.classSourcedId === enrolment.classSourcedId).map((row) => row.sourcedId),
@@ -158,7 +164,7 @@ function deleteUser(state: SchoolState, role: string, index: number): void {
     index,
   );
   const enrolments = user ? state.live('enrollments', (row) => row.userSourcedId === user.sourcedId) : [];
-  if (!user || takesLastEnrolment(state, enrolments, false)) return;
+  if (!user || takesFromMergedClass(state, enrolments)) return;
   state.remove('users', user.sourcedId);
   for (const row of state.live('enrollments', (candidate) => candidate.userSourcedId === user.sourcedId))
     state.remove('enrollments', row.sourcedId);
@@ -210,25 +216,30 @@ function addPupil(state: SchoolState, pupil: NonNullable<ChangePlan['newPupil']>
 }
 
 export function generatedChanges(school: GeneratedSchool): fc.Arbitrary<ChangeSet> {
-  return changePlan.map((plan) => {
-    const state = new SchoolState(school.rows);
-    applyPlan(state, plan);
-    const changed = new Map(
-      [...state.touched].map(([file, rows]) => [
-        file,
-        [...rows].map(([sourcedId, row]) => (row === 'deleted' ? { sourcedId, status: 'tobedeleted' } : row)),
-      ]),
-    );
-    const final: BundleRows = { ...school.rows };
-    for (const file of ONEROSTER_FILES) final[file] = [...(state.files.get(file)?.values() ?? [])];
-    const columns = new Map(
-      ONEROSTER_FILES.map((file) => {
-        const rows = [...(school.rows[file] ?? []), ...(state.files.get(file)?.values() ?? [])];
-        return [file, [...new Set(['sourcedId', 'status', 'dateLastModified', ...rows.flatMap(Object.keys)])]];
-      }),
-    );
-    return { changed, final: withoutEmptyFiles(final), columns };
-  });
+  return (
+    changePlan
+      .map((plan) => {
+        const state = new SchoolState(school.rows);
+        applyPlan(state, plan);
+        const changed = new Map(
+          [...state.touched].map(([file, rows]) => [
+            file,
+            [...rows].map(([sourcedId, row]) => (row === 'deleted' ? { sourcedId, status: 'tobedeleted' } : row)),
+          ]),
+        );
+        const final: BundleRows = { ...school.rows };
+        for (const file of ONEROSTER_FILES) final[file] = [...(state.files.get(file)?.values() ?? [])];
+        const columns = new Map(
+          ONEROSTER_FILES.map((file) => {
+            const rows = [...(school.rows[file] ?? []), ...(state.files.get(file)?.values() ?? [])];
+            return [file, [...new Set(['sourcedId', 'status', 'dateLastModified', ...rows.flatMap(Object.keys)])]];
+          }),
+        );
+        return { changed, final: withoutEmptyFiles(final), columns };
+      })
+      // A change set changes something: a delta bundle declaring every file absent is no delta.
+      .filter((changes) => changes.changed.size > 0)
+  );
 }
 
 /**

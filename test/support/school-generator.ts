@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { ONEROSTER_FILES } from '../../src/roster/manifest';
 import type { GeneratedPhone } from './generated-values';
-import { KNOWN_DEFECTS } from './known-defects';
 import { type BundleRows, smallSchool } from './roster-bundle';
 import { type SchoolPlan, schoolPlan } from './school-plan';
 
@@ -254,7 +253,7 @@ export function generatedSchool(options: { schools: 1 | 2 }): fc.Arbitrary<Gener
       const phones: PhoneBook = new Map();
       const parts = plans.map((plan, index) => buildSchool(plan, schools[index], `${'ab'[index]}-`, phones));
       const rows = merged([sharedRows(schools), ...parts]);
-      if (shareTeacher && schools.length === 2 && !KNOWN_DEFECTS.sharedTeacherInDistrictDelta) {
+      if (shareTeacher && schools.length === 2) {
         // The first school's first teacher also teaches in the second school's first class.
         const teacher = rows.users.find((row) => row.sourcedId === 'a-t1') as Row;
         teacher.orgSourcedIds = 'sch-1,sch-2';
