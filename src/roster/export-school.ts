@@ -2,8 +2,8 @@ import { requiredColumnsOf } from './oneroster-columns';
 import type { Store } from '../store/open-store';
 import { counted } from '../lib/counted';
 import { openImportConnection } from '../store/roster/import-connection';
-import { keptColumns, readKeptFields } from '../store/roster/kept-fields';
-import { readGuardianLinks, storedSchool } from '../store/roster/school-reader';
+import { readKeptFields } from '../store/roster/kept-fields';
+import { storedSchool } from '../store/roster/school-reader';
 import { type BundleWriter, openBundleWriter } from './bundle-writer';
 import { cellsOf, type ExportPart, type ExportSource } from './collections/collection';
 import { ONEROSTER_COLLECTIONS, OWN_FILE_COLLECTIONS } from './collections/registry';
@@ -12,7 +12,8 @@ import { ONEROSTER_FILES, V12_FILES } from './manifest';
 import { withoutNeverKept } from './kept-fields';
 import { oneRoster12Writer } from './oneroster-12-writer';
 import type { Progress } from './progress';
-import { emit, SchoolSnapshot } from './school-snapshot';
+import { emit } from './school-snapshot';
+import { collectionHeader, collectionRows, openSchoolRows } from './school-rows';
 import type { SpreadsheetCells } from './spreadsheet-cells';
 
 /** The binding an export writes: 1.1 unless asked (`export --oneroster 1.2`). */
@@ -44,31 +45,10 @@ export async function exportSchool(
   let v12: ReturnType<typeof oneRoster12Writer> | undefined;
   const counts: Record<string, number> = {};
   try {
-    const school = new SchoolSnapshot(connection);
-    for (const table of [
-      'schools',
-      'academic_years',
-      'terms',
-      'grade_levels',
-      'subjects',
-      'classes',
-      'class_subjects',
-      'teachers',
-      'students',
-      'guardians',
-      'student_records',
-      'teacher_assignments',
-      'assessment_categories',
-      'assessments',
-      'absence_types',
-      'note_types',
-      'exams',
-    ] as const) {
-      await school.load(table);
-    }
+    const source = await openSchoolRows(connection);
+    const { school } = source;
     // The imported rows' fields the store does not model are given back (see giving-back.ts).
     const kept = withoutNeverKept(await readKeptFields(connection));
-    const source = exportSource(school, await readGuardianLinks(connection));
     if (version === '1.2') v12 = oneRoster12Writer(bundle, !kept.has('roles.csv'));
     else {
       // 1.1 has no roles.csv, and no result without a score (a 1.2 result not submitted, or
@@ -113,20 +93,6 @@ const EXPORTED: ReadonlyArray<{ readonly name: string; readonly export: ExportPa
   ...OWN_FILE_COLLECTIONS,
 ];
 
-/** The store as the collections' row sources read it; each file's kept columns are read once. */
-function exportSource(school: SchoolSnapshot, links: ExportSource['links']): ExportSource {
-  const keptNames = new Map<string, Promise<readonly string[]>>();
-  return {
-    school,
-    links,
-    keptColumns(file) {
-      const read = keptNames.get(file) ?? keptColumns(school.connection, file);
-      keptNames.set(file, read);
-      return read;
-    },
-  };
-}
-
 /** Writes one collection's rows in its header's order (a file without rows is not written). */
 async function exportCollection(
   writer: BundleWriter,
@@ -135,6 +101,7 @@ async function exportCollection(
   source: ExportSource,
 ): Promise<void> {
   const part = collection.export;
-  const header = [...part.header, ...((await part.keptHeader?.(source)) ?? [])];
-  await emit(writer, counts, `${collection.name}.csv`, header, part.rows(source), (record) => cellsOf(header, record));
+  const header = await collectionHeader(source, part);
+  const rows = collectionRows(source, part);
+  await emit(writer, counts, `${collection.name}.csv`, header, rows, (record) => cellsOf(header, record));
 }

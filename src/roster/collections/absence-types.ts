@@ -1,5 +1,5 @@
 import { type RowsOf, storedRows } from './collection';
-import { named, OWN_COMMON_COLUMNS, type OwnFileCollection, ownCells } from './own-file';
+import { type FilledRow, named, OWN_COMMON_COLUMNS, type OwnFileCollection, ownCells } from './own-file';
 
 /** absenceTypes.csv: the kinds of absence attendance names. */
 const COLUMNS = [...OWN_COMMON_COLUMNS, 'name', 'nameEn'] as const;
@@ -11,7 +11,7 @@ export const absenceTypes = {
   table: 'absence_types',
   columns: COLUMNS,
   required: ['sourcedId', 'name'],
-  read: (reader) => named(reader),
+  read: (reader): FilledRow<'absence_types'> => named(reader),
   export: {
     header: COLUMNS,
     *rows({ school }): RowsOf<Column> {

@@ -1,6 +1,13 @@
 import { MAX_TEXT_LENGTH } from '../fields';
 import { type AsyncRowsOf, storedById } from './collection';
-import { OWN_COMMON_COLUMNS, type OwnFileCollection, type OwnFileReader, ownCells, streamedRows } from './own-file';
+import {
+  type FilledRow,
+  OWN_COMMON_COLUMNS,
+  type OwnFileCollection,
+  type OwnFileReader,
+  ownCells,
+  streamedRows,
+} from './own-file';
 
 /** attendance.csv: a student's absence or lateness in their homeroom class on a day. */
 const COLUMNS = [
@@ -17,7 +24,7 @@ const COLUMNS = [
 type Column = (typeof COLUMNS)[number];
 
 /** An absence names its type, a lateness its minutes; the student must be enrolled in the class. */
-const read: OwnFileReader<'attendance', Column> = (reader, resolve, { context, recordOf }) => {
+const read: OwnFileReader<'attendance', Column> = (reader, resolve, { context, recordOf }): FilledRow<'attendance'> => {
   const student = resolve('studentSourcedId', ['students'], 'student');
   const klass = resolve('classSourcedId', ['classes'], 'homeroom class');
   const kind = reader.oneOf('kind', ['absence', 'lateness'], true);

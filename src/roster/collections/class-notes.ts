@@ -1,6 +1,6 @@
 import { MAX_TEXT_LENGTH } from '../fields';
 import type { AsyncRowsOf } from './collection';
-import { OWN_COMMON_COLUMNS, type OwnFileCollection, ownCells, streamedRows } from './own-file';
+import { type FilledRow, OWN_COMMON_COLUMNS, type OwnFileCollection, ownCells, streamedRows } from './own-file';
 
 /** classNotes.csv: a note a teacher posted to a homeroom class. */
 const COLUMNS = [...OWN_COMMON_COLUMNS, 'classSourcedId', 'teacherSourcedId', 'date', 'title', 'text'] as const;
@@ -12,7 +12,7 @@ export const classNotes = {
   table: 'class_notes',
   columns: COLUMNS,
   required: ['sourcedId', 'classSourcedId', 'teacherSourcedId', 'date', 'title', 'text'],
-  read: (reader, resolve) => ({
+  read: (reader, resolve): FilledRow<'class_notes'> => ({
     class_id: resolve('classSourcedId', ['classes'], 'homeroom class'),
     teacher_id: resolve('teacherSourcedId', ['teachers'], 'teacher'),
     posted_on: reader.date('date', true),

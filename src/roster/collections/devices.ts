@@ -1,6 +1,13 @@
 import { MAX_TEXT_LENGTH } from '../fields';
 import type { AsyncRowsOf } from './collection';
-import { OWN_COMMON_COLUMNS, type OwnFileCollection, ownCells, streamedRows, trueOrFalse } from './own-file';
+import {
+  type FilledRow,
+  OWN_COMMON_COLUMNS,
+  type OwnFileCollection,
+  ownCells,
+  streamedRows,
+  trueOrFalse,
+} from './own-file';
 
 /** devices.csv: a guardian's phone application that push notifications reach. */
 const COLUMNS = [
@@ -20,7 +27,7 @@ export const devices = {
   table: 'devices',
   columns: COLUMNS,
   required: ['sourcedId', 'guardianSourcedId', 'applicationId', 'deviceId', 'pushToken', 'platform'],
-  read: (reader, resolve) => ({
+  read: (reader, resolve): FilledRow<'devices'> => ({
     guardian_id: resolve('guardianSourcedId', ['guardians'], 'guardian'),
     application_id: reader.required('applicationId'),
     device_id: reader.required('deviceId'),

@@ -1,5 +1,12 @@
 import type { AsyncRowsOf } from './collection';
-import { OWN_COMMON_COLUMNS, type OwnFileCollection, type OwnFileReader, ownCells, streamedRows } from './own-file';
+import {
+  type FilledRow,
+  OWN_COMMON_COLUMNS,
+  type OwnFileCollection,
+  type OwnFileReader,
+  ownCells,
+  streamedRows,
+} from './own-file';
 
 /** examSlots.csv: a class's exam in a subject, on a day, from a time to a later one, in a room. */
 const COLUMNS = [
@@ -15,7 +22,7 @@ const COLUMNS = [
 
 type Column = (typeof COLUMNS)[number];
 
-const read: OwnFileReader<'exam_slots', Column> = (reader, resolve) => {
+const read: OwnFileReader<'exam_slots', Column> = (reader, resolve): FilledRow<'exam_slots'> => {
   const startsAt = reader.time('startTime', true);
   const endsAt = reader.time('endTime', true);
   if (startsAt && endsAt && endsAt <= startsAt) reader.fail('endTime', 'bad-date', 'endTime is not after startTime');

@@ -1,5 +1,5 @@
 import { type RowsOf, storedRows } from './collection';
-import { named, OWN_COMMON_COLUMNS, type OwnFileCollection, ownCells } from './own-file';
+import { type FilledRow, named, OWN_COMMON_COLUMNS, type OwnFileCollection, ownCells } from './own-file';
 
 /** exams.csv: a term's exam period, whose slots examSlots.csv gives. */
 const COLUMNS = [...OWN_COMMON_COLUMNS, 'termSourcedId', 'name', 'nameEn'] as const;
@@ -11,7 +11,10 @@ export const exams = {
   table: 'exams',
   columns: COLUMNS,
   required: ['sourcedId', 'termSourcedId', 'name'],
-  read: (reader, resolve) => ({ term_id: resolve('termSourcedId', ['terms'], 'term'), ...named(reader) }),
+  read: (reader, resolve): FilledRow<'exams'> => ({
+    term_id: resolve('termSourcedId', ['terms'], 'term'),
+    ...named(reader),
+  }),
   export: {
     header: COLUMNS,
     *rows({ school }): RowsOf<Column> {

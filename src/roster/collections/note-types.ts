@@ -1,5 +1,5 @@
 import { type RowsOf, storedRows } from './collection';
-import { named, OWN_COMMON_COLUMNS, type OwnFileCollection, ownCells, trueOrFalse } from './own-file';
+import { type FilledRow, named, OWN_COMMON_COLUMNS, type OwnFileCollection, ownCells, trueOrFalse } from './own-file';
 
 /** noteTypes.csv: the kinds of note written about a student, each positive or not. */
 const COLUMNS = [...OWN_COMMON_COLUMNS, 'name', 'nameEn', 'positive'] as const;
@@ -11,7 +11,10 @@ export const noteTypes = {
   table: 'note_types',
   columns: COLUMNS,
   required: ['sourcedId', 'name', 'positive'],
-  read: (reader) => ({ ...named(reader), is_positive: reader.boolean('positive', true) ? 1 : 0 }),
+  read: (reader): FilledRow<'note_types'> => ({
+    ...named(reader),
+    is_positive: reader.boolean('positive', true) ? 1 : 0,
+  }),
   export: {
     header: COLUMNS,
     *rows({ school }): RowsOf<Column> {

@@ -34,7 +34,11 @@ export interface OwnFileImport {
   readonly recordOf: (studentId: number, classId: number) => number | undefined;
 }
 
-/** Checks a row of the file and makes the table's row of it (own-files.ts reads the file and takes the rows). */
+/**
+ * Checks a row of the file and makes the table's row of it (own-files.ts reads the file and takes
+ * the rows). A reader states its return type as `FilledRow<table>`: the compiler checks a returned
+ * object's columns against the table only where its type is written.
+ */
 export type OwnFileReader<Table extends SchoolTableName, Column extends string> = (
   reader: FieldReader<Column>,
   resolve: Resolve<Column>,

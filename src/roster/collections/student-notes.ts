@@ -1,6 +1,6 @@
 import { MAX_TEXT_LENGTH } from '../fields';
 import type { AsyncRowsOf } from './collection';
-import { OWN_COMMON_COLUMNS, type OwnFileCollection, ownCells, streamedRows } from './own-file';
+import { type FilledRow, OWN_COMMON_COLUMNS, type OwnFileCollection, ownCells, streamedRows } from './own-file';
 
 /** studentNotes.csv: a note a teacher wrote about a student, of a note type. */
 const COLUMNS = [
@@ -19,7 +19,7 @@ export const studentNotes = {
   table: 'student_notes',
   columns: COLUMNS,
   required: ['sourcedId', 'studentSourcedId', 'noteTypeSourcedId', 'teacherSourcedId', 'date', 'text'],
-  read: (reader, resolve) => ({
+  read: (reader, resolve): FilledRow<'student_notes'> => ({
     student_id: resolve('studentSourcedId', ['students'], 'student'),
     note_type_id: resolve('noteTypeSourcedId', ['note_types'], 'note type'),
     teacher_id: resolve('teacherSourcedId', ['teachers'], 'teacher'),
