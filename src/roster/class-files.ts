@@ -5,6 +5,7 @@ import { standardGradeLevel } from './grade-levels';
 import type { ImportContext } from './import-context';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
 import type { Entry } from './roster-book';
+import { gradeLevels } from './collections/grade-levels';
 
 /**
  * gradeLevels.csv (the service's own, optional) -> grade levels; courses.csv -> subjects;
@@ -15,7 +16,7 @@ import type { Entry } from './roster-book';
  */
 
 export async function readGradeLevels(context: ImportContext): Promise<void> {
-  await forEachRow<string>(context, 'gradeLevels.csv', ['sourcedId', 'ordinal', 'name'], (reader) => {
+  await forEachRow<string>(context, 'gradeLevels.csv', gradeLevels.required, (reader) => {
     const start = rowStart(context, reader, 'grade_levels', 'contractId');
     if (!start) return;
     const name = reader.required('name') ?? '';

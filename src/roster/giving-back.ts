@@ -132,33 +132,3 @@ export function givingBack(
 function wholeRows(rows: KeptRows): boolean {
   return [...rows.values()].some((fields) => 'sourcedId' in fields);
 }
-
-/**
- * A header with the columns of kept fields it lacks appended (names compared in any letter case),
- * and a function that puts a row's kept fields (JSON, or null) over the export's values: for a file
- * whose kept fields are read with its rows (results.csv, see readSchoolTable).
- */
-export function withKeptColumns(
-  header: readonly string[],
-  keptNames: readonly string[],
-): { header: string[]; merge: (values: readonly unknown[], kept: unknown) => unknown[] } {
-  const all = [...header];
-  const lower = new Map(header.map((column, index) => [column.toLowerCase(), index]));
-  for (const name of keptNames) {
-    if (lower.has(name.toLowerCase())) continue;
-    lower.set(name.toLowerCase(), all.length);
-    all.push(name);
-  }
-  return {
-    header: all,
-    merge(values, kept) {
-      const out = Array.from({ length: all.length }, (_, index) => values[index]);
-      if (typeof kept !== 'string') return out;
-      for (const [column, value] of Object.entries(JSON.parse(kept) as Record<string, string>)) {
-        const index = lower.get(column.toLowerCase());
-        if (index !== undefined) out[index] = value;
-      }
-      return out;
-    },
-  };
-}

@@ -4,6 +4,7 @@ import { clip, type FieldReader } from './fields';
 import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
 import type { Entry } from './roster-book';
 import type { ScoreScales } from './score-scales';
+import type { MarkRow } from '../store/roster/staged-marks';
 
 /**
  * categories.csv -> assessment categories; lineItems.csv -> assessments (of the subject and class
@@ -118,21 +119,6 @@ export async function readLineItems(
   return scaleOf;
 }
 
-/** A result as it is staged for the store: checked, its references turned into ids. */
-export interface StagedMark {
-  readonly line: number;
-  readonly sourcedId: string;
-  readonly pinnedId: number | null;
-  readonly assessmentId: number;
-  readonly studentRecordId: number;
-  readonly score: number;
-  readonly modifiedAt: string | null;
-  /** A delta's status=tobedeleted: the mark leaves the store. */
-  readonly deleted: boolean;
-  /** The fields export gives back that the store does not hold, as JSON (kept-fields.ts); null for none. */
-  readonly kept: string | null;
-}
-
 /** What the store holds of a result, or export writes for it: not kept (lower-cased header names). */
 const RESULT_FROM_STORE = new Set([
   'sourcedid',
@@ -167,17 +153,21 @@ const SCORE_STATUSES = ['exempt', 'fully graded', 'not submitted', 'partially gr
 const UNSCORED = new Set<string>(['exempt', 'not submitted', 'submitted']);
 const BATCH = 2000;
 
-/** Reads results.csv, handing checked rows to `stage` in batches. Returns how many rows were taken. */
+/**
+ * Reads results.csv, handing checked rows to `stage` in batches, as the store stages them: their
+ * references turned into ids, a delta's status=tobedeleted as a row that deletes its mark. Returns
+ * how many rows were taken.
+ */
 export async function readResults(
   context: ImportContext,
   recordOf: (studentId: number, classId: number) => number | undefined,
-  stage: (marks: StagedMark[]) => Promise<void>,
+  stage: (marks: MarkRow[]) => Promise<void>,
   scaleOf: ReadonlyMap<string, ReadonlyMap<string, number>> = new Map(),
   scales: ScoreScales = new Map(),
 ): Promise<number> {
   const v12 = context.version === '1.2';
   const { book } = context;
-  let batch: StagedMark[] = [];
+  let batch: MarkRow[] = [];
   let taken = 0;
   const idOf = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Entry).id : Number(value));
   await forEachRow(

@@ -2,33 +2,23 @@ import type { Bundle } from './bundle-source';
 import { CsvSyntaxError, openCsv } from './csv-file';
 import type { Problems } from './problems';
 import type { ImportMode } from './roster-book';
+import { ONEROSTER_FILES, V12_FILES } from './collections/registry';
 
 /**
  * manifest.csv: OneRoster's list of the bundle's files, each `file.NAME` with `bulk`, `delta` or
  * `absent`. Only the OneRoster files it declares are read; the service's own files are read when
  * present. The import's mode, unless given, is delta when any file is declared delta.
  */
-export const ONEROSTER_FILES = [
-  'orgs',
-  'academicSessions',
-  'courses',
-  'classes',
-  'users',
-  'enrollments',
-  'demographics',
-  'categories',
-  'lineItems',
-  'results',
-] as const;
+/** The files the import reads, of each version (one list, collections/registry.ts). */
+export { ONEROSTER_FILES, V12_FILES } from './collections/registry';
 
 /** The manifest's properties in the OneRoster 1.1 and 1.2 CSV bindings; another is likely a typo. */
 const KNOWN_FILES = [
   ...ONEROSTER_FILES,
+  ...V12_FILES,
   'classResources',
   'courseResources',
   'resources',
-  'roles',
-  'scoreScales',
   'userProfiles',
   'userResources',
   'lineItemLearningObjectiveIds',
@@ -37,9 +27,6 @@ const KNOWN_FILES = [
   'resultScoreScales',
 ];
 const KNOWN_PROPERTIES = ['manifest.version', 'oneroster.version', 'source.systemName', 'source.systemCode'];
-
-/** Files only OneRoster 1.2 has that the import reads. */
-export const V12_FILES = ['roles', 'scoreScales'] as const;
 
 export interface Manifest {
   /** `oneroster.version`: 1.1 unless the manifest says 1.2. */

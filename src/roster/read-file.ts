@@ -5,7 +5,7 @@ import { clip, FieldReader } from './fields';
 import { INACTIVE, keptAsOneRoster11, readAsOneRoster11 } from './oneroster-10-names';
 import { type ImportContext, readerOf } from './import-context';
 import { isNeverKept } from './kept-fields';
-import { ONEROSTER_FILES, V12_FILES } from './manifest';
+import { isOneRosterFile } from './collections/registry';
 import type { Entry } from './roster-book';
 
 /**
@@ -21,8 +21,7 @@ export async function forEachRow<Name extends string = string>(
   batches?: { every: number; flush: () => Promise<void> },
 ): Promise<boolean> {
   const base = fileName.replace(/\.csv$/, '');
-  const oneRoster = [...ONEROSTER_FILES, ...V12_FILES] as readonly string[];
-  if (oneRoster.includes(base) && !context.declared.has(base)) {
+  if (isOneRosterFile(base) && !context.declared.has(base)) {
     noteNotDeclared(context, base, fileName);
     return false;
   }
@@ -137,7 +136,7 @@ function warnExtraFields(context: ImportContext, fileName: string, row: CsvRow, 
  * (gradebook-files.ts).
  */
 function keepsRows(base: string): boolean {
-  return base !== 'results' && ([...ONEROSTER_FILES, ...V12_FILES] as readonly string[]).includes(base);
+  return base !== 'results' && isOneRosterFile(base);
 }
 
 /**

@@ -1,12 +1,14 @@
-import { ONEROSTER_COLUMNS, type OneRosterFile } from '../roster/oneroster-columns';
+import { ONEROSTER_COLLECTIONS, type OneRosterCollectionName } from '../roster/collections/registry';
 
 /**
  * The OneRoster collections the import reads, each with where the REST binding serves it (the
- * rostering or the gradebook service), the key of its records in the JSON answer, and the columns
- * of the matching CSV file of the OneRoster CSV binding. The REST reader writes each record as a
- * row of those columns, so that the import reads a sync exactly as it reads an exported bundle.
+ * rostering or the gradebook service) and the columns of the matching CSV file of the OneRoster
+ * CSV binding, as its module (src/roster/collections/) names them. The REST reader writes each
+ * record as a row of those columns (the module's `fromRest`), so that the import reads a sync
+ * exactly as it reads an exported bundle. The key of a collection's records in a JSON answer is
+ * its name.
  */
-export type CollectionName = OneRosterFile;
+export type CollectionName = OneRosterCollectionName;
 
 export interface Collection {
   readonly name: CollectionName;
@@ -16,15 +18,4 @@ export interface Collection {
 }
 
 /** In the order the import reads them; results, the largest, last. */
-export const COLLECTIONS: readonly Collection[] = [
-  { name: 'orgs', service: 'rostering', columns: ONEROSTER_COLUMNS.orgs },
-  { name: 'academicSessions', service: 'rostering', columns: ONEROSTER_COLUMNS.academicSessions },
-  { name: 'courses', service: 'rostering', columns: ONEROSTER_COLUMNS.courses },
-  { name: 'classes', service: 'rostering', columns: ONEROSTER_COLUMNS.classes },
-  { name: 'users', service: 'rostering', columns: ONEROSTER_COLUMNS.users },
-  { name: 'enrollments', service: 'rostering', columns: ONEROSTER_COLUMNS.enrollments },
-  { name: 'demographics', service: 'rostering', columns: ONEROSTER_COLUMNS.demographics },
-  { name: 'categories', service: 'gradebook', columns: ONEROSTER_COLUMNS.categories },
-  { name: 'lineItems', service: 'gradebook', columns: ONEROSTER_COLUMNS.lineItems },
-  { name: 'results', service: 'gradebook', columns: ONEROSTER_COLUMNS.results },
-];
+export const COLLECTIONS: readonly Collection[] = ONEROSTER_COLLECTIONS;

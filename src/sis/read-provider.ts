@@ -2,7 +2,7 @@ import { counted } from '../lib/counted';
 import type { SisSettings } from '../config/sis-settings';
 import { collectionPages } from './collection-reader';
 import { COLLECTIONS, type CollectionName } from './collections';
-import { type Row, roleRows, rowOf } from './json-rows';
+import { restRoleRows, restRowOf, type Row } from '../roster/collections/rest-rows';
 import { pageRecords } from './page-records';
 import type { ProviderClient } from './provider-client';
 import { type HeldRecords, schoolFilter } from './school-filter';
@@ -51,7 +51,7 @@ export async function readProvider(
   const rowsOf = (name: CollectionName, page: readonly unknown[]) => {
     const rows: Row[] = [];
     for (const record of page) {
-      const row = rowOf(name, record);
+      const row = restRowOf(name, record);
       if (!row || (inSchool && !inSchool(name, row))) continue;
       rows.push(row);
       if (keepResults && name === 'results' && row.status !== 'tobedeleted') {
@@ -110,7 +110,7 @@ function userRoles(page: readonly unknown[], kept: readonly Row[]): Row[] {
   const ids = new Set(kept.map((row) => row.sourcedId));
   return page
     .filter((record) => typeof record === 'object' && record !== null && ids.has((record as Row).sourcedId))
-    .flatMap((record) => roleRows(record as never));
+    .flatMap(restRoleRows);
 }
 
 /**
@@ -124,7 +124,7 @@ async function otherSchools(client: ProviderClient, settings: SisSettings, schoo
   const take = async (text: string, url: string) => {
     const records = pageRecords(text, 'orgs', url);
     for (const record of records) {
-      const row = rowOf('orgs', record);
+      const row = restRowOf('orgs', record);
       if (row && row.type === 'school' && row.sourcedId !== school) others.add(row.sourcedId);
     }
     return records.length;

@@ -1,5 +1,5 @@
 import type { CollectionName } from './collections';
-import type { Row } from './json-rows';
+import type { Row } from '../roster/collections/rest-rows';
 
 /**
  * SIS_SCHOOL (or --school) in a delta sync: a provider that serves a district holds several

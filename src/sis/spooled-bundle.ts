@@ -7,7 +7,7 @@ import type { SisVersion } from '../config/sis-settings';
 import { csvLine } from '../roster/csv-line';
 import { ROLES_COLUMNS } from '../roster/oneroster-columns';
 import { COLLECTIONS, type CollectionName } from './collections';
-import type { Row } from './json-rows';
+import type { Row } from '../roster/collections/rest-rows';
 
 /**
  * The provider's records written to a temporary folder as a OneRoster CSV bundle while they are

@@ -44,6 +44,21 @@ describe('the contract types the code', () => {
     );
   });
 
+  test('a collection row naming a column its file or its table lacks does not compile', () => {
+    const errors = typeErrorsOf([
+      'collection-rows-correct.ts',
+      'collection-misspelt-column.ts',
+      'collection-misspelt-stored-column.ts',
+      'own-file-misspelt-table-column.ts',
+    ]);
+    expect(errors.get('collection-rows-correct.ts')).toEqual([]);
+    expect(errors.get('collection-misspelt-column.ts')?.join('\n')).toMatch(/'courseCod' does not exist in type/);
+    expect(errors.get('collection-misspelt-stored-column.ts')?.join('\n')).toMatch(
+      /Property 'title_ar' does not exist on type 'StoredRowOf<"subjects">'/,
+    );
+    expect(errors.get('own-file-misspelt-table-column.ts')?.join('\n')).toMatch(/'title_en' does not exist in type/);
+  });
+
   test("an operation's policy row that leaves a text parameter without a bound does not compile", () => {
     expect(typeErrorsOf(['policy-without-bound.ts']).get('policy-without-bound.ts')?.join('\n')).toMatch(
       /Property 'StudentId' is missing/,

@@ -1,0 +1,22 @@
+import { type RowsOf, storedRows } from './collection';
+import { type FilledRow, named, OWN_COMMON_COLUMNS, type OwnFileCollection, ownCells } from './own-file';
+
+/** absenceTypes.csv: the kinds of absence attendance names. */
+const COLUMNS = [...OWN_COMMON_COLUMNS, 'name', 'nameEn'] as const;
+
+type Column = (typeof COLUMNS)[number];
+
+export const absenceTypes = {
+  name: 'absenceTypes',
+  table: 'absence_types',
+  columns: COLUMNS,
+  required: ['sourcedId', 'name'],
+  read: (reader): FilledRow<'absence_types'> => named(reader),
+  export: {
+    header: COLUMNS,
+    *rows({ school }): RowsOf<Column> {
+      for (const row of storedRows(school, 'absence_types'))
+        yield { ...ownCells(school, 'absence_types', row), name: row.name_ar, nameEn: row.name_en };
+    },
+  },
+} as const satisfies OwnFileCollection<'absenceTypes', 'absence_types', Column>;

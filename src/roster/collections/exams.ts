@@ -1,0 +1,31 @@
+import { type RowsOf, storedRows } from './collection';
+import { type FilledRow, named, OWN_COMMON_COLUMNS, type OwnFileCollection, ownCells } from './own-file';
+
+/** exams.csv: a term's exam period, whose slots examSlots.csv gives. */
+const COLUMNS = [...OWN_COMMON_COLUMNS, 'termSourcedId', 'name', 'nameEn'] as const;
+
+type Column = (typeof COLUMNS)[number];
+
+export const exams = {
+  name: 'exams',
+  table: 'exams',
+  columns: COLUMNS,
+  required: ['sourcedId', 'termSourcedId', 'name'],
+  read: (reader, resolve): FilledRow<'exams'> => ({
+    term_id: resolve('termSourcedId', ['terms'], 'term'),
+    ...named(reader),
+  }),
+  export: {
+    header: COLUMNS,
+    *rows({ school }): RowsOf<Column> {
+      for (const row of storedRows(school, 'exams')) {
+        yield {
+          ...ownCells(school, 'exams', row),
+          termSourcedId: school.ref('terms', row.term_id),
+          name: row.name_ar,
+          nameEn: row.name_en,
+        };
+      }
+    },
+  },
+} as const satisfies OwnFileCollection<'exams', 'exams', Column>;
