@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDemoSchool } from '../../src/demo/load-demo-school';
@@ -82,7 +82,7 @@ describe('the schools command', () => {
     expect(existsSync(schoolFolder(dataDirectory, 'org-c'))).toBe(false);
   });
 
-  it('picks a school’s store with --school on callers and export', async () => {
+  it('picks a school’s store with --school on callers, export and import', async () => {
     await withTestStore({ DATA_DIR: schoolFolder(dataDirectory, 'org-a'), OUTBOX_KEY: TEST_OUTBOX_KEY }, (store) =>
       loadDemoSchool(store, { students: 12, seed: 5, startYear: 2026 }),
     );
@@ -95,12 +95,38 @@ describe('the schools command', () => {
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('no school "org-x"');
 
-    const bundle = join(backupDirectory, 'export-a');
-    expect(cli(['export', bundle, '--school', 'org-a']).status).toBe(0);
-    const users = readFileSync(join(bundle, 'users.csv'), 'utf8').trim().split('\n');
-    expect(users.filter((line) => line.includes(',student,')).length).toBe(12);
-    rmSync(bundle, { recursive: true, force: true });
+    const bundle = join(mkdtempSync(join(tmpdir(), 'school-district-bundle-')), 'export-a');
+    try {
+      expect(cli(['export', bundle, '--school', 'org-a']).status).toBe(0);
+      const users = readFileSync(join(bundle, 'users.csv'), 'utf8').trim().split('\n');
+      expect(users.filter((line) => line.includes(',student,')).length).toBe(12);
+      await importsIntoTheSchoolOfItsOrg(bundle);
+    } finally {
+      rmSync(join(bundle, '..'), { recursive: true, force: true });
+    }
   });
+
+  /** The demo school's org is org-1: registered, `import --school org-1` loads it into that school's store alone. */
+  async function importsIntoTheSchoolOfItsOrg(bundle: string): Promise<void> {
+    expect(cli(['schools', 'add', 'org-1', '--path', '/copy']).status).toBe(0);
+    const imported = cli(['import', bundle, '--school', 'org-1']);
+    expect(imported.status).toBe(0);
+    expect(imported.stderr).toContain(schoolFolder(dataDirectory, 'org-1'));
+    const students = await withTestStore(
+      { DATA_DIR: schoolFolder(dataDirectory, 'org-1'), OUTBOX_KEY: TEST_OUTBOX_KEY },
+      (store) =>
+        store.db
+          .selectFrom('students')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
+    );
+    expect(Number(students.n)).toBe(12);
+    // The deployment's own store was never made.
+    expect(existsSync(join(dataDirectory, 'school.sqlite'))).toBe(false);
+    expect(cli(['schools', 'remove', 'org-1', '--yes']).status).toBe(0);
+    rmSync(backupDirectory, { recursive: true, force: true });
+    mkdirSync(backupDirectory);
+  }
 
   it('says what removing a school would take and exits 2 without --yes; with it, archives then deletes', () => {
     const folder = schoolFolder(dataDirectory, 'org-a');
