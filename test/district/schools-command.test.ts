@@ -82,10 +82,7 @@ describe('the schools command', () => {
     expect(existsSync(schoolFolder(dataDirectory, 'org-c'))).toBe(false);
   });
 
-  it('picks a school’s store with --school on callers, export and import', async () => {
-    await withTestStore({ DATA_DIR: schoolFolder(dataDirectory, 'org-a'), OUTBOX_KEY: TEST_OUTBOX_KEY }, (store) =>
-      loadDemoSchool(store, { students: 12, seed: 5, startYear: 2026 }),
-    );
+  it('picks a school’s store with --school on callers', () => {
     expect(cli(['callers', 'add', 'app-a', '--secret', '--school', 'org-a']).status).toBe(0);
     const atA = JSON.parse(cli(['callers', 'list', '--json', '--school', 'org-a']).stdout) as { name: string }[];
     expect(atA.map((caller) => caller.name)).toEqual(['app-a']);
@@ -94,7 +91,12 @@ describe('the schools command', () => {
     const unknown = cli(['callers', 'list', '--school', 'org-x']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('no school "org-x"');
+  });
 
+  it('picks a school’s store with --school on export and import', async () => {
+    await withTestStore({ DATA_DIR: schoolFolder(dataDirectory, 'org-a'), OUTBOX_KEY: TEST_OUTBOX_KEY }, (store) =>
+      loadDemoSchool(store, { students: 12, seed: 5, startYear: 2026 }),
+    );
     const bundle = join(mkdtempSync(join(tmpdir(), 'school-district-bundle-')), 'export-a');
     try {
       expect(cli(['export', bundle, '--school', 'org-a']).status).toBe(0);
