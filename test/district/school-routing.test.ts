@@ -6,6 +6,7 @@ import { schoolFolder, writeSchools } from '../../src/district/school-list';
 import type { RunningService } from '../../src/service';
 import { addTestCaller, REMOTE_TEST_SETTINGS, remoteCall } from '../support/callers';
 import { basic } from '../support/remote-client';
+import { BINDINGS, callOperation } from '../support/typed-calls';
 import { startTestService } from '../support/service';
 import { envelope11, get, NS, post } from '../support/soap';
 import { TEST_TODAY, withTestStore } from '../support/stores';
@@ -70,6 +71,26 @@ describe('a district deployment serves each registered school at its own path', 
     }
     const names = [a, b, own].map((answer) => /<NameEn>([^<]*)</.exec(answer.text)?.[1]);
     expect(new Set(names).size).toBe(3);
+  });
+
+  it.each(BINDINGS)('serves a school’s students over %s at its path', async (binding) => {
+    const atA = await callOperation(
+      `${service.url}/alpha`,
+      STUDENTS,
+      'GetStudentInfoById',
+      { StudentId: ONLY_IN_A },
+      binding,
+    );
+    expect(atA.status).toBe(200);
+    expect(atA.text).toMatch(/"?StudentId"?[>:]\s*"?100\b/);
+    const atB = await callOperation(
+      `${service.url}/beta`,
+      STUDENTS,
+      'GetStudentInfoById',
+      { StudentId: ONLY_IN_A },
+      binding,
+    );
+    expect(atB.text).not.toMatch(/"?StudentId"?[>:]\s*"?100\b/);
   });
 
   it('answers an id of school A at school B as unknown, in the bytes of any unknown id', async () => {
