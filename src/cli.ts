@@ -10,6 +10,8 @@ import { backupCommand } from './cli/backup';
 import { copyStoreCommand } from './cli/copy-store';
 import { restoreCommand } from './cli/restore';
 import { registerCallersCommand } from './cli/callers';
+import { registeredSchool, useRegisteredSchool, useSchoolStore } from './cli/school-option';
+import { registerSchoolsCommand } from './cli/schools';
 import { demoData } from './cli/demo-data';
 import { type ExportCommandOptions, exportCommand } from './cli/export';
 import { type ImportCommandOptions, importCommand } from './cli/import';
@@ -84,6 +86,7 @@ program
   .action(deliveryWorker);
 
 registerCallersCommand(program);
+registerSchoolsCommand(program);
 
 program
   .command('audit')
@@ -110,11 +113,20 @@ program
   .option('--mode <mode>', 'bulk (replace the school) or delta (apply changes); default: as the manifest says')
   .option('--skip-invalid', 'leave out bad rows and the rows that depend on them, and write the rest', false)
   .option('--strict', 'count warnings (what the import inferred or read past) as problems', false)
-  .addOption(new Option('--school <sourcedId>', 'the school to import from a bundle of several').env('IMPORT_SCHOOL'))
+  .addOption(
+    new Option(
+      '--school <sourcedId>',
+      "the school to import from a bundle of several (into that school's store when the deployment lists it)",
+    ).env('IMPORT_SCHOOL'),
+  )
   .option('--replace', "let a bulk import replace a school of the store that is not the bundle's", false)
   .option('--ids <how>', "assigned, or from-identifier: a user's integer identifier becomes its id", 'assigned')
   .action(async (path: string, options: ImportCommandOptions) => {
-    if (!(await ranWithBoundedHeap())) await importCommand(path, options);
+    if (await ranWithBoundedHeap()) return;
+    // A school the deployment lists is imported into its own store; any other keeps its meaning of a bundle's org.
+    const school = options.school === undefined ? undefined : registeredSchool(options.school);
+    if (school) useSchoolStore(school);
+    await importCommand(path, options);
   });
 
 program
@@ -144,8 +156,11 @@ program
   .addOption(
     new Option('--oneroster <version>', 'the OneRoster CSV binding to write').choices(['1.1', '1.2']).default('1.1'),
   )
-  .action(async (path: string, options: ExportCommandOptions) => {
-    if (!(await ranWithBoundedHeap())) await exportCommand(path, options);
+  .option('--school <sourcedId>', "export this school of the deployment's (see schools list)")
+  .action(async (path: string, options: ExportCommandOptions & { school?: string }) => {
+    if (await ranWithBoundedHeap()) return;
+    useRegisteredSchool(options.school);
+    await exportCommand(path, options);
   });
 
 program

@@ -7,6 +7,7 @@ import { type Catalog, loadCatalog } from './contract/catalog';
 import { WSDL_DIRECTORY } from './contract/wsdl-directory';
 import { flushLog, log, configureLog } from './lib/log';
 import { bindOperations, type Operations } from './operations/registry';
+import { District, type DistrictParts } from './district/district';
 import { openSchool, type School } from './school/school';
 import { answerFigureRequests } from './status/cluster-figures';
 import { closeServer, type IdleConnections } from './server/close-server';
@@ -94,6 +95,8 @@ interface ProcessParts {
   readonly server: Server;
   readonly tracking: RequestTracking;
   readonly school: School;
+  /** The deployment's registered schools, when it lists any. */
+  readonly district: District | undefined;
   readonly stopAnswering: () => void;
   /** Marks the process as stopping, so that /readyz answers 503 at once. */
   readonly markStopping: () => void;
@@ -101,7 +104,7 @@ interface ProcessParts {
 
 /** The process's stop, once whichever way it is asked for: see RunningService.close and drain. */
 function stopper(parts: ProcessParts): (idle: IdleConnections) => Promise<void> {
-  const { config, server, tracking, school } = parts;
+  const { config, server, tracking, school, district } = parts;
   let stopped: Promise<void> | undefined;
   const stop = async (idle: IdleConnections) => {
     parts.markStopping();
@@ -109,18 +112,32 @@ function stopper(parts: ProcessParts): (idle: IdleConnections) => Promise<void> 
     const delayMs = idle === 'let-expire' ? shutdownDelayMs : 0;
     const deadline = Date.now() + delayMs + shutdownTimeoutMs;
     tracking.closeConnectionsAfterResponses();
-    const callsEnded = async () => {
-      if (delayMs > 0) await sleep(delayMs);
-      await closeServer(server, deadline, idle);
-      parts.stopAnswering();
+    district?.closeConnectionsAfterResponses();
+    let serverClosed: Promise<void> | undefined;
+    // Every school waits for the one server, closed once.
+    const callsEnded = () => {
+      serverClosed ??= (async () => {
+        if (delayMs > 0) await sleep(delayMs);
+        await closeServer(server, deadline, idle);
+        parts.stopAnswering();
+      })();
+      return serverClosed;
     };
-    await school.close({ deadline, callsEnded });
+    await Promise.all([school.close({ deadline, callsEnded }), district?.close({ deadline, callsEnded })]);
     flushLog();
   };
   return (idle) => {
     stopped ??= stop(idle);
     return stopped;
   };
+}
+
+/** The deployment's registered schools, if it lists any; the deployment's school is closed when they fail to open. */
+function openDistrict(school: School, parts: DistrictParts): Promise<District | undefined> {
+  return District.open(parts).catch(async (error: unknown) => {
+    await school.close();
+    throw error;
+  });
 }
 
 /**
@@ -140,7 +157,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     queryTook: (ms) => telemetry.storeQueryTook(ms),
   });
   let node = `${hostname()}:${config.port}`;
-  const school = await openSchool(store, {
+  const shared = {
     config,
     operations,
     telemetry,
@@ -149,8 +166,16 @@ export async function startService(config: Config, options: StartOptions = {}): 
     node: () => node,
     firstSyncAfterMs: options.firstSyncAfterMs,
     firstRetentionAfterMs: options.firstRetentionAfterMs,
-  });
+  };
+  const school = await openSchool(store, shared);
   let stopping = false;
+  const district = await openDistrict(school, {
+    config,
+    catalog,
+    shared,
+    clientTimeLimits: options.clientTimeLimits,
+    stopping: () => stopping,
+  });
   const { server, tracking } = createHttpServer(
     {
       config,
@@ -164,19 +189,21 @@ export async function startService(config: Config, options: StartOptions = {}): 
     options.clientTimeLimits,
   );
   telemetry.countRequestsInFlight(tracking.inFlight);
+  district?.takeRequestsOf(server, tracking.listener);
   await listen(server, config).catch(async (error: unknown) => {
-    await school.close();
+    await Promise.all([school.close(), district?.close()]);
     throw error;
   });
   log.info('store open', { engine: store.engine.name, location: store.location });
   const address = server.address() as AddressInfo;
   node = `${hostname()}:${address.port}`;
   school.serve();
+  district?.serve();
   const stopAnswering = answerFigureRequests(() => telemetry.snapshot());
   const markStopping = () => {
     stopping = true;
   };
-  const stop = stopper({ config, server, tracking, school, stopAnswering, markStopping });
+  const stop = stopper({ config, server, tracking, school, district, stopAnswering, markStopping });
   return {
     url: urlOf(address),
     addresses: listeningAddresses(address),
@@ -184,8 +211,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
     operations,
     store,
     clock,
-    readCallers: () => school.readCallers(),
-    writeAudit: () => school.writeAudit(),
+    readCallers: async () => {
+      await Promise.all([school.readCallers(), district?.readCallers()]);
+    },
+    writeAudit: async () => {
+      await Promise.all([school.writeAudit(), district?.writeAudit()]);
+    },
     close: () => stop('close-now'),
     drain: () => stop('let-expire'),
   };

@@ -23,6 +23,8 @@ export interface Config {
   serviceNamespace: string;
   /** Base URL written into WSDL and DISCO addresses; undefined means "the host the caller used". */
   publicBaseUrl: string | undefined;
+  /** Set for a school of a district deployment only: the path ("/slug") its endpoints answer under. */
+  pathPrefix?: string;
   maxBodyBytes: number;
   /** What one request's document (XML, form, query, JSON) may hold. */
   budgets: RequestBudgets;

@@ -9,6 +9,8 @@ const LOGGED_HOST_LENGTH = 100;
 export interface PublicAddress {
   readonly publicBaseUrl: string | undefined;
   readonly port: number;
+  /** A school of a district deployment: its path ("/slug"), which every address it names starts with. */
+  readonly pathPrefix?: string;
 }
 
 /** The last Host header checked, and whether it was a valid one. */
@@ -37,6 +39,11 @@ function isHost(hostHeader: string): boolean {
  * the log says so in one line.
  */
 export function baseUrlFor(hostHeader: string | undefined, address: PublicAddress): string {
+  if (address.pathPrefix !== undefined) return hostBaseUrl(hostHeader, address) + address.pathPrefix;
+  return hostBaseUrl(hostHeader, address);
+}
+
+function hostBaseUrl(hostHeader: string | undefined, address: PublicAddress): string {
   if (address.publicBaseUrl) return address.publicBaseUrl;
   if (hostHeader && isHost(hostHeader)) return `http://${hostHeader}`;
   if (hostHeader) {

@@ -1,0 +1,144 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadDemoSchool } from '../../src/demo/load-demo-school';
+import { schoolFolder, writeSchools } from '../../src/district/school-list';
+import type { RunningService } from '../../src/service';
+import { addTestCaller, REMOTE_TEST_SETTINGS, remoteCall } from '../support/callers';
+import { basic } from '../support/remote-client';
+import { BINDINGS, callOperation } from '../support/typed-calls';
+import { startTestService } from '../support/service';
+import { envelope11, get, NS, post } from '../support/soap';
+import { TEST_TODAY, withTestStore } from '../support/stores';
+
+/**
+ * A district deployment over HTTP: two registered schools, each with a demo school of its own
+ * (different seeds and sizes), beside the deployment's own school at the bare paths. Schools are
+ * served on SQLite stores of their own under DATA_DIR (PostgreSQL districts are refused: see
+ * test/district/schools-command.test.ts), so this suite runs on SQLite.
+ */
+
+const STUDENTS = '/GetStudentsInformation.asmx';
+/** Ids run from 1: school A has 120 students, school B 30, the deployment's own school 60. */
+const ONLY_IN_A = '100';
+const IN_ALL = '5';
+
+function studentCall(baseUrl: string, studentId: string) {
+  return post(
+    baseUrl + STUDENTS,
+    { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${NS}GetStudentInfoById"` },
+    envelope11(`<GetStudentInfoById xmlns="${NS}"><StudentId>${studentId}</StudentId></GetStudentInfoById>`),
+  );
+}
+
+describe('a district deployment serves each registered school at its own path', () => {
+  let dataDirectory: string;
+  let service: RunningService;
+  let secretOfA: string;
+
+  beforeAll(async () => {
+    dataDirectory = mkdtempSync(join(tmpdir(), 'school-district-'));
+    writeSchools(dataDirectory, [
+      { sourcedId: 'org-a', path: '/alpha', name: 'Alpha' },
+      { sourcedId: 'org-b', path: '/beta' },
+    ]);
+    const settings = { ...REMOTE_TEST_SETTINGS, CONTRACT: 'typed', DEMO_DATA: 'off' };
+    await withTestStore({ ...settings, DATA_DIR: schoolFolder(dataDirectory, 'org-a') }, async (store) => {
+      await loadDemoSchool(store, { students: 120, seed: 7, startYear: 2026 });
+      secretOfA = (await addTestCaller(store, { name: 'district-app', secret: true })) as string;
+    });
+    await withTestStore({ ...settings, DATA_DIR: schoolFolder(dataDirectory, 'org-b') }, (store) =>
+      loadDemoSchool(store, { students: 30, seed: 11, startYear: 2026 }),
+    );
+    await withTestStore({ ...settings, DATA_DIR: dataDirectory }, (store) =>
+      loadDemoSchool(store, { students: 60, seed: 3, startYear: 2026 }),
+    );
+    service = await startTestService({ ...settings, DATA_DIR: dataDirectory }, { now: () => TEST_TODAY });
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    rmSync(dataDirectory, { recursive: true, force: true });
+  });
+
+  it('answers each school from its own store, and the bare paths from the deployment’s', async () => {
+    const [a, b, own] = await Promise.all(
+      [`${service.url}/alpha`, `${service.url}/beta`, service.url].map((base) => studentCall(base, IN_ALL)),
+    );
+    for (const answer of [a, b, own]) {
+      expect(answer.status).toBe(200);
+      expect(answer.text).toContain('<StudentId>5</StudentId>');
+    }
+    const names = [a, b, own].map((answer) => /<NameEn>([^<]*)</.exec(answer.text)?.[1]);
+    expect(new Set(names).size).toBe(3);
+  });
+
+  it.each(BINDINGS)('serves a school’s students over %s at its path', async (binding) => {
+    const atA = await callOperation(
+      `${service.url}/alpha`,
+      STUDENTS,
+      'GetStudentInfoById',
+      { StudentId: ONLY_IN_A },
+      binding,
+    );
+    expect(atA.status).toBe(200);
+    expect(atA.text).toMatch(/"?StudentId"?[>:]\s*"?100\b/);
+    const atB = await callOperation(
+      `${service.url}/beta`,
+      STUDENTS,
+      'GetStudentInfoById',
+      { StudentId: ONLY_IN_A },
+      binding,
+    );
+    expect(atB.text).not.toMatch(/"?StudentId"?[>:]\s*"?100\b/);
+  });
+
+  it('answers an id of school A at school B as unknown, in the bytes of any unknown id', async () => {
+    const atA = await studentCall(`${service.url}/alpha`, ONLY_IN_A);
+    expect(atA.text).toContain(`<StudentId>${ONLY_IN_A}</StudentId>`);
+    const atB = await studentCall(`${service.url}/beta`, ONLY_IN_A);
+    const unknownAtB = await studentCall(`${service.url}/beta`, '999999');
+    expect(atB.status).toBe(unknownAtB.status);
+    expect(atB.text).toBe(unknownAtB.text);
+    expect(atB.text).not.toContain(`<StudentId>${ONLY_IN_A}</StudentId>`);
+  });
+
+  it('lets a caller of school A in at A only: callers are per school', async () => {
+    const call = (path: string) =>
+      remoteCall(service.url, path, 'GetStudentInfoById', { StudentId: IN_ALL }, 'soap11', {
+        from: '127.0.0.2',
+        headers: { Authorization: basic('district-app', secretOfA) },
+      });
+    expect((await call(`/alpha${STUDENTS}`)).status).toBe(200);
+    for (const path of [`/beta${STUDENTS}`, STUDENTS]) {
+      const refused = await call(path);
+      expect(refused.status).toBe(401);
+      expect(refused.text).not.toContain('<StudentId>');
+    }
+  });
+
+  it('names the school’s path in its WSDL, DISCO and help pages', async () => {
+    const wsdl = await get(`${service.url}/alpha${STUDENTS}?WSDL`);
+    expect(wsdl.status).toBe(200);
+    expect(wsdl.text).toContain(`location="${service.url}/alpha${STUDENTS}"`);
+    expect(wsdl.text).not.toContain(`location="${service.url}${STUDENTS}"`);
+    const disco = await get(`${service.url}/beta${STUDENTS}?disco`);
+    expect(disco.text).toContain(`docRef="${service.url}/beta${STUDENTS}"`);
+    const help = await get(`${service.url}/alpha${STUDENTS}?op=GetStudentInfoById`);
+    expect(help.status).toBe(200);
+    expect(help.text).toContain(`/alpha${STUDENTS}`);
+    const bare = await get(`${service.url}${STUDENTS}?WSDL`);
+    expect(bare.text).toContain(`location="${service.url}${STUDENTS}"`);
+  });
+
+  it('answers a path of an unknown school with the 404 page of any unknown path', async () => {
+    for (const path of [`/gamma${STUDENTS}`, `/Alpha${STUDENTS}`, '/alpha']) {
+      const unknown = await get(service.url + path);
+      expect(unknown.status).toBe(404);
+      expect(unknown.text).toContain('The resource cannot be found.');
+      expect(unknown.text).toContain(path);
+    }
+    const posted = await studentCall(`${service.url}/gamma`, IN_ALL);
+    expect(posted.status).toBe(404);
+  });
+});
