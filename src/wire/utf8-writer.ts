@@ -121,6 +121,19 @@ export class Utf8Writer {
     return this.bytes.subarray(0, this.written);
   }
 
+  /** The bytes written, in a buffer of their own and of their size; then the writer starts again empty. */
+  takeCopy(): Buffer {
+    const copy = Buffer.allocUnsafe(this.written);
+    this.bytes.copy(copy, 0, 0, this.written);
+    this.written = 0;
+    return copy;
+  }
+
+  /** The size of the buffer written into, for a keeper that lets an outgrown writer go (kept-writer.ts). */
+  get capacity(): number {
+    return this.bytes.length;
+  }
+
   private reserve(count: number): void {
     if (this.written + count <= this.bytes.length) return;
     const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.written + count));
