@@ -116,11 +116,6 @@ export class Utf8Writer {
     this.written = at;
   }
 
-  /** The bytes written: a view of the writer's own buffer. */
-  toBuffer(): Buffer {
-    return this.bytes.subarray(0, this.written);
-  }
-
   /** The bytes written, in a buffer of their own and of their size; then the writer starts again empty. */
   takeCopy(): Buffer {
     const copy = Buffer.allocUnsafe(this.written);
