@@ -1,13 +1,6 @@
 import type { NoteType } from '../contract/operation-types';
 import { currentOf } from './queries/calendar';
-import {
-  absenceTypeNames,
-  academicYearStarts,
-  allNoteTypes,
-  type Dated,
-  referenceVersion,
-  termStarts,
-} from './queries/reference';
+import { absenceTypeNames, allNoteTypes, type Dated, referenceVersion, termStarts } from './queries/reference';
 import type { ReferenceCopy, Session } from './session';
 
 /**
@@ -23,16 +16,16 @@ export interface ChangeWatch {
 export type StartWatch = (onChange: () => void) => ChangeWatch;
 
 interface Copies {
-  years?: Promise<readonly Dated[]>;
   terms?: Promise<readonly Dated[]>;
   noteTypes?: Promise<NoteType[]>;
   absenceTypes?: Promise<Map<number, string>>;
 }
 
 /**
- * The data that changes a few times a year (academic years, terms, note and absence types), read
- * once and kept, instead of being asked for on every call: finding the current year cost two
- * queries of every call that needed it. The copy is dropped when the store says it changed,
+ * The data that changes a few times a year (terms, note and absence types), read once and kept,
+ * instead of being asked for on every call: finding the current term cost two queries of every call
+ * that needed it. (The current academic year is found in the statement of each lookup that needs
+ * it: see store/queries/calendar.ts.) The copy is dropped when the store says it changed,
  * whichever process changed it: triggers move a version on (migration 007). Where a watch announces
  * changes (PostgreSQL's LISTEN), a call asks nothing; without one, or while the watch is down, a
  * call reads the version, one point lookup, and rereads what changed.
@@ -47,10 +40,6 @@ export class ReferenceData implements ReferenceCopy {
     private readonly session: Session,
     private readonly startWatch: StartWatch | undefined,
   ) {}
-
-  async currentAcademicYearId(today: string): Promise<number | undefined> {
-    return currentOf(await this.read('years', academicYearStarts), today);
-  }
 
   async currentTermId(today: string): Promise<number | undefined> {
     return currentOf(await this.read('terms', termStarts), today);

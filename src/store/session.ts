@@ -5,7 +5,6 @@ import type { Database } from './schema';
 
 /** The reference data a session's store keeps in memory (store/reference-data.ts says how it stays current). */
 export interface ReferenceCopy {
-  currentAcademicYearId(today: string): Promise<number | undefined>;
   currentTermId(today: string): Promise<number | undefined>;
   noteTypes(): Promise<NoteType[]>;
   absenceTypeNames(): Promise<Map<number, string>>;

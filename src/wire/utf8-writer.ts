@@ -116,9 +116,17 @@ export class Utf8Writer {
     this.written = at;
   }
 
-  /** The bytes written: a view of the writer's own buffer. */
-  toBuffer(): Buffer {
-    return this.bytes.subarray(0, this.written);
+  /** The bytes written, in a buffer of their own and of their size; then the writer starts again empty. */
+  takeCopy(): Buffer {
+    const copy = Buffer.allocUnsafe(this.written);
+    this.bytes.copy(copy, 0, 0, this.written);
+    this.written = 0;
+    return copy;
+  }
+
+  /** The size of the buffer written into, for a keeper that lets an outgrown writer go (kept-writer.ts). */
+  get capacity(): number {
+    return this.bytes.length;
   }
 
   private reserve(count: number): void {

@@ -32,7 +32,7 @@ const NOTES: TypeRef = { kind: 'array', name: 'ArrayOfNote', itemElement: 'Note'
 function xml(type: TypeRef, value: unknown, layout: XmlLayout, nillable = false): string {
   const out = new Utf8Writer(8);
   writeTypedElement(out, 'Result', type, value, nillable, layout, 0);
-  return out.toBuffer().toString('utf8');
+  return out.takeCopy().toString('utf8');
 }
 
 describe('typed XML, as XmlSerializer writes it', () => {

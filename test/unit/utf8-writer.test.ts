@@ -7,7 +7,7 @@ const expected = (text: string) => Buffer.from(escapeXmlText(text), 'utf8');
 function written(write: (out: Utf8Writer) => void, initialBytes?: number): Buffer {
   const out = new Utf8Writer(initialBytes);
   write(out);
-  return out.toBuffer();
+  return out.takeCopy();
 }
 
 /** Deterministic strings mixing ASCII, markup characters, Arabic, emoji and lone surrogates. */
@@ -71,7 +71,7 @@ describe('Utf8Writer', () => {
     const tag = Buffer.from('<StudentNameAr>');
     const out = new Utf8Writer(4);
     for (let index = 0; index < 1000; index++) out.raw(tag);
-    expect(out.toBuffer()).toEqual(Buffer.concat(Array.from({ length: 1000 }, () => tag)));
+    expect(out.takeCopy()).toEqual(Buffer.concat(Array.from({ length: 1000 }, () => tag)));
   });
 
   test('truncate() forgets what came after a position, and refuses a position not yet written', () => {
@@ -81,7 +81,7 @@ describe('Utf8Writer', () => {
     out.text('gone');
     out.truncate(mark);
     out.markup('<b />');
-    expect(out.toBuffer().toString()).toBe('<a><b />');
+    expect(out.takeCopy().toString()).toBe('<a><b />');
     expect(() => out.truncate(out.length + 1)).toThrow(RangeError);
     expect(() => out.truncate(-1)).toThrow(RangeError);
   });

@@ -25,8 +25,6 @@ export interface HttpRequest {
 
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
 const EMPTY = Buffer.alloc(0);
-/** The largest buffer a document starts with; a larger result (a report card) grows it. */
-const MAX_SIZE_HINT = 1024 * 1024;
 const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
 
 /** HTTP statuses of the errors that are not ASMX's plain 500. */
@@ -63,13 +61,6 @@ function problemMessage(problem: ParameterProblem): string {
  * .NET's messages. Errors are HTTP 500 text/plain, as ASMX writes them (HTML-encoded).
  */
 export class HttpBinding implements Binding<HttpRequest> {
-  /**
-   * The size of each operation's last document. The next one's buffer is sized from it: a fixed
-   * 16 KB buffer, fresh for every call (too large for Node's pool), cost a short answer more than
-   * writing it, and a long one is written without the buffer growing and being copied.
-   */
-  private readonly lastSizes = new Map<string, number>();
-
   constructor(private readonly config: Config) {}
 
   nameOf(exchange: Exchange): BindingName {
@@ -133,11 +124,11 @@ export class HttpBinding implements Binding<HttpRequest> {
     const resultElement = call.operation.results[this.config.contract];
     // ASMX answers a void call with no body and no Content-Type.
     if (resultElement === undefined) return reply(200, undefined, EMPTY);
-    const lastSize = this.lastSizes.get(call.operation.name) ?? 0;
-    const sizeHint = Math.min(MAX_SIZE_HINT, 1024 + lastSize + (lastSize >> 3));
-    const document = typedDocument(resultElement.type, result, this.config.serviceNamespace, sizeHint);
-    this.lastSizes.set(call.operation.name, document.length);
-    return reply(200, 'text/xml; charset=utf-8', document);
+    return reply(
+      200,
+      'text/xml; charset=utf-8',
+      typedDocument(resultElement.type, result, this.config.serviceNamespace),
+    );
   }
 
   writeError(_state: HttpRequest, error: CallError): Reply {

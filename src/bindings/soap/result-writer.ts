@@ -2,7 +2,7 @@ import type { Operation } from '../../contract/catalog';
 import type { Profile } from '../../contract/profile';
 import { childMap } from '../../lib/child-map';
 import { COMPACT, writeTypedElement } from '../../wire/typed-xml';
-import { Utf8Writer } from '../../wire/utf8-writer';
+import { KeptUtf8Writer } from '../../wire/kept-writer';
 import { responseEnvelope, responseEnvelopeAround } from './envelope-writer';
 import type { SoapVersion } from './soap-version';
 
@@ -10,12 +10,7 @@ import type { SoapVersion } from './soap-version';
 interface ResultFrame {
   readonly before: Buffer;
   readonly after: Buffer;
-  /** The size of the last response: a good guess at the next. */
-  lastBytes: number;
 }
-
-/** The largest buffer a response starts with; a larger result (a report card) grows it. */
-const MAX_SIZE_HINT = 1024 * 1024;
 
 /**
  * Writes successful SOAP responses. Responses that never change (empty results) are built once
@@ -29,6 +24,7 @@ export class SoapResultWriter {
    */
   private readonly fixedResponses = new Map<SoapVersion, Map<Operation, Buffer>>();
   private readonly resultFrames = new Map<SoapVersion, Map<Operation, ResultFrame>>();
+  private readonly writer = new KeptUtf8Writer();
 
   constructor(
     private readonly namespace: string,
@@ -53,17 +49,13 @@ export class SoapResultWriter {
       frame = {
         before: Buffer.from(`${around.before}<${operation.name}Response xmlns="${this.namespace}">`),
         after: Buffer.from(`</${operation.name}Response>${around.after}`),
-        lastBytes: 0,
       };
       framesOfVersion.set(operation, frame);
     }
-    // Sized from the operation's last response, so that a large result is written without the
-    // buffer growing and being copied on the way.
-    const out = new Utf8Writer(Math.min(MAX_SIZE_HINT, 1024 + frame.lastBytes + (frame.lastBytes >> 3)));
+    const out = this.writer.start();
     out.raw(frame.before);
     writeTypedElement(out, resultElement.name, resultElement.type, result, false, COMPACT, 0);
     out.raw(frame.after);
-    frame.lastBytes = out.length;
-    return out.toBuffer();
+    return this.writer.finish();
   }
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AttendanceRecord, GeneralNote, TeacherGroup } from '../../contract/operation-types';
 import { compiledQuery } from '../compiled-query';
 import type { Session } from '../session';
-import { currentAcademicYearId } from './calendar';
+import { currentAcademicYear } from './calendar';
 
 /** Queries about a class or a teacher's classes: attendance audit, announcements, groups. */
 
@@ -111,7 +111,7 @@ export async function classGeneralNotes(session: Session, classId: number): Prom
   return generalNotesQuery(session, { classId });
 }
 
-const teacherGroupsQuery = compiledQuery((db, p: { teacherId: number; yearId: number }) =>
+const teacherGroupsQuery = compiledQuery((db, p: { teacherId: number; today: string }) =>
   db
     .selectFrom('teacher_assignments as assignment')
     .innerJoin('classes as class', 'class.id', 'assignment.class_id')
@@ -135,7 +135,7 @@ const teacherGroupsQuery = compiledQuery((db, p: { teacherId: number; yearId: nu
         .as('studentCount'),
     ])
     .where('assignment.teacher_id', '=', p.teacherId)
-    .where('class.academic_year_id', '=', p.yearId)
+    .where('class.academic_year_id', '=', currentAcademicYear(db, p.today))
     .orderBy('grade.ordinal')
     .orderBy('class.id')
     .orderBy('subject.id'),
@@ -143,8 +143,6 @@ const teacherGroupsQuery = compiledQuery((db, p: { teacherId: number; yearId: nu
 
 /** The class and subject pairs a teacher teaches this year, with the number of active students. */
 export async function teacherGroups(session: Session, teacherId: number, today: string): Promise<TeacherGroup[]> {
-  const yearId = await currentAcademicYearId(session, today);
-  if (yearId === undefined) return [];
-  const rows = await teacherGroupsQuery(session, { teacherId, yearId });
+  const rows = await teacherGroupsQuery(session, { teacherId, today });
   return rows.map((row) => ({ ...row, studentCount: Number(row.studentCount ?? 0) }));
 }

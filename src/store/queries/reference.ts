@@ -19,16 +19,6 @@ export async function referenceVersion(session: Session): Promise<number> {
   return row?.version ?? 0;
 }
 
-/** Academic years by start, earliest first. */
-export async function academicYearStarts({ db }: Session): Promise<Dated[]> {
-  return db
-    .selectFrom('academic_years')
-    .select(['id', 'starts_on as startsOn'])
-    .orderBy('starts_on')
-    .orderBy('id')
-    .execute();
-}
-
 /** Terms by start, earliest first. */
 export async function termStarts({ db }: Session): Promise<Dated[]> {
   return db.selectFrom('terms').select(['id', 'starts_on as startsOn']).orderBy('starts_on').orderBy('id').execute();

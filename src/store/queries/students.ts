@@ -3,7 +3,7 @@ import type { Mark, StudentInfo, StudentNote, SubjectInfo } from '../../contract
 import { compiledQuery } from '../compiled-query';
 import type { Database } from '../schema';
 import type { Session } from '../session';
-import { currentAcademicYearId } from './calendar';
+import { currentAcademicYear } from './calendar';
 
 /** Queries about one student: enrolment, subjects, marks and notes. */
 
@@ -42,11 +42,11 @@ export async function studentInfoByRecordId(session: Session, recordId: number):
   return info;
 }
 
-/** In one query: the enrolment in the given year first, else the latest (the year may be null). */
-const infoByStudentQuery = compiledQuery((db, p: { studentId: number; yearId: number | null }) =>
+/** In one query: the enrolment in the current year first, else the latest (there may be no current year). */
+const infoByStudentQuery = compiledQuery((db, p: { studentId: number; today: string }) =>
   studentInfoQuery(db)
     .where('student.id', '=', p.studentId)
-    .orderBy(sql`case when record.academic_year_id = ${p.yearId} then 0 else 1 end`)
+    .orderBy(sql`case when record.academic_year_id = ${currentAcademicYear(db, p.today)} then 0 else 1 end`)
     .orderBy('year.starts_on', 'desc')
     .limit(1),
 );
@@ -57,8 +57,7 @@ export async function studentInfoByStudentId(
   studentId: number,
   today: string,
 ): Promise<StudentInfo | undefined> {
-  const yearId = (await currentAcademicYearId(session, today)) ?? null;
-  const [info] = await infoByStudentQuery(session, { studentId, yearId });
+  const [info] = await infoByStudentQuery(session, { studentId, today });
   return info;
 }
 
@@ -66,14 +65,14 @@ export async function studentInfoByStudentId(
  * The subjects of the student's class in the current year, in one query: the class is found by a
  * subquery rather than by a query of its own.
  */
-const subjectsOfStudentQuery = compiledQuery((db, p: { studentId: number; yearId: number }) =>
+const subjectsOfStudentQuery = compiledQuery((db, p: { studentId: number; today: string }) =>
   classSubjectsQuery(db)
     .where('assignment.class_id', '=', (eb) =>
       eb
         .selectFrom('student_records')
         .select('class_id')
         .where('student_id', '=', p.studentId)
-        .where('academic_year_id', '=', p.yearId)
+        .where('academic_year_id', '=', currentAcademicYear(db, p.today))
         .limit(1),
     )
     .orderBy('subject.id')
@@ -121,11 +120,10 @@ export async function classSubjects(session: Session, classId: number, teacherId
 }
 
 export async function studentSubjects(session: Session, studentId: number, today: string): Promise<SubjectInfo[]> {
-  const yearId = await currentAcademicYearId(session, today);
-  return yearId === undefined ? [] : subjectsOfStudentQuery(session, { studentId, yearId });
+  return subjectsOfStudentQuery(session, { studentId, today });
 }
 
-const marksQuery = compiledQuery((db, p: { studentId: number; subjectId: number; yearId: number }) =>
+const marksQuery = compiledQuery((db, p: { studentId: number; subjectId: number; today: string }) =>
   db
     .selectFrom('marks as mark')
     .innerJoin('student_records as record', 'record.id', 'mark.student_record_id')
@@ -143,7 +141,7 @@ const marksQuery = compiledQuery((db, p: { studentId: number; subjectId: number;
       'assessment.max_score as maxScore',
     ])
     .where('record.student_id', '=', p.studentId)
-    .where('record.academic_year_id', '=', p.yearId)
+    .where('record.academic_year_id', '=', currentAcademicYear(db, p.today))
     .where('assessment.subject_id', '=', p.subjectId)
     .orderBy('assessment.held_on')
     .orderBy('assessment.id'),
@@ -156,9 +154,7 @@ export async function studentMarks(
   subjectId: number,
   today: string,
 ): Promise<Mark[]> {
-  const yearId = await currentAcademicYearId(session, today);
-  if (yearId === undefined) return [];
-  const rows = await marksQuery(session, { studentId, subjectId, yearId });
+  const rows = await marksQuery(session, { studentId, subjectId, today });
   return rows.map((row) => ({ ...row, score: Number(row.score), maxScore: Number(row.maxScore) }));
 }
 
