@@ -9,6 +9,4 @@ export const ALLOWED_OFFENDERS: readonly AllowedOffender[] = [
   // The OneRoster readers and export row sources, moved into one module per collection.
   { file: 'roster/import-school.ts', function: 'importSchool' },
   { file: 'roster/enrollment-file.ts', function: 'readEnrollments' },
-  { file: 'roster/gradebook-files.ts', function: 'readResults' },
-  { file: 'roster/giving-back.ts', function: 'givingBack' },
 ];
