@@ -33,12 +33,6 @@ export interface MeasuredFunction {
   readonly lines: number;
 }
 
-/** An offender the rule lets pass for now: the file, and the function's name when it is one. */
-export interface AllowedOffender {
-  readonly file: string;
-  readonly function?: string;
-}
-
 function isFunction(node: ts.Node): node is ts.FunctionLikeDeclaration {
   return (
     ts.isFunctionDeclaration(node) ||
@@ -87,8 +81,10 @@ export function lineCount(source: string): number {
   return source.replace(/\n$/, '').split('\n').length;
 }
 
-/** A file or function over its limit: where, and the line that says so. */
-export interface SizeOffence extends AllowedOffender {
+/** A file or function over its limit: the file, the function's name when it is one, and the line that says so. */
+export interface SizeOffence {
+  readonly file: string;
+  readonly function?: string;
   readonly report: string;
 }
 
@@ -111,24 +107,11 @@ export function sizeOffences(path: string, file: string): SizeOffence[] {
   return offences;
 }
 
-const sameOffender = (a: AllowedOffender, b: AllowedOffender) => a.file === b.file && a.function === b.function;
-
-/**
- * The problems to print: every offence not allowed, and every allowance that no longer matches an
- * offence (the split is done, so the entry goes).
- */
-export function sizeProblems(offences: readonly SizeOffence[], allowed: readonly AllowedOffender[]): string[] {
-  const refused = offences.filter((offence) => !allowed.some((entry) => sameOffender(entry, offence)));
-  const stale = allowed.filter((entry) => !offences.some((offence) => sameOffender(entry, offence)));
+/** The problems to print: every offence, under one heading; none when nothing is over its limit. */
+export function sizeProblems(offences: readonly SizeOffence[]): string[] {
+  if (offences.length === 0) return [];
   return [
-    ...(refused.length > 0
-      ? [`Files over ${MAX_FILE_LINES} lines, functions over ${MAX_FUNCTION_LINES} lines (split them):`]
-      : []),
-    ...refused.map((offence) => `  ${offence.report}`),
-    ...stale.map(
-      (entry) =>
-        `${entry.file}${entry.function ? ` ${entry.function}` : ''} is within the size limits now: ` +
-        'remove it from scripts/lint/size-allowances.ts',
-    ),
+    `Files over ${MAX_FILE_LINES} lines, functions over ${MAX_FUNCTION_LINES} lines (split them):`,
+    ...offences.map((offence) => `  ${offence.report}`),
   ];
 }

@@ -33,76 +33,15 @@ export function givingBack(
   stored: ReadonlySet<string>,
   required: (file: string) => readonly string[] = () => [],
 ): GivingBackWriter {
-  const known = new Set(stored);
-  for (const rows of kept.values())
-    for (const [sourcedId, fields] of rows) if ('sourcedId' in fields) known.add(sourcedId);
-  const namesKnown = (fields: Readonly<Record<string, string>>) =>
-    Object.entries(fields).every(
-      ([column, value]) =>
-        !/sourcedids?$/i.test(column) ||
-        column === 'sourcedId' ||
-        value.split(',').every((name) => name.trim() === '' || known.has(name.trim())),
-    );
-  // A list names only records given back: a teacher of two schools, imported with one (--school),
-  // comes back with that school's org alone, so that the export imports back on its own.
-  const knownOnly = (value: string) => {
-    const names = value.split(',').map((name) => name.trim());
-    return names.every((name) => name === '' || known.has(name))
-      ? value
-      : names.filter((name) => name !== '' && known.has(name)).join(',');
-  };
+  const known = knownSourcedIds(kept, stored);
   const added = new Map<string, number>();
   const done = new Set<string>();
   const open = (name: string, header: readonly string[], rows: KeptRows): CsvWriter => {
     done.add(name);
-    const lower = new Map(header.map((column, index) => [column.toLowerCase(), index]));
-    const extra: string[] = [];
-    for (const fields of rows.values()) {
-      for (const column of Object.keys(fields)) {
-        if (!lower.has(column.toLowerCase())) {
-          lower.set(column.toLowerCase(), header.length + extra.length);
-          extra.push(column);
-        }
-      }
-    }
-    const width = header.length + extra.length;
     // Columns the binding written requires keep the export's value where the school's row has
     // none: a 1.2 user's role and orgs (from roles.csv) in a 1.1 export.
     const needed = new Set(required(name).map((column) => column.toLowerCase()));
-    const file = inner.file(name, [...header, ...extra]);
-    const seen = new Set<string>();
-    const merged = (values: readonly unknown[], fields: Readonly<Record<string, string>> | undefined) => {
-      const out: unknown[] = Array.from({ length: width }, (_, index) => values[index]);
-      // A row the school gave comes back as it gave it: of the export's own values only the
-      // service's metadata (contract id, names in both languages, a guardian's relation) are added;
-      // what the import inferred (a homeroom, a grade, a term) is left out, to be inferred again.
-      if (fields && 'sourcedId' in fields) {
-        for (const [column, index] of lower) if (!ownMetadata(column) && !needed.has(column)) out[index] = '';
-      }
-      for (const [column, value] of Object.entries(fields ?? {})) {
-        const index = lower.get(column.toLowerCase());
-        if (index !== undefined) out[index] = /sourcedids$/i.test(column) ? knownOnly(value) : value;
-      }
-      return out;
-    };
-    return {
-      row(values) {
-        const sourcedId = String(values[0] ?? '');
-        seen.add(sourcedId);
-        return file.row(merged(values, rows.get(sourcedId)));
-      },
-      async end() {
-        let count = 0;
-        for (const [sourcedId, fields] of rows) {
-          // A row kept in part (results.csv's: no sourcedId field) only completes an exported row.
-          if (seen.has(sourcedId) || !('sourcedId' in fields) || !namesKnown(fields)) continue;
-          await file.row(merged([], fields));
-          count += 1;
-        }
-        added.set(name, count);
-        await file.end();
-      },
-    };
+    return keptFileWriter({ inner, name, header, rows, needed, known }, (count) => added.set(name, count));
   };
   const fromKeptAlone = async (name: string, rows: KeptRows) => {
     const file = open(name, [], rows);
@@ -127,6 +66,122 @@ export function givingBack(
       for (const [name, count] of added) counts[name] = (counts[name] ?? 0) + count;
     },
   };
+}
+
+/** The sourcedIds a row given back may name: the store's records', and those of the rows kept whole. */
+function knownSourcedIds(kept: ReadonlyMap<string, KeptRows>, stored: ReadonlySet<string>): Set<string> {
+  const known = new Set(stored);
+  for (const rows of kept.values())
+    for (const [sourcedId, fields] of rows) if ('sourcedId' in fields) known.add(sourcedId);
+  return known;
+}
+
+/** Whether every record a kept row names is known, so that the row may come back on its own. */
+function namesKnown(known: ReadonlySet<string>, fields: Readonly<Record<string, string>>): boolean {
+  return Object.entries(fields).every(
+    ([column, value]) =>
+      !/sourcedids?$/i.test(column) ||
+      column === 'sourcedId' ||
+      value.split(',').every((name) => name.trim() === '' || known.has(name.trim())),
+  );
+}
+
+/**
+ * A list names only records given back: a teacher of two schools, imported with one (--school),
+ * comes back with that school's org alone, so that the export imports back on its own.
+ */
+function knownOnly(known: ReadonlySet<string>, value: string): string {
+  const names = value.split(',').map((name) => name.trim());
+  return names.every((name) => name === '' || known.has(name))
+    ? value
+    : names.filter((name) => name !== '' && known.has(name)).join(',');
+}
+
+/** A file of the export that has kept rows, and what its rows are merged with. */
+interface KeptFile {
+  readonly inner: BundleWriter;
+  readonly name: string;
+  /** The export's own header. */
+  readonly header: readonly string[];
+  readonly rows: KeptRows;
+  /** The columns (lower-cased) the export's value is kept in even when the school's row has none. */
+  readonly needed: ReadonlySet<string>;
+  readonly known: ReadonlySet<string>;
+}
+
+/** Where a row's fields go: each column (lower-cased) by its index, and the header's width. */
+interface MergedColumns {
+  readonly lower: ReadonlyMap<string, number>;
+  readonly width: number;
+}
+
+/**
+ * The writer of a file with kept rows: the kept columns the export does not write appended to its
+ * header, each exported row merged with its kept fields, and at its end the kept rows the export
+ * did not write; `given(count)` is told how many of those.
+ */
+function keptFileWriter(target: KeptFile, given: (count: number) => void): CsvWriter {
+  const { inner, name, header, rows } = target;
+  const extra = extraColumns(header, rows);
+  const lower = new Map([...header, ...extra].map((column, index) => [column.toLowerCase(), index]));
+  const columns: MergedColumns = { lower, width: header.length + extra.length };
+  const file = inner.file(name, [...header, ...extra]);
+  const seen = new Set<string>();
+  return {
+    row(values) {
+      const sourcedId = String(values[0] ?? '');
+      seen.add(sourcedId);
+      return file.row(mergedRow(target, columns, values, rows.get(sourcedId)));
+    },
+    async end() {
+      let count = 0;
+      for (const [sourcedId, fields] of rows) {
+        // A row kept in part (results.csv's: no sourcedId field) only completes an exported row.
+        if (seen.has(sourcedId) || !('sourcedId' in fields) || !namesKnown(target.known, fields)) continue;
+        await file.row(mergedRow(target, columns, [], fields));
+        count += 1;
+      }
+      given(count);
+      await file.end();
+    },
+  };
+}
+
+/** The kept rows' columns the header does not have (compared lower-cased), in the order first met. */
+function extraColumns(header: readonly string[], rows: KeptRows): string[] {
+  const present = new Set(header.map((column) => column.toLowerCase()));
+  const extra: string[] = [];
+  for (const fields of rows.values()) {
+    for (const column of Object.keys(fields)) {
+      if (!present.has(column.toLowerCase())) {
+        present.add(column.toLowerCase());
+        extra.push(column);
+      }
+    }
+  }
+  return extra;
+}
+
+/** An exported row (`values`, in header order) with the fields kept for it, or a kept row alone. */
+function mergedRow(
+  target: KeptFile,
+  columns: MergedColumns,
+  values: readonly unknown[],
+  fields: Readonly<Record<string, string>> | undefined,
+): unknown[] {
+  const out: unknown[] = Array.from({ length: columns.width }, (_, index) => values[index]);
+  // A row the school gave comes back as it gave it: of the export's own values only the
+  // service's metadata (contract id, names in both languages, a guardian's relation) are added;
+  // what the import inferred (a homeroom, a grade, a term) is left out, to be inferred again.
+  if (fields && 'sourcedId' in fields) {
+    for (const [column, index] of columns.lower)
+      if (!ownMetadata(column) && !target.needed.has(column)) out[index] = '';
+  }
+  for (const [column, value] of Object.entries(fields ?? {})) {
+    const index = columns.lower.get(column.toLowerCase());
+    if (index !== undefined) out[index] = /sourcedids$/i.test(column) ? knownOnly(target.known, value) : value;
+  }
+  return out;
 }
 
 function wholeRows(rows: KeptRows): boolean {

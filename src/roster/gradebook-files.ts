@@ -1,7 +1,7 @@
 import { type Column12, type ReadColumn, requiredColumns } from './oneroster-columns';
 import type { ImportContext } from './import-context';
 import { clip, type FieldReader } from './fields';
-import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
+import { assignIds, forEachRow, type RowStart, rowStart, takeRow } from './read-file';
 import type { Entry } from './roster-book';
 import type { ScoreScales } from './score-scales';
 import type { MarkRow } from '../store/roster/staged-marks';
@@ -153,6 +153,16 @@ const SCORE_STATUSES = ['exempt', 'fully graded', 'not submitted', 'partially gr
 const UNSCORED = new Set<string>(['exempt', 'not submitted', 'submitted']);
 const BATCH = 2000;
 
+/** What a result's mark is worked out from besides its row. */
+interface ResultLookups {
+  readonly context: ImportContext;
+  /** A student's enrolment record in a class (see the import's recordFinder). */
+  readonly recordOf: (studentId: number, classId: number) => number | undefined;
+  /** Per lineItem, the scale its text scores are read on. */
+  readonly scaleOf: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  readonly scales: ScoreScales;
+}
+
 /**
  * Reads results.csv, handing checked rows to `stage` in batches, as the store stages them: their
  * references turned into ids, a delta's status=tobedeleted as a row that deletes its mark. Returns
@@ -165,89 +175,18 @@ export async function readResults(
   scaleOf: ReadonlyMap<string, ReadonlyMap<string, number>> = new Map(),
   scales: ScoreScales = new Map(),
 ): Promise<number> {
-  const v12 = context.version === '1.2';
-  const { book } = context;
+  const lookups: ResultLookups = { context, recordOf, scaleOf, scales };
   let batch: MarkRow[] = [];
   let taken = 0;
-  const idOf = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Entry).id : Number(value));
   await forEachRow(
     context,
     'results.csv',
     requiredColumns('results', context.version),
     (reader) => {
-      const status = reader.raw('status').toLowerCase();
-      const start = rowStart(context, reader, 'marks', 'metadata.contractId');
-      if (!start) {
-        const sourcedId = reader.raw('sourcedId');
-        if (status === 'tobedeleted' && context.mode === 'delta' && reader.ok) {
-          batch.push({
-            line: reader.line,
-            sourcedId,
-            pinnedId: null,
-            assessmentId: 0,
-            studentRecordId: 0,
-            score: 0,
-            modifiedAt: null,
-            deleted: true,
-            kept: null,
-          });
-        }
-        return;
-      }
-      const lineItem = reader.required('lineItemSourcedId');
-      const studentId = reader.required('studentSourcedId');
-      const scoreStatus = reader.oneOf('scoreStatus', SCORE_STATUSES, true);
-      const numeric = reader.number('score', !v12);
-      // Read whether used or not, so that a 1.2 file's columns are not listed as unread.
-      const text = v12 ? reader.raw('textScore') : '';
-      const ownScale = v12 ? reader.raw('scoreScaleSourcedId') : '';
-      if (ownScale && !scales.has(ownScale)) {
-        reader.fail(
-          'scoreScaleSourcedId',
-          'unknown-reference',
-          `scoreScaleSourcedId "${clip(ownScale)}" names no scoreScale`,
-        );
-      }
-      const textScore = numeric === undefined && reader.ok ? text : '';
-      if (v12) for (const flag of RESULT_FLAGS) reader.boolean(flag, false);
-      reader.date('scoreDate', true);
-      const assessment = lineItem && book.resolve(reader, 'lineItemSourcedId', ['assessments'], lineItem, 'lineItem');
-      // A result of another school's line item (--school) is left out with it; in a delta its
-      // student is no user the store holds, which is no problem of this school's.
-      const ofOtherSchool = !assessment && reader.quietlyInvalid === context.school.leftOut;
-      const student =
-        studentId && !ofOtherSchool && book.resolve(reader, 'studentSourcedId', ['students'], studentId, 'student');
-      const record = assessment && student ? recordOf(student.id, idOf(assessment.row?.class_id)) : undefined;
-      if (assessment && student && record === undefined && !book.leftOutFor(reader, 'student_records')) {
-        reader.fail(
-          'studentSourcedId',
-          'unknown-reference',
-          `student "${studentId}" is not enrolled in the class of lineItem "${lineItem}"`,
-        );
-      }
-      const score =
-        numeric ??
-        (textScore ? scoreOfText(reader, textScore, scales.get(ownScale) ?? scaleOf.get(lineItem ?? '')) : undefined);
-      if (v12 && numeric === undefined && !textScore && reader.ok && !UNSCORED.has(scoreStatus ?? '')) {
-        reader.fail('score', 'missing-value', `a result "${scoreStatus}" needs a score or a textScore`);
-      }
-      // A result with no mark (1.2: not submitted, or a text score no scale maps) is kept whole,
-      // to be given back as a row of its own.
-      if (reader.ok && assessment && record !== undefined && score === undefined)
-        context.kept.keepUnusedFields('results.csv', start.sourcedId, Object.fromEntries(reader.writtenFields()));
-      if (!reader.ok || !assessment || record === undefined || score === undefined) return;
-      batch.push({
-        line: reader.line,
-        sourcedId: start.sourcedId,
-        pinnedId: start.pinnedId ?? null,
-        assessmentId: assessment.id,
-        studentRecordId: record,
-        score,
-        modifiedAt: start.modifiedAt ?? null,
-        deleted: false,
-        kept: keptResultFields(reader, assessment.row?.held_on),
-      });
-      taken += 1;
+      const mark = markOfRow(lookups, reader);
+      if (!mark) return;
+      batch.push(mark);
+      if (!mark.deleted) taken += 1;
     },
     {
       every: BATCH,
@@ -259,6 +198,137 @@ export async function readResults(
     },
   );
   return taken;
+}
+
+/** A row of results.csv as the mark it stages: a delta's deletion, a mark, or none (a wrong row, or no mark). */
+function markOfRow(lookups: ResultLookups, reader: FieldReader): MarkRow | undefined {
+  const { context } = lookups;
+  const status = reader.raw('status').toLowerCase();
+  const start = rowStart(context, reader, 'marks', 'metadata.contractId');
+  if (start) return markOf(lookups, reader, start);
+  if (status === 'tobedeleted' && context.mode === 'delta' && reader.ok) return deletedMark(reader);
+  return undefined;
+}
+
+/** A delta's result with status=tobedeleted: a staged row that deletes the mark of its sourcedId. */
+function deletedMark(reader: FieldReader): MarkRow {
+  return {
+    line: reader.line,
+    sourcedId: reader.raw('sourcedId'),
+    pinnedId: null,
+    assessmentId: 0,
+    studentRecordId: 0,
+    score: 0,
+    modifiedAt: null,
+    deleted: true,
+    kept: null,
+  };
+}
+
+/** A result's mark, once its fields are checked; none when the row is wrong or gives no mark. */
+function markOf(lookups: ResultLookups, reader: FieldReader, start: RowStart): MarkRow | undefined {
+  const lineItem = reader.required('lineItemSourcedId');
+  const studentId = reader.required('studentSourcedId');
+  const given = readScoreFields(lookups, reader);
+  const { assessment, record } = enrolmentOfResult(lookups, reader, lineItem, studentId);
+  const score = scoreOfResult(lookups, reader, given, lineItem);
+  // A result with no mark (1.2: not submitted, or a text score no scale maps) is kept whole,
+  // to be given back as a row of its own.
+  if (reader.ok && assessment && record !== undefined && score === undefined)
+    lookups.context.kept.keepUnusedFields('results.csv', start.sourcedId, Object.fromEntries(reader.writtenFields()));
+  if (!reader.ok || !assessment || record === undefined || score === undefined) return undefined;
+  return {
+    line: reader.line,
+    sourcedId: start.sourcedId,
+    pinnedId: start.pinnedId ?? null,
+    assessmentId: assessment.id,
+    studentRecordId: record,
+    score,
+    modifiedAt: start.modifiedAt ?? null,
+    deleted: false,
+    kept: keptResultFields(reader, assessment.row?.held_on),
+  };
+}
+
+/** A result's score as given: a number, or (1.2) a text on a scale, and its status. */
+interface GivenScore {
+  readonly scoreStatus: (typeof SCORE_STATUSES)[number] | undefined;
+  readonly numeric: number | undefined;
+  /** The textScore, when the result has no number. */
+  readonly textScore: string;
+  /** The result's own scoreScaleSourcedId (1.2). */
+  readonly ownScale: string;
+}
+
+/** Checks a result's score fields, its 1.2 flags and its scoreDate. */
+function readScoreFields(lookups: ResultLookups, reader: FieldReader): GivenScore {
+  const v12 = lookups.context.version === '1.2';
+  const scoreStatus = reader.oneOf('scoreStatus', SCORE_STATUSES, true);
+  const numeric = reader.number('score', !v12);
+  // Read whether used or not, so that a 1.2 file's columns are not listed as unread.
+  const text = v12 ? reader.raw('textScore') : '';
+  const ownScale = v12 ? reader.raw('scoreScaleSourcedId') : '';
+  if (ownScale && !lookups.scales.has(ownScale)) {
+    reader.fail(
+      'scoreScaleSourcedId',
+      'unknown-reference',
+      `scoreScaleSourcedId "${clip(ownScale)}" names no scoreScale`,
+    );
+  }
+  const textScore = numeric === undefined && reader.ok ? text : '';
+  if (v12) for (const flag of RESULT_FLAGS) reader.boolean(flag, false);
+  reader.date('scoreDate', true);
+  return { scoreStatus, numeric, textScore, ownScale };
+}
+
+const idOf = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Entry).id : Number(value));
+
+/** A result's lineItem and the enrolment record of its student in that lineItem's class. */
+function enrolmentOfResult(
+  lookups: ResultLookups,
+  reader: FieldReader,
+  lineItem: string | undefined,
+  studentId: string | undefined,
+): { assessment: Entry | undefined; record: number | undefined } {
+  const { book, school } = lookups.context;
+  const assessment =
+    (lineItem && book.resolve(reader, 'lineItemSourcedId', ['assessments'], lineItem, 'lineItem')) || undefined;
+  // A result of another school's line item (--school) is left out with it; in a delta its
+  // student is no user the store holds, which is no problem of this school's.
+  const ofOtherSchool = !assessment && reader.quietlyInvalid === school.leftOut;
+  const student =
+    studentId && !ofOtherSchool && book.resolve(reader, 'studentSourcedId', ['students'], studentId, 'student');
+  const record = assessment && student ? lookups.recordOf(student.id, idOf(assessment.row?.class_id)) : undefined;
+  if (assessment && student && record === undefined && !book.leftOutFor(reader, 'student_records')) {
+    reader.fail(
+      'studentSourcedId',
+      'unknown-reference',
+      `student "${studentId}" is not enrolled in the class of lineItem "${lineItem}"`,
+    );
+  }
+  return { assessment, record };
+}
+
+/** The number a result stores; a 1.2 result without one is wrong unless its status says nothing was graded. */
+function scoreOfResult(
+  lookups: ResultLookups,
+  reader: FieldReader,
+  given: GivenScore,
+  lineItem: string | undefined,
+): number | undefined {
+  const { numeric, textScore, ownScale, scoreStatus } = given;
+  const scale = lookups.scales.get(ownScale) ?? lookups.scaleOf.get(lineItem ?? '');
+  const score = numeric ?? (textScore ? scoreOfText(reader, textScore, scale) : undefined);
+  if (
+    lookups.context.version === '1.2' &&
+    numeric === undefined &&
+    !textScore &&
+    reader.ok &&
+    !UNSCORED.has(scoreStatus ?? '')
+  ) {
+    reader.fail('score', 'missing-value', `a result "${scoreStatus}" needs a score or a textScore`);
+  }
+  return score;
 }
 
 /**
