@@ -36,7 +36,7 @@ import { readClasses, readCourses, readGradeLevels } from './class-files';
 import { readEnrollments } from './enrollment-file';
 import { readCategories, readLineItems, readResults } from './gradebook-files';
 import type { ImportContext } from './import-context';
-import { readManifest } from './manifest';
+import { readManifest, refuseBulkOfNothing } from './manifest';
 import { readRoles } from './roles-file';
 import { readScoreScales } from './score-scales';
 import { readOwnFiles } from './own-files';
@@ -109,6 +109,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
     const manifest = await readManifest(bundle, problems);
     const mode = options.mode ?? manifest?.mode ?? 'bulk';
     if (!manifest) return { written: false, mode, problems, counts: {}, rows: 0 };
+    if (mode === 'bulk') refuseBulkOfNothing(manifest, problems);
     const ledger = await loadLedger(connection);
     const book = new RosterBook(mode, ledgerView(ledger));
     if (mode === 'delta') await preloadStore(connection, book);
