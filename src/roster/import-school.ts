@@ -12,7 +12,7 @@ import { type Changes, changesOf, countRecords } from './change-counts';
 import { type Bundle, openBundle } from './bundle-source';
 import { type RosterRecords, recordsBundle } from './record-source';
 import type { ImportContext } from './import-context';
-import { type Manifest, readManifest } from './manifest';
+import { type Manifest, readManifest, refuseBulkOfNothing } from './manifest';
 import { KeptFields } from './kept-fields';
 import { Problems } from './problems';
 import type { Progress } from './progress';
@@ -83,6 +83,7 @@ export async function importSchool(store: Store, options: ImportOptions): Promis
     const manifest = await readManifest(bundle, problems);
     const mode = options.mode ?? manifest?.mode ?? 'bulk';
     if (!manifest) return { written: false, mode, problems, counts: {}, rows: 0 };
+    if (mode === 'bulk') refuseBulkOfNothing(manifest, problems);
     const ledger = await loadLedger(connection);
     const book = new RosterBook(mode, ledgerView(ledger));
     if (mode === 'delta') await preloadStore(connection, book);

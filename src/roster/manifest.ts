@@ -7,7 +7,8 @@ import { ONEROSTER_FILES, V12_FILES } from './collections/registry';
 /**
  * manifest.csv: OneRoster's list of the bundle's files, each `file.NAME` with `bulk`, `delta` or
  * `absent`. Only the OneRoster files it declares are read; the service's own files are read when
- * present. The import's mode, unless given, is delta when any file is declared delta.
+ * present. The import's mode, unless given, is delta when any file is declared delta or the
+ * manifest's `processingMode` (as some SIS write it for the bundle as a whole) says delta.
  */
 /** The files the import reads, of each version (one list, collections/registry.ts). */
 export { ONEROSTER_FILES, V12_FILES } from './collections/registry';
@@ -26,7 +27,13 @@ const KNOWN_FILES = [
   'resultLearningObjectiveIds',
   'resultScoreScales',
 ];
-const KNOWN_PROPERTIES = ['manifest.version', 'oneroster.version', 'source.systemName', 'source.systemCode'];
+const KNOWN_PROPERTIES = [
+  'manifest.version',
+  'oneroster.version',
+  'source.systemName',
+  'source.systemCode',
+  'processingMode',
+];
 
 export interface Manifest {
   /** `oneroster.version`: 1.1 unless the manifest says 1.2. */
@@ -36,6 +43,14 @@ export interface Manifest {
   /** The OneRoster files declared absent (or left empty), with the manifest line of each. */
   readonly absent: ReadonlyMap<string, number>;
   readonly mode: ImportMode;
+  /** The line of `processingMode`, when the manifest has one. */
+  readonly processingModeLine?: number;
+}
+
+function isKnownProperty(key: string): boolean {
+  return key.startsWith('file.')
+    ? KNOWN_FILES.some((candidate) => `file.${candidate}`.toLowerCase() === key.toLowerCase())
+    : KNOWN_PROPERTIES.some((candidate) => candidate.toLowerCase() === key.toLowerCase());
 }
 
 export async function readManifest(bundle: Bundle, problems: Problems): Promise<Manifest | undefined> {
@@ -49,6 +64,7 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
   const declared = new Map<string, number>();
   const absent = new Map<string, number>();
   let delta = false;
+  let processingModeLine: number | undefined;
   let version: Manifest['version'] = '1.1';
   try {
     const file = await openCsv(bundle, name);
@@ -61,15 +77,17 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
     for await (const row of file.rows) {
       const key = (row.values[property] ?? '').trim();
       const mode = (row.values[value] ?? '').trim().toLowerCase();
-      const known = key.startsWith('file.')
-        ? KNOWN_FILES.some((candidate) => `file.${candidate}`.toLowerCase() === key.toLowerCase())
-        : KNOWN_PROPERTIES.some((candidate) => candidate.toLowerCase() === key.toLowerCase());
-      if (!known) {
+      if (!isKnownProperty(key)) {
         const message = `"${key}" is no property of a OneRoster manifest; read past`;
         problems.warn({ file: 'manifest.csv', line: row.line, column: property + 1, kind: 'manifest', message });
         continue;
       }
       if (key.toLowerCase() === 'oneroster.version' && mode.startsWith('1.2')) version = '1.2';
+      if (key.toLowerCase() === 'processingmode') {
+        processingModeLine = row.line;
+        if (mode === 'bulk' || mode === 'delta') delta ||= mode === 'delta';
+        else fail(row.line, value + 1, 'unknown-value', `${key} is "${mode}", not bulk or delta`);
+      }
       if (!key.startsWith('file.')) continue;
       const fileName = [...ONEROSTER_FILES, ...V12_FILES].find(
         (candidate) => `file.${candidate}`.toLowerCase() === key.toLowerCase(),
@@ -113,5 +131,33 @@ export async function readManifest(bundle: Bundle, problems: Problems): Promise<
     fail(error.line, error.column, 'bad-file', error.message);
     return undefined;
   }
-  return { declared, absent, mode: delta ? 'delta' : 'bulk', version };
+  return { declared, absent, mode: delta ? 'delta' : 'bulk', version, processingModeLine };
+}
+
+/** Why --skip-invalid cannot leave a bulk import of no OneRoster file out: the whole bundle is the problem. */
+const NOTHING_TO_REPLACE_WITH = 'a bulk import of no OneRoster file would replace the school with none of its records';
+
+/**
+ * A bulk import empties the school before it writes the bundle: of a manifest that declares no
+ * OneRoster file bulk or delta (every one absent, as a delta of the service's own files is
+ * written), it would leave a school without students, classes or marks, and lose what the store
+ * keeps to give them back. Such an import is refused at the manifest line that makes it so.
+ */
+export function refuseBulkOfNothing(manifest: Manifest, problems: Problems): void {
+  if (manifest.declared.size > 0) return;
+  const firstAbsent = Math.min(...manifest.absent.values());
+  const line = Number.isFinite(firstAbsent) ? firstAbsent : (manifest.processingModeLine ?? 1);
+  const said = Number.isFinite(firstAbsent) ? 'declares every OneRoster file absent' : 'declares no OneRoster file';
+  problems.add(
+    {
+      file: 'manifest.csv',
+      line,
+      column: 1,
+      rule: 'bulk-of-nothing',
+      message:
+        `the manifest ${said}: a bulk import would replace the school with none of its records; ` +
+        'a bundle of changes says delta (processingMode,delta or file.NAME,delta) or is imported with --mode delta',
+    },
+    NOTHING_TO_REPLACE_WITH,
+  );
 }

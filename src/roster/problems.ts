@@ -17,7 +17,8 @@ export type Rule =
   | 'too-long'
   | 'bad-character'
   | 'id-clash'
-  | 'depends-on-invalid';
+  | 'depends-on-invalid'
+  | 'bulk-of-nothing';
 
 /** What a warning says the import did (docs/import.md lists each with an example). */
 export type WarningKind =

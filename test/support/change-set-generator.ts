@@ -254,6 +254,8 @@ export function deltaBundle(changes: ChangeSet, modifiedAt: string, orgs: readon
     manifest: [
       { propertyName: 'manifest.version', value: '1.0' },
       { propertyName: 'oneroster.version', value: '1.1' },
+      // A change set of no OneRoster file declares every one absent: the bundle says it is a delta.
+      { propertyName: 'processingMode', value: 'delta' },
       ...ONEROSTER_FILES.map((name) => ({
         propertyName: `file.${name}`,
         value: files.has(name) ? 'delta' : 'absent',
