@@ -25,7 +25,7 @@ describeEachEngine('the provider reads without temporary files', (engine) => {
   });
   afterAll(() => service.close());
 
-  test('a page, a sorted and filtered list, a nested list and the marks create no file in the temporary folder', async () => {
+  test('pages, a sorted and filtered list, a nested list and the marks write no temporary file', async () => {
     const watched = mkdtempSync(join(tmpdir(), 'provider-reads-'));
     const previous = process.env.TMPDIR;
     const created: string[] = [];
