@@ -1,24 +1,32 @@
 import type { Scope } from '../access/scope';
 import { type Json, recordMaker, type RestVersion } from '../roster/rest-records';
-import type { ExportedSchool } from './exported-rows';
-import { GRADEBOOK, GRADEBOOK_NESTED } from './gradebook-collections';
-import { NESTED, type Narrowing } from './nested-collections';
-import { type QueryProblem, parseQuery, type RecordQuery, selectRecords } from './record-query';
-import { type Collection, ROSTERING, rowReader, rowsOf } from './rostering-collections';
-import { rowVisible, visibleTo } from './scoped-rows';
+import type { SchoolReading } from './exported-rows';
+import { GRADEBOOK, GRADEBOOK_NESTED, GRADEBOOK_NESTED_READS } from './gradebook-collections';
+import { NESTED, NESTED_READS, type Narrowing } from './nested-collections';
+import { pageOf, type RecordPage, type RecordScan } from './record-pages';
+import type { QueryProblem, RecordQuery } from './record-query';
+import { type Collection, ROSTERING, type RowReader, rowReader } from './rostering-collections';
+import { readsForScope, rowVisible, type Visible, visibleTo } from './scoped-rows';
 
 /** A service's collections and nested collections. */
 export interface RestService {
   readonly collections: Readonly<Record<string, Collection>>;
   readonly nested: Readonly<Record<string, Narrowing>>;
+  /** The files a nested path's narrowing reads whole. */
+  readonly reads: Readonly<Record<string, readonly string[]>>;
 }
 
-export const ROSTERING_SERVICE: RestService = { collections: ROSTERING, nested: NESTED };
-export const GRADEBOOK_SERVICE: RestService = { collections: GRADEBOOK, nested: GRADEBOOK_NESTED };
+export const ROSTERING_SERVICE: RestService = { collections: ROSTERING, nested: NESTED, reads: NESTED_READS };
+export const GRADEBOOK_SERVICE: RestService = {
+  collections: GRADEBOOK,
+  nested: GRADEBOOK_NESTED,
+  reads: GRADEBOOK_NESTED_READS,
+};
 /** OneRoster 1.1 has one service for both, under one path (/ims/oneroster/v1p1). */
 export const ONEROSTER_11_SERVICE: RestService = {
   collections: { ...ROSTERING, ...GRADEBOOK },
   nested: { ...NESTED, ...GRADEBOOK_NESTED },
+  reads: { ...NESTED_READS, ...GRADEBOOK_NESTED_READS },
 };
 /** The records a nested path's parent may be, of either service. */
 const PARENTS: Readonly<Record<string, Collection>> = { ...ROSTERING, ...GRADEBOOK };
@@ -29,7 +37,7 @@ const PARENTS: Readonly<Record<string, Collection>> = { ...ROSTERING, ...GRADEBO
  * query applied. A record out of the caller's scope is answered as one that does not exist.
  */
 export type RosteringRead =
-  | { readonly kind: 'list'; readonly key: string; readonly records: Json[]; readonly query: RecordQuery }
+  | { readonly kind: 'list'; readonly key: string; readonly page: RecordPage; readonly query: RecordQuery }
   | { readonly kind: 'one'; readonly key: string; readonly record: Json }
   | { readonly kind: 'unknown-path' }
   | { readonly kind: 'unknown-record'; readonly description: string }
@@ -42,62 +50,86 @@ export function collectionOf(service: RestService, segments: readonly string[]):
   return service.collections[segments.length === 3 ? segments[2] : segments[0]];
 }
 
-/** The records of a collection the caller sees, mapped, narrowed by `keeps` when given. */
+/** The records of a collection the caller sees, narrowed by `keeps` when given, in the file's order. */
 function visibleRecords(
-  school: ExportedSchool,
+  reading: SchoolReading,
   collection: Collection,
-  scope: Scope,
+  visible: Visible,
   version: RestVersion,
-  keeps?: (row: ReturnType<ReturnType<typeof rowReader>>) => boolean,
-): Json[] {
-  const file = school.get(collection.file);
-  const read = rowReader(file);
-  const make = recordMaker(collection.file, file?.columns ?? [], version);
-  const visible = visibleTo(scope, school);
-  const records: Json[] = [];
-  for (const values of rowsOf(school, collection)) {
-    const row = read(values);
-    if (rowVisible(collection.file, visible, row) && (!keeps || keeps(row))) records.push(make(values));
-  }
-  return records;
+  keeps?: (row: RowReader) => boolean,
+): RecordScan {
+  return (visit) => {
+    let seenColumns: readonly string[] | undefined;
+    let read = rowReader(undefined);
+    let make = recordMaker(collection.file, [], version);
+    return reading.scan(collection.file, (columns, values) => {
+      if (columns !== seenColumns) {
+        seenColumns = columns;
+        read = rowReader({ columns, rows: [] });
+        make = recordMaker(collection.file, columns, version);
+      }
+      const row = read(values);
+      if (collection.keeps && !collection.keeps(row)) return true;
+      if (!rowVisible(collection.file, visible, row) || (keeps && !keeps(row))) return true;
+      let record: Json | undefined;
+      return visit(() => {
+        record ??= make(values);
+        return record;
+      });
+    });
+  };
 }
 
-function fieldsOf(records: readonly Json[]): Set<string> {
-  const fields = new Set(['sourcedId', 'status', 'dateLastModified', 'metadata']);
-  for (const record of records) for (const key in record) fields.add(key);
-  return fields;
+/** The record of a collection with this sourcedId, if the caller sees it. */
+async function recordOf(
+  reading: SchoolReading,
+  collection: Collection,
+  visible: Visible,
+  version: RestVersion,
+  sourcedId: string,
+): Promise<Json | undefined> {
+  let found: Json | undefined;
+  await visibleRecords(
+    reading,
+    collection,
+    visible,
+    version,
+    (row) => row('sourcedId') === sourcedId,
+  )((seen) => {
+    found = seen();
+    return false;
+  });
+  return found;
 }
 
-export function readCollection(
+export async function readCollection(
   service: RestService,
-  school: ExportedSchool,
+  reading: SchoolReading,
   segments: readonly string[],
   search: URLSearchParams,
   scope: Scope,
   version: RestVersion,
-): RosteringRead {
+): Promise<RosteringRead> {
   const collection = collectionOf(service, segments);
   if (!collection) return { kind: 'unknown-path' };
+  const nested = segments.length === 3 ? `${segments[0]}/${segments[2]}` : undefined;
+  // Only the files a scope or a nesting is decided by are read whole; the collection is scanned.
+  const school = await reading.whole([...readsForScope(scope), ...((nested && service.reads[nested]) || [])]);
+  const visible = visibleTo(scope, school);
   if (segments.length === 2) {
-    const record = visibleRecords(school, collection, scope, version, (row) => row('sourcedId') === segments[1])[0];
+    const record = await recordOf(reading, collection, visible, version, segments[1]);
     if (!record) return { kind: 'unknown-record', description: `There is no ${segments[0]} record ${segments[1]}.` };
     return { kind: 'one', key: collection.singular, record };
   }
-  let keeps: ((row: ReturnType<ReturnType<typeof rowReader>>) => boolean) | undefined;
-  if (segments.length === 3) {
-    const [parentName, parentId, childName] = segments;
-    const parent = PARENTS[parentName];
-    const found = visibleRecords(school, parent, scope, version, (row) => row('sourcedId') === parentId);
-    if (found.length === 0)
+  let keeps: ((row: RowReader) => boolean) | undefined;
+  if (nested) {
+    const [parentName, parentId] = segments;
+    if (!(await recordOf(reading, PARENTS[parentName], visible, version, parentId)))
       return { kind: 'unknown-record', description: `There is no ${parentName} record ${parentId}.` };
-    keeps = service.nested[`${parentName}/${childName}`](school, parentId);
+    keeps = service.nested[nested](school, parentId);
   }
-  const records = visibleRecords(school, collection, scope, version, keeps);
-  const columns = school.get(collection.file)?.columns ?? [];
-  // The fields of a record of the file's columns, even when no record is seen: a filter on a
-  // collection that is empty (for this caller) is no error.
-  const fields = fieldsOf([...records, recordMaker(collection.file, columns, version)(columns.map(() => ''))]);
-  const query = parseQuery(search, (field) => fields.has(field));
-  if ('codeMinor' in query) return { kind: 'bad-query', ...query };
-  return { kind: 'list', key: collection.plural, records: selectRecords(records, query), query };
+  const blankOf = (columns: readonly string[]) => recordMaker(collection.file, columns, version)(columns.map(() => ''));
+  const selected = await pageOf(visibleRecords(reading, collection, visible, version, keeps), search, blankOf);
+  if ('codeMinor' in selected) return { kind: 'bad-query', ...selected };
+  return { kind: 'list', key: collection.plural, ...selected };
 }

@@ -1,76 +1,85 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openBundle } from '../roster/bundle-source';
-import { openCsv } from '../roster/csv-file';
-import { exportSchool } from '../roster/export-school';
-import { ONEROSTER_FILES } from '../roster/manifest';
-import { SILENT_PROGRESS } from '../roster/progress';
+import { openGivenBackRows } from '../roster/given-back-rows';
+import { restoreCell } from '../roster/spreadsheet-cells';
 import type { Store } from '../store/open-store';
+import { openImportConnection } from '../store/roster/import-connection';
 
 /**
- * The one place the provider takes the school's records from: the rows of the OneRoster files an
- * export writes (1.1 CSV, with the kept fields and the imported sourcedIds), so that the provider
- * answers exactly what `export` gives. Today the export writes files, so its rows are written to a
- * private temporary folder and read back at once (the folder is removed before the answer); when
- * the export has a row source per collection, this file alone is pointed at it.
+ * The one place the provider takes the school's records from: the rows of the OneRoster 1.1 files
+ * `export` writes (with the kept fields and the imported sourcedIds), as the text a reader of the
+ * exported files sees, so that the provider answers exactly what `export` gives. Nothing is written
+ * anywhere: each file is read from its collection's row source, only the files a request needs,
+ * and a large one row by row (a page is found by reading it twice rather than holding it).
  */
 export interface ExportedFile {
   readonly columns: readonly string[];
   readonly rows: readonly (readonly string[])[];
 }
 
-/** The school's OneRoster files by name ("users"); a file the export does not write is absent. */
+/** Some of the school's OneRoster files by name ("users"); a file the export does not write is absent. */
 export type ExportedSchool = ReadonlyMap<string, ExportedFile>;
 
-async function readExport(store: Store): Promise<ExportedSchool> {
-  const folder = await mkdtemp(join(tmpdir(), 'school-provider-'));
-  try {
-    await exportSchool(store, folder, SILENT_PROGRESS);
-    const bundle = await openBundle(folder);
-    const school = new Map<string, ExportedFile>();
-    for (const name of ONEROSTER_FILES) {
-      if (!bundle.find(`${name}.csv`)) continue;
-      const file = await openCsv(bundle, `${name}.csv`);
-      const rows: string[][] = [];
-      for await (const row of file.rows) rows.push([...row.values]);
-      school.set(name, { columns: file.names, rows });
-    }
-    await bundle.close();
-    return school;
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
+/** What a scan hands over: a row's cells, under the file's columns. */
+export type RowVisit = (columns: readonly string[], values: readonly string[]) => boolean | Promise<boolean>;
+
+/** One request's reading of the school, on one connection: closed once the answer is written. */
+export interface SchoolReading {
+  /** Files read whole: the small ones a scope or a nested path is decided by. */
+  whole(files: readonly string[]): Promise<ExportedSchool>;
+  /** Hands each row of `file` to `visit` (false stops); its columns, undefined when the export writes no such file. */
+  scan(file: string, visit: RowVisit): Promise<readonly string[] | undefined>;
+  close(): Promise<void>;
 }
 
-/** The school's rows as the export gives them now, and the word that the school changed. */
+/** A cell as the exported file is read back: written as text, and a neutralised one restored. */
+function cellText(value: unknown): string {
+  return restoreCell(value === null || value === undefined ? '' : String(value));
+}
+
 export interface ExportedRows {
-  read(): Promise<ExportedSchool>;
-  /** Said after a write: no request after it takes an export begun before it. */
+  open(): Promise<SchoolReading>;
+  /**
+   * Said after a write. Nothing is cached across requests (each reading opens the store afresh),
+   * so a record written is read back by the next request already.
+   */
   changed(): void;
 }
 
-/**
- * Requests that come while one export runs share it, unless the school changed since it began;
- * the next request after it reads again, so that a record written is read back at once.
- */
+async function openReading(store: Store): Promise<SchoolReading> {
+  const connection = await openImportConnection(store.connection);
+  try {
+    const rows = await openGivenBackRows(connection);
+    const scan = async (file: string, visit: RowVisit) => {
+      let columns: string[] | undefined;
+      await rows.scan(file, {
+        header: (names) => {
+          columns = names.map((name) => cellText(name).trim());
+        },
+        row: (values) => visit(columns ?? [], values.map(cellText)),
+      });
+      return columns;
+    };
+    return {
+      scan,
+      async whole(files) {
+        const school = new Map<string, ExportedFile>();
+        for (const file of new Set(files)) {
+          const read: string[][] = [];
+          const columns = await scan(file, (_columns, values) => {
+            read.push([...values]);
+            return true;
+          });
+          if (columns) school.set(file, { columns, rows: read });
+        }
+        return school;
+      },
+      close: () => connection.release(),
+    };
+  } catch (error) {
+    await connection.release();
+    throw error;
+  }
+}
+
 export function exportedRowsOf(store: Store): ExportedRows {
-  let running: { readonly rows: Promise<ExportedSchool>; readonly generation: number } | undefined;
-  let generation = 0;
-  return {
-    read() {
-      if (running?.generation === generation) return running.rows;
-      const started = { generation, rows: readExport(store) };
-      running = started;
-      started.rows
-        .finally(() => {
-          if (running === started) running = undefined;
-        })
-        .catch(() => undefined);
-      return started.rows;
-    },
-    changed() {
-      generation += 1;
-    },
-  };
+  return { open: () => openReading(store), changed: () => undefined };
 }

@@ -42,3 +42,8 @@ export const GRADEBOOK_NESTED: Readonly<Record<string, Narrowing>> = {
   'schools/scoreScales': everyRecord,
   'students/results': (_school, id) => (row) => row('studentSourcedId') === id,
 };
+
+/** The files a nested path's narrowing reads whole, beyond the collection it narrows. */
+export const GRADEBOOK_NESTED_READS: Readonly<Record<string, readonly string[]>> = {
+  'classes/results': ['lineItems'],
+};

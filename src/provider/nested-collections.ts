@@ -60,3 +60,12 @@ export const NESTED: Readonly<Record<string, Narrowing>> = {
   'teachers/classes': classesOf,
   'users/classes': classesOf,
 };
+
+/** The files a nested path's narrowing reads whole, beyond the collection it narrows. */
+export const NESTED_READS: Readonly<Record<string, readonly string[]>> = {
+  'classes/students': ['enrollments'],
+  'classes/teachers': ['enrollments'],
+  'students/classes': ['enrollments'],
+  'teachers/classes': ['enrollments'],
+  'users/classes': ['enrollments'],
+};

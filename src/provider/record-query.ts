@@ -1,5 +1,5 @@
 import type { Json } from '../roster/rest-records';
-import { compareValues, parseFilter, type RecordTest, valuesAt } from './record-filter';
+import { parseFilter, type RecordTest } from './record-filter';
 
 /**
  * What a collection request asks of the records (OneRoster 1.2 REST binding, §3.4): a page
@@ -68,20 +68,6 @@ export function parseQuery(
     }
   }
   return { limit, offset, test, sort, fields };
-}
-
-/** The records the query selects, in its order (all of them: the page is cut by the writer). */
-export function selectRecords(records: readonly Json[], query: RecordQuery): Json[] {
-  const selected = query.test ? records.filter(query.test) : [...records];
-  const { sort } = query;
-  if (sort) {
-    const key = (record: Json) => valuesAt(record, sort.path)[0] ?? '';
-    selected.sort((a, b) => {
-      const order = compareValues(key(a), String(typeof key(b) === 'string' ? key(b) : JSON.stringify(key(b))));
-      return sort.descending ? -order : order;
-    });
-  }
-  return selected;
 }
 
 /** A record with only the fields asked for. */

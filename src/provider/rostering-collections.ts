@@ -1,4 +1,4 @@
-import type { ExportedFile, ExportedSchool } from './exported-rows';
+import type { ExportedFile } from './exported-rows';
 
 /**
  * The rostering service's collections (OneRoster 1.2 REST binding, rostering), each as a choice of
@@ -68,13 +68,4 @@ export function rowReader(file: ExportedFile | undefined): (row: readonly string
     const index = at.get(column);
     return index === undefined ? '' : (row[index] ?? '');
   };
-}
-
-/** The rows of a collection, in the file's order. */
-export function rowsOf(school: ExportedSchool, collection: Collection): (readonly string[])[] {
-  const file = school.get(collection.file);
-  if (!file) return [];
-  const read = rowReader(file);
-  const keeps = collection.keeps;
-  return keeps ? file.rows.filter((row) => keeps(read(row))) : [...file.rows];
 }

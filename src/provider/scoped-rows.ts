@@ -26,6 +26,11 @@ function scopedUser(users: readonly RowReader[], roles: readonly string[], id: n
   return users.find((user) => roles.includes(user('role')) && user('metadata.contractId') === String(id));
 }
 
+/** The files a scope is decided by, read whole: none for the school's scope, which sees everything. */
+export function readsForScope(scope: Scope): readonly string[] {
+  return scope.kind === 'school' || scope.kind === 'none' ? [] : ['users', 'enrollments'];
+}
+
 export function visibleTo(scope: Scope, school: ExportedSchool): Visible {
   if (scope.kind === 'school') return EVERYTHING;
   if (scope.kind === 'none') return { users: new Set(), classes: new Set() };

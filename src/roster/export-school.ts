@@ -2,14 +2,13 @@ import { requiredColumnsOf } from './oneroster-columns';
 import type { Store } from '../store/open-store';
 import { counted } from '../lib/counted';
 import { openImportConnection } from '../store/roster/import-connection';
-import { readKeptFields } from '../store/roster/kept-fields';
 import { storedSchool } from '../store/roster/school-reader';
 import { type BundleWriter, openBundleWriter } from './bundle-writer';
 import { cellsOf, type ExportPart, type ExportSource } from './collections/collection';
 import { ONEROSTER_COLLECTIONS, OWN_FILE_COLLECTIONS } from './collections/registry';
 import { type GivingBackWriter, givingBack } from './giving-back';
 import { ONEROSTER_FILES, V12_FILES } from './manifest';
-import { withoutNeverKept } from './kept-fields';
+import { keptToGiveBack } from './given-back-rows';
 import { oneRoster12Writer } from './oneroster-12-writer';
 import type { Progress } from './progress';
 import { emit } from './school-snapshot';
@@ -48,16 +47,8 @@ export async function exportSchool(
     const source = await openSchoolRows(connection);
     const { school } = source;
     // The imported rows' fields the store does not model are given back (see giving-back.ts).
-    const kept = withoutNeverKept(await readKeptFields(connection));
+    const kept = await keptToGiveBack(connection, version);
     if (version === '1.2') v12 = oneRoster12Writer(bundle, !kept.has('roles.csv'));
-    else {
-      // 1.1 has no roles.csv, and no result without a score (a 1.2 result not submitted, or
-      // with a text score no scale maps): those are not given back.
-      kept.delete('roles.csv');
-      for (const [sourcedId, fields] of kept.get('results.csv') ?? []) {
-        if (!fields.score) kept.get('results.csv')?.delete(sourcedId);
-      }
-    }
     writer = givingBack(v12 ?? bundle, kept, school.storedSourcedIds(), (file) => requiredColumnsOf(file, version));
     for (const collection of EXPORTED) await exportCollection(writer, counts, collection, source);
     const files = version === '1.2' ? [...ONEROSTER_FILES, ...V12_FILES] : ONEROSTER_FILES;

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { writePage } from '../../src/bindings/oneroster/page-writer';
-import { parseQuery } from '../../src/provider/record-query';
+import { pageOf, type RecordScan } from '../../src/provider/record-pages';
 
 /**
  * A page of 10,000 records leaves in pieces of a few hundred, waiting for the client between
@@ -29,11 +29,15 @@ class SlowResponse extends EventEmitter {
 
 test('a 10,000-record page is written in pieces, each after the client caught up', async () => {
   const records = Array.from({ length: 12_000 }, (_, index) => ({ sourcedId: `u${index}`, givenName: 'x' }));
-  const query = parseQuery(new URLSearchParams('limit=10000&offset=1000'), () => true);
-  if ('codeMinor' in query) throw new Error(query.problem);
+  const scan: RecordScan = async (visit) => {
+    for (const record of records) if (!(await visit(() => record))) break;
+    return ['sourcedId', 'givenName'];
+  };
+  const selected = await pageOf(scan, new URLSearchParams('limit=10000&offset=1000'), () => ({}));
+  if ('codeMinor' in selected) throw new Error(selected.problem);
   const response = new SlowResponse();
   const url = new URL('http://school.example/ims/oneroster/rostering/v1p2/users?limit=10000&offset=1000');
-  await writePage(response as unknown as ServerResponse, 'users', records, query, url);
+  await writePage(response as unknown as ServerResponse, 'users', selected.page, selected.query, url);
   expect(response.ended).toBe(true);
   expect(response.writes.length).toBeGreaterThanOrEqual(50);
   expect(Math.max(...response.writes.map((piece) => piece.length))).toBeLessThan(20_000);

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Json } from '../../roster/rest-records';
+import type { RecordPage } from '../../provider/record-pages';
 import type { RecordQuery } from '../../provider/record-query';
 import { withFields } from '../../provider/record-query';
 import { recordOf } from '../../telemetry/request-record';
@@ -37,36 +37,41 @@ function written(response: ServerResponse, text: string): Promise<void> | undefi
 
 /**
  * Writes one page of a collection: `{"<key>": [...]}` with X-Total-Count and Link, streamed a few
- * hundred records at a time and waiting while the client is behind, so that memory stays flat
- * however large the page.
+ * hundred records at a time as the page's records come and waiting while the client is behind, so
+ * that memory stays flat however large the page.
  */
 export async function writePage(
   response: ServerResponse,
   key: string,
-  records: readonly Json[],
+  page: RecordPage,
   query: RecordQuery,
   url: URL,
 ): Promise<void> {
   const headers: Record<string, string | number> = {
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'no-store',
-    'X-Total-Count': records.length,
-    Link: linkHeader(url, records.length, query),
+    'X-Total-Count': page.total,
+    Link: linkHeader(url, page.total, query),
   };
   const requestId = recordOf(response)?.id;
   if (requestId) headers['X-Request-Id'] = requestId;
   response.writeHead(200, headers);
-  const end = Math.min(records.length, query.offset + query.limit);
   let pending = written(response, `{${JSON.stringify(key)}:[`);
-  for (let start = query.offset; start < end; start += RECORDS_PER_WRITE) {
+  let pieces: string[] = [];
+  let first = true;
+  const flush = async () => {
     if (pending) await pending;
-    if (response.destroyed) return;
-    const piece = records
-      .slice(start, Math.min(end, start + RECORDS_PER_WRITE))
-      .map((record) => JSON.stringify(withFields(record, query.fields)))
-      .join(',');
-    pending = written(response, start === query.offset ? piece : `,${piece}`);
-  }
+    pending = written(response, `${first ? '' : ','}${pieces.join(',')}`);
+    first = false;
+    pieces = [];
+  };
+  await page.records(async (record) => {
+    pieces.push(JSON.stringify(withFields(record, query.fields)));
+    if (pieces.length >= RECORDS_PER_WRITE) await flush();
+    return !response.destroyed;
+  });
+  if (response.destroyed) return;
+  if (pieces.length > 0) await flush();
   if (pending) await pending;
   response.end(']}');
 }

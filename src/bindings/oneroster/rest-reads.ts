@@ -47,26 +47,24 @@ export async function answerRead(
   if (!identity) return;
   record.operation = `oneroster ${segments.length === 3 ? `${segments[0]}/${segments[2]}` : segments[0]}`;
   const url = new URL(request.url ?? '/', baseUrlFor(request.headers.host, parts.address));
-  const read = readCollection(
-    service,
-    await parts.exportedRows.read(),
-    segments,
-    url.searchParams,
-    identity.scope,
-    version,
-  );
-  switch (read.kind) {
-    case 'unknown-path':
-      return sendStatusInfo(response, 404, 'unknownobject', 'There is no such collection.');
-    case 'unknown-record':
-      return sendStatusInfo(response, 404, 'unknownobject', read.description);
-    case 'bad-query':
-      return sendStatusInfo(response, 400, read.codeMinor, read.problem);
-    case 'one':
-      record.outcome = 'ok';
-      return sendJson(response, 200, { [read.key]: read.record });
-    case 'list':
-      record.outcome = 'ok';
-      return writePage(response, read.key, read.records, read.query, url);
+  const reading = await parts.exportedRows.open();
+  try {
+    const read = await readCollection(service, reading, segments, url.searchParams, identity.scope, version);
+    switch (read.kind) {
+      case 'unknown-path':
+        return sendStatusInfo(response, 404, 'unknownobject', 'There is no such collection.');
+      case 'unknown-record':
+        return sendStatusInfo(response, 404, 'unknownobject', read.description);
+      case 'bad-query':
+        return sendStatusInfo(response, 400, read.codeMinor, read.problem);
+      case 'one':
+        record.outcome = 'ok';
+        return sendJson(response, 200, { [read.key]: read.record });
+      case 'list':
+        record.outcome = 'ok';
+        return await writePage(response, read.key, read.page, read.query, url);
+    }
+  } finally {
+    await reading.close();
   }
 }

@@ -1,0 +1,90 @@
+import type { ImportConnection } from '../store/roster/import-connection';
+import { readKeptFields } from '../store/roster/kept-fields';
+import type { BundleWriter } from './bundle-writer';
+import { cellsOf, type ExportPart } from './collections/collection';
+import { ONEROSTER_COLLECTIONS } from './collections/registry';
+import { givingBack } from './giving-back';
+import { withoutNeverKept } from './kept-fields';
+import { requiredColumnsOf } from './oneroster-columns';
+import { emit } from './school-snapshot';
+import { collectionHeader, collectionRows, openSchoolRows } from './school-rows';
+
+/** The kept rows of each file, by sourcedId, as an export gives them back. */
+export type KeptFiles = Map<string, Map<string, Record<string, string>>>;
+
+/**
+ * The kept fields an export of `version` gives back. 1.1 has no roles.csv, and no result without
+ * a score (a 1.2 result not submitted, or with a text score no scale maps): those are not given back.
+ */
+export async function keptToGiveBack(connection: ImportConnection, version: '1.1' | '1.2'): Promise<KeptFiles> {
+  const kept = withoutNeverKept(await readKeptFields(connection));
+  if (version === '1.1') {
+    kept.delete('roles.csv');
+    for (const [sourcedId, fields] of kept.get('results.csv') ?? []) {
+      if (!fields.score) kept.get('results.csv')?.delete(sourcedId);
+    }
+  }
+  return kept;
+}
+
+/** Where one file's rows go, as the export would write them: its header first, then each row. */
+export interface RowSink {
+  header(columns: readonly unknown[]): void;
+  /** Resolves to false to stop reading (the rest of the file is not read); the next row waits for it. */
+  row(values: readonly unknown[]): boolean | Promise<boolean>;
+}
+
+type Exported = { readonly name: string; readonly export: ExportPart<string> };
+const COLLECTIONS: readonly Exported[] = ONEROSTER_COLLECTIONS;
+
+/** Thrown through the export's loop when a sink has what it wants. */
+const ENOUGH = Symbol('enough');
+
+/**
+ * One OneRoster 1.1 file at a time, with exactly the rows `export` writes for it (its row source,
+ * then the kept fields given back and the kept rows the store does not hold), handed to a sink
+ * instead of a file: a reader of a few collections (the REST provider) reads those alone, row by
+ * row, and may read one twice. The source and the kept fields are read once, when opened.
+ */
+export interface GivenBackRows {
+  /** Hands `file`'s rows to `sink`; a file the export would not write calls nothing. */
+  scan(file: string, sink: RowSink): Promise<void>;
+}
+
+export async function openGivenBackRows(connection: ImportConnection): Promise<GivenBackRows> {
+  const source = await openSchoolRows(connection);
+  const kept = await keptToGiveBack(connection, '1.1');
+  const stored = source.school.storedSourcedIds();
+  return {
+    async scan(file, sink) {
+      const name = `${file}.csv`;
+      const into: BundleWriter = {
+        file(_name, header) {
+          sink.header(header);
+          return {
+            row: async (values) => {
+              if (!(await sink.row(values))) throw ENOUGH;
+            },
+            end: async () => {},
+          };
+        },
+        omit: async () => {},
+        close: async () => {},
+      };
+      const writer = givingBack(into, kept, stored, (written) => requiredColumnsOf(written, '1.1'));
+      const collection = COLLECTIONS.find((each) => each.name === file);
+      const counts: Record<string, number> = {};
+      try {
+        if (collection) {
+          const part = collection.export;
+          const header = await collectionHeader(source, part);
+          const rows = collectionRows(source, part);
+          await emit(writer, counts, name, header, rows, (record) => cellsOf(header, record));
+        }
+        await writer.finish(counts, [name]);
+      } catch (error) {
+        if (error !== ENOUGH) throw error;
+      }
+    },
+  };
+}
