@@ -6,7 +6,8 @@
 export interface ResultBody {
   readonly lineItem: string;
   readonly student: string;
-  readonly score: number;
+  /** Undefined for a result that holds no mark (`exempt`, `not submitted`, `submitted`). */
+  readonly score: number | undefined;
   readonly scoreStatus: string;
   readonly scoreDate: string | undefined;
   readonly comment: string | undefined;
@@ -17,6 +18,11 @@ export type ResultParse =
   | { readonly ok: false; readonly field: string; readonly problem: string };
 
 export const SCORE_STATUSES = ['exempt', 'fully graded', 'not submitted', 'partially graded', 'submitted'];
+/**
+ * The statuses a result may have without a score, as the import of a 1.2 bundle takes them:
+ * nothing was graded, so the result gives no mark (and counts in no average).
+ */
+export const UNSCORED_STATUSES = ['exempt', 'not submitted', 'submitted'];
 /** The longest sourcedId and comment taken. */
 export const MAX_SOURCED_ID_LENGTH = 256;
 export const MAX_COMMENT_LENGTH = 2_000;
@@ -53,8 +59,10 @@ export function parseResult(body: unknown, sourcedId: string): ResultParse {
     return problem('scoreStatus', `one of ${SCORE_STATUSES.join(', ')}`);
   }
   const { score } = fields;
-  if (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > MAX_SCORE) {
-    return problem('score', `a number from 0 to ${MAX_SCORE} is required (this service keeps results with a score)`);
+  const unscored = (score === undefined || score === null) && UNSCORED_STATUSES.includes(scoreStatus);
+  if (!unscored && (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > MAX_SCORE)) {
+    const without = `without one, scoreStatus is one of ${UNSCORED_STATUSES.join(', ')}`;
+    return problem('score', `a number from 0 to ${MAX_SCORE} is required (${without})`);
   }
   const { comment, scoreDate } = fields;
   if (comment !== undefined && (typeof comment !== 'string' || comment.length > MAX_COMMENT_LENGTH)) {
@@ -65,8 +73,32 @@ export function parseResult(body: unknown, sourcedId: string): ResultParse {
   }
   return {
     ok: true,
-    result: { lineItem, student, score, scoreStatus, scoreDate, comment: comment as string | undefined },
+    result: {
+      lineItem,
+      student,
+      score: unscored ? undefined : (score as number),
+      scoreStatus,
+      scoreDate,
+      comment: comment as string | undefined,
+    },
   };
+}
+
+/**
+ * A result without a mark, kept whole as the import keeps an unscored 1.2 result: the row of
+ * results.csv it is given back as.
+ */
+export function unscoredRowOf(result: ResultBody, sourcedId: string, modifiedAt: string): string {
+  const row: Record<string, string> = {
+    sourcedId,
+    dateLastModified: modifiedAt,
+    lineItemSourcedId: result.lineItem,
+    studentSourcedId: result.student,
+    scoreStatus: result.scoreStatus,
+  };
+  if (result.comment) row.comment = result.comment;
+  if (result.scoreDate) row.scoreDate = result.scoreDate.slice(0, 10);
+  return JSON.stringify(row);
 }
 
 /** The fields of a result the store does not hold, kept as an import keeps them; null for none. */

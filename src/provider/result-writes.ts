@@ -10,9 +10,13 @@ import {
   lineItemBySourcedId,
   markBySourcedId,
   putMark,
+  putUnscoredResult,
+  deleteUnscoredResult,
+  unscoredResultBySourcedId,
 } from '../store/queries/provider-marks';
 import { inTransaction } from '../store/session';
-import { keptFieldsOf, parseResult } from './result-body';
+import { keptFieldsOf, parseResult, unscoredRowOf } from './result-body';
+import { auditWrite } from './write-audit';
 
 /**
  * A OneRoster consumer's writes of results: a result IS the school's mark, the same row
@@ -40,29 +44,10 @@ export type WriteOutcome =
   | { readonly kind: 'unknown'; readonly problem: string }
   | { readonly kind: 'forbidden'; readonly problem: string };
 
-const WRITERS = new Set(['school', 'teacher']);
+/** The scopes that may write: the school's, and a teacher's (in the classes they teach). */
+export const WRITERS = new Set(['school', 'teacher']);
 /** The sync's own bound for a caller, which a consumer's marks share: each device keeps its own limit. */
 const CALLER_LIMIT = { limit: 1_000_000, windowMs: 3_600_000 };
-
-function audit(
-  parts: WriteParts,
-  who: Identity,
-  address: string,
-  operation: string,
-  ids: { student: number; classId: number },
-) {
-  parts.audit.record({
-    at: parts.clock(),
-    caller: who.name,
-    address,
-    operation,
-    binding: 'oneroster',
-    outcome: 'ok',
-    students: [ids.student],
-    teachers: [],
-    classes: [ids.classId],
-  });
-}
 
 export async function putResult(
   parts: WriteParts,
@@ -88,19 +73,28 @@ export async function putResult(
     return { kind: 'invalid', problem: `student: ${result.student} is not enrolled in the line item's class.` };
   }
   const now = parts.clock();
+  const audited = { students: [enrolment.studentId], classes: [lineItem.classId] };
+  if (result.score === undefined) {
+    const row = unscoredRowOf(result, sourcedId, now.toISOString());
+    const kept = await inTransaction(store, (transaction) => putUnscoredResult(transaction, { sourcedId, row }));
+    parts.changed();
+    auditWrite(parts, who, address, 'PUT results', audited);
+    return { kind: 'written', created: kept.created };
+  }
   const recordId = enrolment.recordId;
+  const score = result.score;
   const written = await inTransaction(store, (transaction) =>
     putMark(transaction, {
       sourcedId,
       assessmentId: lineItem.id,
       recordId,
-      score: result.score,
+      score,
       modifiedAt: now.toISOString(),
       kept: keptFieldsOf(result),
     }),
   );
   parts.changed();
-  audit(parts, who, address, 'PUT results', { student: enrolment.studentId, classId: lineItem.classId });
+  auditWrite(parts, who, address, 'PUT results', audited);
   const queued = await queueMarkNotifications(
     store,
     { assessmentId: lineItem.id, classId: lineItem.classId },
@@ -112,6 +106,19 @@ export async function putResult(
   return { kind: 'written', created: written.created };
 }
 
+/** The enrolment record a result's sourcedId is of, and whether it is a result without a mark. */
+async function resultRecord(
+  store: Store,
+  sourcedId: string,
+): Promise<{ recordId: number; unscored: boolean } | undefined> {
+  const mark = await markBySourcedId(store, sourcedId);
+  if (mark) return { recordId: mark.recordId, unscored: false };
+  const unscored = await unscoredResultBySourcedId(store, sourcedId);
+  const lineItem = unscored && (await lineItemBySourcedId(store, unscored.lineItem));
+  const enrolment = unscored && lineItem && (await enrolmentBySourcedId(store, unscored.student, lineItem.classId));
+  return enrolment?.recordId === undefined ? undefined : { recordId: enrolment.recordId, unscored: true };
+}
+
 export async function deleteResult(
   parts: WriteParts,
   who: Identity,
@@ -119,11 +126,14 @@ export async function deleteResult(
   sourcedId: string,
 ): Promise<WriteOutcome> {
   if (!WRITERS.has(who.scope.kind)) return { kind: 'forbidden', problem: "The caller's scope may not write marks." };
-  const mark = await markBySourcedId(parts.store, sourcedId);
-  const enrolment = mark && (await new Visibility(parts.store, who.scope).enrolment(mark.recordId));
-  if (!mark || !enrolment) return { kind: 'unknown', problem: `There is no result ${sourcedId}.` };
-  await inTransaction(parts.store, (transaction) => deleteMark(transaction, sourcedId));
+  const found = await resultRecord(parts.store, sourcedId);
+  const enrolment = found && (await new Visibility(parts.store, who.scope).enrolment(found.recordId));
+  if (!found || !enrolment) return { kind: 'unknown', problem: `There is no result ${sourcedId}.` };
+  await inTransaction(parts.store, async (transaction) => {
+    if (found.unscored) await deleteUnscoredResult(transaction, sourcedId);
+    else await deleteMark(transaction, sourcedId);
+  });
   parts.changed();
-  audit(parts, who, address, 'DELETE results', { student: enrolment.studentId, classId: enrolment.classId });
+  auditWrite(parts, who, address, 'DELETE results', { students: [enrolment.studentId], classes: [enrolment.classId] });
   return { kind: 'deleted' };
 }

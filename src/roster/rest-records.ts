@@ -33,6 +33,8 @@ const REF_LISTS: Record<string, [field: string, type: string]> = {
 const LISTS = new Set(['grades', 'subjects', 'subjectCodes', 'periods']);
 const NUMBERS = new Set(['score', 'resultValueMin', 'resultValueMax']);
 const DATE_TIMES = new Set(['assignDate', 'dueDate']);
+/** An enrolment's dates, which the binding makes optional. */
+const OPTIONAL_DATES = new Set(['beginDate', 'endDate']);
 
 const ref = (sourcedId: string, type: string) => ({ href: `/${type}s/${sourcedId}`, sourcedId, type });
 
@@ -83,6 +85,12 @@ function setterOf(column: string, version: RestVersion): Setter | undefined {
   if (DATE_TIMES.has(column)) {
     return (record, value) => {
       record[column] = value === '' || value.includes('T') ? value : `${value}T00:00:00.000Z`;
+    };
+  }
+  // An optional date the row leaves empty is absent: the binding's "" is no date.
+  if (OPTIONAL_DATES.has(column)) {
+    return (record, value) => {
+      if (value !== '') record[column] = value;
     };
   }
   if (column === 'primary' || (column === 'enabledUser' && version === '1.2')) {

@@ -1,3 +1,8 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportSchool } from '../../src/roster/export-school';
+import { SILENT_PROGRESS } from '../../src/roster/progress';
 import type { RunningService } from '../../src/service';
 import { basic, remoteCall } from '../support/callers';
 import { describeEachEngine } from '../support/engines';
@@ -133,5 +138,37 @@ describeEachEngine('gradebook writes', (engine) => {
     expect(deleted.status).toBe(204);
     expect((await withToken(service, token, `${GRADEBOOK}/results/r-gone`)).status).toBe(404);
     expect((await withToken(service, token, `${GRADEBOOK}/results/r-gone`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  test('an exempt result without a score is kept as an import keeps it, and GetStudentsMarks2 drops it', async () => {
+    expect((await put(result({ score: 17.75 }), 'r-exempt')).status).toBe(201);
+    expect(await marksOnSoap()).toContain('17.75');
+    const before = await pushes();
+    const exempt = result({ score: undefined, scoreStatus: 'exempt', comment: 'Away on the trip' });
+    expect((await put(exempt, 'r-exempt')).status).toBe(200);
+    expect(await marksOnSoap()).not.toContain('17.75');
+    expect(await pushes()).toBe(before);
+    // Known by its sourcedId: the same PUT again replaces it.
+    expect((await put(exempt, 'r-exempt')).status).toBe(200);
+    const notSubmitted = await put(result({ score: undefined, scoreStatus: 'not submitted' }), 'r-not-in');
+    expect(notSubmitted.status).toBe(201);
+    const graded = await put(result({ score: undefined, scoreStatus: 'fully graded' }), 'r-no-score');
+    expect([graded.status, JSON.parse(graded.text).imsx_description]).toEqual([400, expect.stringContaining('score')]);
+    // A 1.2 export gives the unscored results back as rows of their own, with their status.
+    const folder = await mkdtemp(join(tmpdir(), 'unscored-'));
+    try {
+      await exportSchool(service.store, folder, SILENT_PROGRESS, undefined, '1.2');
+      const rows = (await readFile(join(folder, 'results.csv'), 'utf8')).split(/\r?\n/);
+      expect(rows.find((row) => row.startsWith('r-exempt,'))).toMatch(/exempt.*Away on the trip/);
+      expect(rows.find((row) => row.startsWith('r-not-in,'))).toContain('not submitted');
+      expect(rows.some((row) => row.startsWith('r-no-score,'))).toBe(false);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+    // A score given again makes it the mark once more; DELETE removes an unscored result too.
+    expect((await put(result({ score: 16.5 }), 'r-exempt')).status).toBe(200);
+    expect(await marksOnSoap()).toContain('16.5');
+    expect((await withToken(service, token, `${GRADEBOOK}/results/r-not-in`, { method: 'DELETE' })).status).toBe(204);
+    expect((await withToken(service, token, `${GRADEBOOK}/results/r-not-in`, { method: 'DELETE' })).status).toBe(404);
   });
 });

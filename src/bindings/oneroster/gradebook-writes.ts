@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { scopeUri } from '../../access/oauth-tokens';
+import { deleteLineItem, putLineItem } from '../../provider/line-item-writes';
 import { deleteResult, putResult, type WriteOutcome } from '../../provider/result-writes';
 import type { RequestRecord } from '../../telemetry/request-record';
 import { parseContentType } from '../../wire/content-type';
@@ -11,19 +12,28 @@ import { sendJson } from './json-answer';
 import type { ProviderParts } from './provider-parts';
 import { sendStatusInfo } from './status-info';
 
-/** The largest result taken: a result is a few hundred bytes, its comment at most 2,000 characters. */
+/**
+ * The largest result or line item taken: either is a few hundred bytes, a comment or description
+ * at most 2,000 characters.
+ */
 export const MAX_RESULT_BYTES = 16_384;
-const RESULT_PATH = /^results\/([^/]{1,256})$/;
+const WRITE_PATH = /^(results|lineItems)\/([^/]{1,256})$/;
 
-function sourcedIdOf(rest: string): string | undefined {
-  const match = RESULT_PATH.exec(rest);
+/** The collection and sourcedId a write's path names. */
+function targetOf(rest: string): { collection: 'results' | 'lineItems'; sourcedId: string } | undefined {
+  const match = WRITE_PATH.exec(rest);
   if (!match) return undefined;
   try {
-    return decodeURIComponent(match[1]);
+    return { collection: match[1] as 'results' | 'lineItems', sourcedId: decodeURIComponent(match[2]) };
   } catch {
     return undefined;
   }
 }
+
+const WRITERS = {
+  results: { put: putResult, delete: deleteResult },
+  lineItems: { put: putLineItem, delete: deleteLineItem },
+} as const;
 
 /** The JSON body of a PUT, or why there is none. */
 async function bodyOf(request: IncomingMessage): Promise<{ ok: true; body: unknown } | { ok: false; problem: string }> {
@@ -53,9 +63,9 @@ function answer(response: ServerResponse, record: RequestRecord, outcome: WriteO
 }
 
 /**
- * PUT and DELETE of `/results/{sourcedId}` under the gradebook service: a PUT creates (201) or
- * replaces (200) the result, a DELETE removes it (204). The token needs `gradebook.createput` or
- * `gradebook.delete`.
+ * PUT and DELETE of `/results/{sourcedId}` and `/lineItems/{sourcedId}` under the gradebook
+ * service: a PUT creates (201) or replaces (200) the record, a DELETE removes it (204). The token
+ * needs `gradebook.createput` or `gradebook.delete`.
  */
 export async function answerGradebookWrite(
   request: IncomingMessage,
@@ -64,24 +74,26 @@ export async function answerGradebookWrite(
   parts: ProviderParts,
   rest: string,
 ): Promise<void> {
-  const sourcedId = sourcedIdOf(rest);
+  const target = targetOf(rest);
   const method = request.method;
-  if (sourcedId === undefined || (method !== 'PUT' && method !== 'DELETE')) {
+  if (target === undefined || (method !== 'PUT' && method !== 'DELETE')) {
     return sendStatusInfo(
       response,
       404,
       'unknownobject',
-      'Results are written with PUT and DELETE of /results/{sourcedId}.',
+      'Results and line items are written with PUT and DELETE of /results/{sourcedId} and /lineItems/{sourcedId}.',
     );
   }
+  const { collection, sourcedId } = target;
   const needed = scopeUri(method === 'PUT' ? 'gradebook.createput' : 'gradebook.delete');
   const identity = await admitCaller(request, response, record, parts, [needed], method === 'PUT');
   if (!identity) return;
-  record.operation = `oneroster ${method} results`;
+  record.operation = `oneroster ${method} ${collection}`;
   const writeParts = { ...parts, changed: () => parts.exportedRows.changed() };
+  const writer = WRITERS[collection];
   if (method === 'DELETE')
-    return answer(response, record, await deleteResult(writeParts, identity, record.address, sourcedId));
+    return answer(response, record, await writer.delete(writeParts, identity, record.address, sourcedId));
   const body = await bodyOf(request);
   if (!body.ok) return sendStatusInfo(response, 400, 'invaliddata', body.problem, { Connection: 'close' });
-  answer(response, record, await putResult(writeParts, identity, record.address, sourcedId, body.body));
+  answer(response, record, await writer.put(writeParts, identity, record.address, sourcedId, body.body));
 }

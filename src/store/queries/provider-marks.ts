@@ -86,6 +86,8 @@ export interface PutMark {
 export async function putMark(transaction: Session, mark: PutMark): Promise<{ id: number; created: boolean }> {
   const { db } = transaction;
   const existing = await markBySourcedId(transaction, mark.sourcedId);
+  // A result that held no mark (exempt, say) and now has a score is the same result, replaced.
+  const wasUnscored = !existing && (await unscoredResultBySourcedId(transaction, mark.sourcedId)) !== undefined;
   let id: number;
   if (existing) {
     id = existing.id;
@@ -123,7 +125,7 @@ export async function putMark(transaction: Session, mark: PutMark): Promise<{ id
       .values({ file: RESULTS_FILE, sourced_id: mark.sourcedId, fields: mark.kept })
       .execute();
   }
-  return { id, created: existing === undefined };
+  return { id, created: existing === undefined && !wasUnscored };
 }
 
 /** Deletes the mark a sourcedId names, with its ledger entry and kept fields; false when there is none. */
@@ -135,4 +137,60 @@ export async function deleteMark(transaction: Session, sourcedId: string): Promi
   await db.deleteFrom('roster_ids').where('kind', '=', 'marks').where('id', '=', existing.id).execute();
   await db.deleteFrom('roster_fields').where('file', '=', RESULTS_FILE).where('sourced_id', '=', sourcedId).execute();
   return true;
+}
+
+/**
+ * The result a sourcedId names that holds no mark (an `exempt` or `not submitted` one, kept whole
+ * as an import of a 1.2 bundle keeps it): the line item and student it names.
+ */
+export async function unscoredResultBySourcedId(
+  session: Session,
+  sourcedId: string,
+): Promise<{ lineItem: string; student: string } | undefined> {
+  if (await markBySourcedId(session, sourcedId)) return undefined;
+  const kept = await session.db
+    .selectFrom('roster_fields')
+    .select('fields')
+    .where('file', '=', RESULTS_FILE)
+    .where('sourced_id', '=', sourcedId)
+    .executeTakeFirst();
+  const fields = kept && (JSON.parse(kept.fields) as Record<string, string>);
+  // A row kept whole has its sourcedId among its fields; one kept in part completes a mark's row.
+  if (!fields?.sourcedId || !fields.lineItemSourcedId || !fields.studentSourcedId) return undefined;
+  return { lineItem: fields.lineItemSourcedId, student: fields.studentSourcedId };
+}
+
+/**
+ * Writes a result without a mark under its sourcedId: its row kept whole (as the import keeps an
+ * unscored 1.2 result), and the mark the sourcedId named, if any, deleted, since the result now
+ * has no score. Whether it is new.
+ */
+export async function putUnscoredResult(
+  transaction: Session,
+  result: { readonly sourcedId: string; readonly row: string },
+): Promise<{ created: boolean }> {
+  const known =
+    (await markBySourcedId(transaction, result.sourcedId)) !== undefined ||
+    (await unscoredResultBySourcedId(transaction, result.sourcedId)) !== undefined;
+  await deleteMark(transaction, result.sourcedId);
+  const { db } = transaction;
+  await db
+    .deleteFrom('roster_fields')
+    .where('file', '=', RESULTS_FILE)
+    .where('sourced_id', '=', result.sourcedId)
+    .execute();
+  await db
+    .insertInto('roster_fields')
+    .values({ file: RESULTS_FILE, sourced_id: result.sourcedId, fields: result.row })
+    .execute();
+  return { created: !known };
+}
+
+/** Deletes a result without a mark (its kept row). */
+export async function deleteUnscoredResult(transaction: Session, sourcedId: string): Promise<void> {
+  await transaction.db
+    .deleteFrom('roster_fields')
+    .where('file', '=', RESULTS_FILE)
+    .where('sourced_id', '=', sourcedId)
+    .execute();
 }
