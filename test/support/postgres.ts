@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './processes';
+import { freePortBelowEphemeral } from './processes';
 
 /**
  * A throwaway PostgreSQL cluster for tests: initdb and pg_ctl from Debian's packages in a temp
@@ -57,19 +57,31 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       throw new Error(`${program} failed: ${stderr || stdout || String(error)}`);
     }
   };
-  const port = await freePort();
   run('initdb', ['-D', dataDirectory, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
-  const startArgs = [
+  const log = join(directory, 'server.log');
+  const argsFor = (port: number) => [
     '-D',
     dataDirectory,
     '-l',
-    join(directory, 'server.log'),
+    log,
     '-w',
     '-o',
     `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off`,
     'start',
   ];
-  run('pg_ctl', startArgs);
+  // Another test's server may take the probed port before this one binds it: then another port.
+  let port = await freePortBelowEphemeral();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      run('pg_ctl', argsFor(port));
+      break;
+    } catch (error) {
+      const taken = existsSync(log) && readFileSync(log, 'utf8').includes('could not create any TCP/IP sockets');
+      if (!taken || attempt === 3) throw error;
+      port = await freePortBelowEphemeral();
+    }
+  }
+  const startArgs = argsFor(port);
   let serving = true;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

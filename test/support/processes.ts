@@ -81,6 +81,27 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A loopback port nothing listens on now, below the kernel's ephemeral range (32768 and up on
+ * Linux): a port from that range (freePort) may be taken, between the probe and a server's bind,
+ * by any outgoing connection's local end, which a long-lived server like PostgreSQL cannot retry.
+ */
+export async function freePortBelowEphemeral(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await bindable(port)) return port;
+  }
+  return freePort();
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
 /** Polls until the port accepts connections; fails early if the child exits first. */
 export async function waitForPort(port: number, child: ChildProcess, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
