@@ -1,3 +1,4 @@
+import type { AuditTrail } from '../../audit/audit-trail';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { scopeUri } from '../../access/oauth-tokens';
 import { deleteLineItem, putLineItem } from '../../provider/line-item-writes';
@@ -53,13 +54,22 @@ async function bodyOf(request: IncomingMessage): Promise<{ ok: true; body: unkno
   }
 }
 
-function answer(response: ServerResponse, record: RequestRecord, outcome: WriteOutcome): void {
+/**
+ * The answer to a write, sent once the trail's entry for it is in the journal file, as a SOAP
+ * call's is: an answered write is never missing from the trail, even after a SIGKILL.
+ */
+function answer(response: ServerResponse, record: RequestRecord, outcome: WriteOutcome, audit: AuditTrail): void {
   record.outcome = outcome.kind === 'written' || outcome.kind === 'deleted' ? 'ok' : outcome.kind;
-  if (outcome.kind === 'written') sendJson(response, outcome.created ? 201 : 200, {});
-  else if (outcome.kind === 'deleted') sendEmpty(response, 204);
-  else if (outcome.kind === 'invalid') sendStatusInfo(response, 400, 'invaliddata', outcome.problem);
-  else if (outcome.kind === 'unknown') sendStatusInfo(response, 404, 'unknownobject', outcome.problem);
-  else sendStatusInfo(response, 403, 'forbidden', outcome.problem);
+  const send = () => {
+    if (outcome.kind === 'written') sendJson(response, outcome.created ? 201 : 200, {});
+    else if (outcome.kind === 'deleted') sendEmpty(response, 204);
+    else if (outcome.kind === 'invalid') sendStatusInfo(response, 400, 'invaliddata', outcome.problem);
+    else if (outcome.kind === 'unknown') sendStatusInfo(response, 404, 'unknownobject', outcome.problem);
+    else sendStatusInfo(response, 403, 'forbidden', outcome.problem);
+  };
+  audit.afterJournal(send, () =>
+    sendStatusInfo(response, 500, 'internal_server_error', 'The write could not be recorded in the audit trail.'),
+  );
 }
 
 /**
@@ -92,8 +102,8 @@ export async function answerGradebookWrite(
   const writeParts = { ...parts, changed: () => parts.exportedRows.changed() };
   const writer = WRITERS[collection];
   if (method === 'DELETE')
-    return answer(response, record, await writer.delete(writeParts, identity, record.address, sourcedId));
+    return answer(response, record, await writer.delete(writeParts, identity, record.address, sourcedId), parts.audit);
   const body = await bodyOf(request);
   if (!body.ok) return sendStatusInfo(response, 400, 'invaliddata', body.problem, { Connection: 'close' });
-  answer(response, record, await writer.put(writeParts, identity, record.address, sourcedId, body.body));
+  answer(response, record, await writer.put(writeParts, identity, record.address, sourcedId, body.body), parts.audit);
 }
