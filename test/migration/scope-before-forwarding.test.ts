@@ -208,30 +208,29 @@ describeEachEngine('scope before forwarding', ({ engine, freshStoreSettings }) =
   });
   afterAll(() => legacy.close());
 
-  // The statements are counted where the pg client sends them; SQLite's are the same queries.
-  (engine === 'postgres' ? test : test.skip)(
-    'legacy: a record out of scope costs what an unknown one does',
-    async () => {
-      const url = await start('legacy');
-      legacy.requests.splice(0);
-      const view = views.guardian;
-      const cases: Array<[string, string, (id: string) => Record<string, string>, number]> = [
-        ['GetStudentInfoById', INFO, (id) => ({ StudentId: id }), view.unseenStudent],
-        ['GetStudentInfoByRecId', INFO, (id) => ({ StudentRecId: id }), view.unseenRecord],
-        ['GetAllAuditsByClassId', '/GetStudentsAudit.asmx', (id) => ({ classId: id }), view.unseenClass],
-        ['GetExamTableByExamId', '/Scheduals.asmx', (id) => ({ ExamId: id }), other.exam],
-      ];
-      for (const [operation, path, parameters, unseen] of cases) {
-        const statements = async (id: string) =>
-          recordStatements(await statementsSentDuring(() => ask(url, 'guardian', path, operation, parameters(id))));
-        await statements('999999');
-        const unknown = await statements('999999');
-        expect(unknown.length).toBeGreaterThan(0);
-        expect([operation, await statements(String(unseen))]).toEqual([operation, unknown]);
-      }
-      expect(legacy.requests).toHaveLength(0);
-    },
-  );
+  // The statements are counted where the pg client sends them; SQLite's are the same queries, so
+  // the test is PostgreSQL's alone (registered there only, rather than shown skipped on SQLite).
+  const onPostgres = engine === 'postgres' ? test : () => undefined;
+  onPostgres('legacy: a record out of scope costs what an unknown one does', async () => {
+    const url = await start('legacy');
+    legacy.requests.splice(0);
+    const view = views.guardian;
+    const cases: Array<[string, string, (id: string) => Record<string, string>, number]> = [
+      ['GetStudentInfoById', INFO, (id) => ({ StudentId: id }), view.unseenStudent],
+      ['GetStudentInfoByRecId', INFO, (id) => ({ StudentRecId: id }), view.unseenRecord],
+      ['GetAllAuditsByClassId', '/GetStudentsAudit.asmx', (id) => ({ classId: id }), view.unseenClass],
+      ['GetExamTableByExamId', '/Scheduals.asmx', (id) => ({ ExamId: id }), other.exam],
+    ];
+    for (const [operation, path, parameters, unseen] of cases) {
+      const statements = async (id: string) =>
+        recordStatements(await statementsSentDuring(() => ask(url, 'guardian', path, operation, parameters(id))));
+      await statements('999999');
+      const unknown = await statements('999999');
+      expect(unknown.length).toBeGreaterThan(0);
+      expect([operation, await statements(String(unseen))]).toEqual([operation, unknown]);
+    }
+    expect(legacy.requests).toHaveLength(0);
+  });
 
   test('legacy: every other operation naming a record out of scope is answered here, never forwarded', async () => {
     const url = await start('legacy');
