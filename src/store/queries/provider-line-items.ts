@@ -1,4 +1,5 @@
 import type { Session } from '../session';
+import { ledgerWrite } from './provider-ledger';
 
 /**
  * The line items a OneRoster consumer writes (PUT and DELETE of lineItems): the school's
@@ -115,29 +116,13 @@ export async function putAssessment(
   const created = id === undefined;
   if (id !== undefined) {
     await db.updateTable('assessments').set(values).where('id', '=', id).execute();
-    await db
-      .updateTable('roster_ids')
-      .set({ modified_at: item.modifiedAt })
-      .where('kind', '=', 'assessments')
-      .where('id', '=', id)
-      .execute();
   } else {
     const inserted = await db.insertInto('assessments').values(values).returning('id').executeTakeFirstOrThrow();
     id = Number(inserted.id);
-    await db
-      .insertInto('roster_ids')
-      .values({ kind: 'assessments', sourced_id: item.sourcedId, id, modified_at: item.modifiedAt })
-      .execute();
   }
-  await db
-    .deleteFrom('roster_fields')
-    .where('file', '=', LINE_ITEMS_FILE)
-    .where('sourced_id', '=', item.sourcedId)
-    .execute();
-  await db
-    .insertInto('roster_fields')
-    .values({ file: LINE_ITEMS_FILE, sourced_id: item.sourcedId, fields: item.kept })
-    .execute();
+  const { sourcedId, modifiedAt, kept } = item;
+  const kind = 'assessments';
+  await ledgerWrite(transaction, { kind, file: LINE_ITEMS_FILE, sourcedId, id, modifiedAt, fields: kept }, created);
   return { id, created };
 }
 

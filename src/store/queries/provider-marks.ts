@@ -1,4 +1,5 @@
 import type { Session } from '../session';
+import { ledgerWrite } from './provider-ledger';
 
 /**
  * The marks a OneRoster consumer writes (PUT and DELETE of results): the same rows an import and
@@ -96,12 +97,6 @@ export async function putMark(transaction: Session, mark: PutMark): Promise<{ id
       .set({ assessment_id: mark.assessmentId, student_record_id: mark.recordId, score: mark.score })
       .where('id', '=', id)
       .execute();
-    await db
-      .updateTable('roster_ids')
-      .set({ modified_at: mark.modifiedAt })
-      .where('kind', '=', 'marks')
-      .where('id', '=', id)
-      .execute();
   } else {
     const inserted = await db
       .insertInto('marks')
@@ -109,22 +104,10 @@ export async function putMark(transaction: Session, mark: PutMark): Promise<{ id
       .returning('id')
       .executeTakeFirstOrThrow();
     id = Number(inserted.id);
-    await db
-      .insertInto('roster_ids')
-      .values({ kind: 'marks', sourced_id: mark.sourcedId, id, modified_at: mark.modifiedAt })
-      .execute();
   }
-  await db
-    .deleteFrom('roster_fields')
-    .where('file', '=', RESULTS_FILE)
-    .where('sourced_id', '=', mark.sourcedId)
-    .execute();
-  if (mark.kept !== null) {
-    await db
-      .insertInto('roster_fields')
-      .values({ file: RESULTS_FILE, sourced_id: mark.sourcedId, fields: mark.kept })
-      .execute();
-  }
+  const { sourcedId, modifiedAt, kept } = mark;
+  const kind = 'marks';
+  await ledgerWrite(transaction, { kind, file: RESULTS_FILE, sourcedId, id, modifiedAt, fields: kept }, !existing);
   return { id, created: existing === undefined && !wasUnscored };
 }
 
