@@ -109,6 +109,11 @@ export interface PendingSection {
   readonly storedSection?: number;
   /** The file `line` is of, when not classes.csv: a delta's enrolment that has a stored class placed again. */
   readonly reader?: FieldReader;
+  /**
+   * A delta's other name of a stored class, placed apart from it (see PupilsTakenOut): a class of
+   * its own only if its section differs, whatever id the ledger once gave it.
+   */
+  readonly anotherName?: boolean;
 }
 export type PendingSections = Map<Entry, PendingSection>;
 

@@ -210,7 +210,11 @@ export class SectionInference {
       const key = pairKey(found, klass.row.subject_id);
       const first = taken.get(key);
       if (!first) taken.set(key, klass);
-      else if (book.mode === 'bulk' || book.storedId('class_subjects', klass.sourcedId) === undefined) {
+      else if (
+        book.mode === 'bulk' ||
+        info.anotherName ||
+        book.storedId('class_subjects', klass.sourcedId) === undefined
+      ) {
         book.reject(klass);
         book.alias(klass.sourcedId, first);
       } else taken.set(key, this.oneOfTwoStored(klass, first, reader));

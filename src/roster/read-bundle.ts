@@ -8,6 +8,7 @@ import {
 } from '../store/roster/staged-marks';
 import { readAcademicSessions, readOrgs } from './calendar-files';
 import { readClasses, readCourses, readGradeLevels } from './class-files';
+import { endLineItemsOfDeleted } from './delta-ended-rows';
 import { readEnrollments } from './enrollment-file';
 import { readCategories, readLineItems, readResults } from './gradebook-files';
 import type { ImportContext } from './import-context';
@@ -36,6 +37,7 @@ export async function readBundle(
   await readCategories(context);
   const scales = await readScoreScales(context);
   const scaleOf = await readLineItems(context, scales);
+  await endLineItemsOfDeleted(context, connection);
   const recordOf = recordFinder(context.book);
   await readOwnFiles(context, recordOf);
   await createMarkStaging(connection);

@@ -118,8 +118,8 @@ export class RosterBook {
     return accepted;
   }
 
-  /** A row with status=tobedeleted: in delta mode its record leaves the store. */
-  delete(table: SchoolTableName, sourcedId: string, reader: FieldReader): void {
+  /** A row with status=tobedeleted (or a record found to be another's): in delta mode its record leaves the store. */
+  delete(table: SchoolTableName, sourcedId: string, reader: { readonly file: string; readonly line: number }): void {
     const marked = this.toBeDeleted.get(table) ?? new Map<string, string>();
     if (!marked.has(sourcedId)) marked.set(sourcedId, `${reader.file}:${reader.line}`);
     this.toBeDeleted.set(table, marked);

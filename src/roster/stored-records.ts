@@ -52,6 +52,16 @@ export async function recordOtherNames(context: ImportContext, connection: Impor
   const { book } = context;
   const ids = (table: 'class_subjects' | 'teacher_assignments') =>
     book.aliasesOf(table).map(([sourcedId, entry]) => [sourcedId, entry.id] as const);
+  // A class that was another's other name and is a class of its own now (placed apart by a delta) is no alias.
+  if (context.mode === 'delta') {
+    const own = new Set(book.entries('class_subjects').map((entry) => entry.sourcedId));
+    const ended = (await storedAliases(connection, CLASS_ALIASES)).filter((alias) => own.has(alias.sourcedId));
+    await forgetLedgerEntries(
+      connection,
+      CLASS_ALIASES,
+      ended.map((alias) => alias.sourcedId),
+    );
+  }
   await recordAliases(connection, CLASS_ALIASES, context.mode === 'bulk', ids('class_subjects'));
   await recordAliases(connection, TEACHER_ASSIGNMENT_ALIASES, true, ids('teacher_assignments'));
   await forgetLedgerEntries(

@@ -9,8 +9,10 @@ import type { Entry } from './roster-book';
  * the first while another remains hands the record to that one (`handOvers`, for the ledger).
  *
  * `ended`: the enrolments the delta marks tobedeleted. `stored`: the sourcedIds of the
- * assignments the store held as records of their own before the delta (an older import's
- * duplicate keeps its row until a bulk import).
+ * assignments the store held as records of their own before the delta. Two of them that teach one
+ * thing (an older import's duplicates, or two a delta's classes now place in one section) are one
+ * from this delta on, as a bulk import has them: the one given first keeps the record, the other
+ * is deleted and becomes its other name.
  */
 export function foldTeacherAssignments(
   context: ImportContext,
@@ -36,18 +38,34 @@ export function foldTeacherAssignments(
     context.handOvers.push({ heir, id: deletion.id, from: deletion.sourcedId });
   }
   const first = new Map<string, Entry>();
-  // The store's records first, so that a new enrolment teaching what one of them does is another name of it.
-  const ordered = [...book.all(table)].sort((a, b) => Number(a.line > 0) - Number(b.line > 0));
+  // The store's records first, in the order they were given (a bulk import's file order), so that
+  // a new enrolment teaching what one of them does is another name of it.
+  const ofStore = (entry: Entry) => entry.line === 0 || stored.has(entry.sourcedId);
+  const givenAt = (entry: Entry) => (ofStore(entry) ? (book.storedId(table, entry.sourcedId) ?? entry.id) : 0);
+  const ordered = [...book.all(table)].sort(
+    (a, b) => Number(!ofStore(a)) - Number(!ofStore(b)) || givenAt(a) - givenAt(b),
+  );
   for (const entry of ordered) {
     if (!entry.row) continue;
     const key = assignmentKey(entry);
     const found = first.get(key);
     if (!found) first.set(key, entry);
-    else if (entry.line > 0 && !stored.has(entry.sourcedId)) {
+    else if (stored.has(entry.sourcedId)) oneOfTwoStored(context, entry, found);
+    else if (entry.line > 0) {
       book.reject(entry);
       book.alias(entry.sourcedId, found);
     }
   }
+}
+
+/** A stored assignment teaching what one given before it does: deleted, it and its other names now the first's. */
+function oneOfTwoStored(context: ImportContext, entry: Entry, kept: Entry): void {
+  const { book } = context;
+  const table = 'teacher_assignments';
+  const id = book.storedId(table, entry.sourcedId);
+  book.delete(table, entry.sourcedId, { file: entry.line > 0 ? entry.file : 'enrollments.csv', line: entry.line });
+  for (const [sourcedId, target] of book.aliasesOf(table)) if (target.id === id) book.alias(sourcedId, kept);
+  book.alias(entry.sourcedId, kept);
 }
 
 /** Teacher, class section and subject, by their ids (a record of this bundle not yet numbered: by its sourcedId). */

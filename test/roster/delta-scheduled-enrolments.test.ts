@@ -14,12 +14,24 @@ const CHANGED = '2026-11-01T10:00:00.000Z';
 type Row = Record<string, string>;
 
 /** The small school with `s4`, a pupil without a homeroom in Science 7A alone (placed in 7A by its homeroom). */
-function school(extra: { emptyMath?: boolean } = {}): BundleRows {
+function school(extra: { emptyMath?: boolean; secondMath?: boolean } = {}): BundleRows {
   const rows = smallSchool();
   const s3 = rows.users.find((row) => row.sourcedId === 's3') as Row;
   rows.users.push({ ...s3, sourcedId: 's4', username: 's4', identifier: '1004', agentSourcedIds: '' });
   rows.enrollments.push({ ...rows.enrollments[3], sourcedId: 'e10', classSourcedId: 'sci-7a', userSourcedId: 's4' });
   rows.results.push({ ...rows.results[2], sourcedId: 'r5', studentSourcedId: 's4' });
+  if (extra.secondMath) {
+    // A second Math class of 7A's pupil s2, taught by t-1 as math-7a is: one subject of 7A with math-7a.
+    const math = rows.classes.find((row) => row.sourcedId === 'math-7a') as Row;
+    rows.classes.push({ ...math, sourcedId: 'math-7a2', title: 'Math 7A, second' });
+    rows.enrollments.push(
+      { ...rows.enrollments[4], sourcedId: 'e11', classSourcedId: 'math-7a2', userSourcedId: 's2' },
+      { ...rows.enrollments[6], sourcedId: 'e12', classSourcedId: 'math-7a2', userSourcedId: 't-1' },
+    );
+    const item = rows.lineItems.find((row) => row.sourcedId === 'li1') as Row;
+    rows.lineItems.push({ ...item, sourcedId: 'li4', title: 'Quiz 7A second', classSourcedId: 'math-7a2' });
+    rows.results.push({ ...rows.results[1], sourcedId: 'r6', lineItemSourcedId: 'li4' });
+  }
   if (extra.emptyMath) {
     // A Math class without pupils or classCode: taught to the section of its grade, `grade-07`.
     const math = rows.classes.find((row) => row.sourcedId === 'math-7b') as Row;
@@ -62,6 +74,34 @@ describeEachEngine('a delta that takes pupils out of scheduled classes', (engine
     const bulk = await imported(end);
     expect(bulk.tables.class_subjects.filter((row) => row.includes('grade-07'))).toHaveLength(1);
     expect((await imported(school({ emptyMath: true }), delta)).tables).toEqual(bulk.tables);
+  });
+
+  test('an emptied class and the class a bulk import made one with it are placed apart', async () => {
+    // math-7a2 is stored as math-7a's other name; emptied, math-7a goes to grade-07, math-7a2 stays in 7A.
+    const { end, delta } = without(school({ secondMath: true }), ['e4', 'e5'], ['r1', 'r2']);
+    const bulk = await imported(end);
+    expect(bulk.tables.class_subjects).toEqual(
+      expect.arrayContaining([
+        'math-7a {"class_id":"classes:section:y2026:grade-07","subject_id":"subjects:c-math"}',
+        'math-7a2 {"class_id":"classes:hr-7a","subject_id":"subjects:c-math"}',
+      ]),
+    );
+    expect(bulk.tables.teacher_assignments).toEqual(
+      expect.arrayContaining([
+        'e7 {"teacher_id":"teachers:t-1","class_id":"classes:section:y2026:grade-07","subject_id":"subjects:c-math"}',
+        'e12 {"teacher_id":"teachers:t-1","class_id":"classes:hr-7a","subject_id":"subjects:c-math"}',
+      ]),
+    );
+    expect(await imported(school({ secondMath: true }), delta)).toEqual(bulk);
+  });
+
+  test('a pupil taken out of one of two classes made one stays with the other, the two still one', async () => {
+    const { end, delta } = without(school({ secondMath: true }), ['e5'], ['r2']);
+    const bulk = await imported(end);
+    expect(bulk.tables.class_subjects.filter((row) => row.includes('c-math'))).toHaveLength(2);
+    const changed = await imported(school({ secondMath: true }), delta);
+    expect(changed.tables).toEqual(bulk.tables);
+    expect(changed.kept).toEqual(bulk.kept);
   });
 
   test('a pupil without a homeroom taken out of their last class has no enrolment record left', async () => {

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { ONEROSTER_FILES } from '../../src/roster/manifest';
 import { type GeneratedPhone, phoneValue, textValue } from './generated-values';
-import { KNOWN_DEFECTS } from './known-defects';
 import type { BundleRows } from './roster-bundle';
 import { type GeneratedSchool, type Row, withoutEmptyFiles } from './school-generator';
 
@@ -119,36 +118,13 @@ function applyPlan(state: SchoolState, plan: ChangePlan): void {
 const isHomeroom = (state: SchoolState, klass: string) =>
   state.files.get('classes')?.get(klass)?.classType === 'homeroom';
 
-/**
- * Whether these enrolments are of a pupil in a scheduled class that shares its course with another
- * scheduled class of its school: one a bulk import may have made the other's other name, which a
- * delta taking a pupil out does not split again (see KNOWN_DEFECTS.pupilOfMergedClass).
- */
-function takesFromMergedClass(state: SchoolState, taken: readonly Row[]): boolean {
-  if (!KNOWN_DEFECTS.pupilOfMergedClass) return false;
-  const scheduled = state.live('classes', (row) => row.classType === 'scheduled');
-  return taken.some((row) => {
-    const klass = scheduled.find((candidate) => candidate.sourcedId === row.classSourcedId);
-    return (
-      row.role === 'student' &&
-      klass !== undefined &&
-      scheduled.some(
-        (other) =>
-          other.sourcedId !== klass.sourcedId &&
-          other.courseSourcedId === klass.courseSourcedId &&
-          other.schoolSourcedId === klass.schoolSourcedId,
-      )
-    );
-  });
-}
-
 /** A pupil taken out of a scheduled class, with their results of its line items. */
 function dropEnrolment(state: SchoolState, index: number): void {
   const enrolment = pickFrom(
     state.live('enrollments', (row) => row.role === 'student' && !isHomeroom(state, row.classSourcedId)),
     index,
   );
-  if (!enrolment || takesFromMergedClass(state, [enrolment])) return;
+  if (!enrolment) return;
   state.remove('enrollments', enrolment.sourcedId);
   const items = new Set(
     state.live('lineItems', (row) => row.classSourcedId === enrolment.classSourcedId).map((row) => row.sourcedId),
@@ -163,8 +139,7 @@ function deleteUser(state: SchoolState, role: string, index: number): void {
     state.live('users', (row) => row.role === role),
     index,
   );
-  const enrolments = user ? state.live('enrollments', (row) => row.userSourcedId === user.sourcedId) : [];
-  if (!user || takesFromMergedClass(state, enrolments)) return;
+  if (!user) return;
   state.remove('users', user.sourcedId);
   for (const row of state.live('enrollments', (candidate) => candidate.userSourcedId === user.sourcedId))
     state.remove('enrollments', row.sourcedId);

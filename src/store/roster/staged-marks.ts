@@ -198,6 +198,12 @@ export async function writeStagedMarkFields(connection: ImportConnection, delta:
     await connection.run(
       "DELETE FROM roster_fields WHERE file = 'results.csv' AND sourced_id IN (SELECT sourced_id FROM staged_marks)",
     );
+    // Marks a delta's deletions took with them (a deleted pupil's, a deleted line item's) keep nothing either.
+    await connection.run(
+      "DELETE FROM roster_fields WHERE file = 'results.csv' AND EXISTS (SELECT 1 FROM roster_ids r " +
+        "WHERE r.kind = 'marks' AND r.sourced_id = roster_fields.sourced_id " +
+        'AND NOT EXISTS (SELECT 1 FROM marks m WHERE m.id = r.id))',
+    );
   }
   await connection.run(
     "INSERT INTO roster_fields (file, sourced_id, fields) SELECT 'results.csv', sourced_id, kept FROM staged_marks " +
