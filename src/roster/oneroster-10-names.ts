@@ -1,6 +1,5 @@
 import type { CsvFile } from './csv-file';
 import type { FieldReader } from './fields';
-import type { ReadColumn } from './oneroster-columns';
 import type { Problems } from './problems';
 
 /**
@@ -50,7 +49,7 @@ export function readAsOneRoster11(file: CsvFile, fileName: string, problems: Pro
  * any user whose enabledUser is false: the store keeps no account state, and the user's
  * enrolments and marks stay the school's.
  */
-export function readEnabledUser(reader: FieldReader<ReadColumn<'users'>>, warned: { header: boolean }): void {
+export function readEnabledUser(reader: FieldReader<'enabledUser' | 'status'>, warned: { header: boolean }): void {
   if (reader.hasColumn('enabledUser')) reader.oneOf('enabledUser', ['true', 'false'], true);
   else if (!warned.header) {
     warned.header = true;

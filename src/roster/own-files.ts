@@ -1,25 +1,22 @@
 import type { SchoolTableName } from '../store/roster/school-tables';
+import type { BundleReading } from './bundle-reading';
 import type { OwnFileCollection } from './collections/own-file';
-import { OWN_FILE_COLLECTIONS } from './collections/registry';
-import type { ImportContext } from './import-context';
-import { assignIds, forEachRow, rowStart, takeRow } from './read-file';
+import { assignIds, type BundleFile, forEachRow, rowStart, takeRow } from './read-file';
 
 /**
- * Reads the service's own files (collections/own-file.ts says what they are; each file's module
- * its columns and how a row becomes a record), in the order of the registry: what a row names is
- * read before it.
+ * Reads one of the service's own files (collections/own-file.ts says what they are; each file's
+ * module its columns and how a row becomes a record): each row's common columns, then its record
+ * from the module's `read`, its references resolved in the book.
  */
-type AnyOwnFile = OwnFileCollection<string, SchoolTableName, string>;
-
-async function readOwnFile(
-  context: ImportContext,
-  collection: AnyOwnFile,
-  recordOf: (studentId: number, classId: number) => number | undefined,
+export async function readOwnFile(
+  { context, recordOf }: BundleReading,
+  collection: OwnFileCollection<string, SchoolTableName, string>,
+  file: BundleFile,
 ): Promise<void> {
   const read = collection.read;
   if (!read) return;
   const { table } = collection;
-  await forEachRow<string>(context, `${collection.name}.csv`, collection.required, (reader) => {
+  await forEachRow<string>(context, file, collection.required, (reader) => {
     const start = rowStart(context, reader, table, 'contractId');
     if (!start) return;
     const resolve = (column: string, tables: SchoolTableName[], what: string) => {
@@ -30,12 +27,4 @@ async function readOwnFile(
     takeRow(context, reader, table, start, row, undefined, 'contractId');
   });
   assignIds(context, table);
-}
-
-export async function readOwnFiles(
-  context: ImportContext,
-  recordOf: (studentId: number, classId: number) => number | undefined,
-): Promise<void> {
-  for (const collection of OWN_FILE_COLLECTIONS as readonly AnyOwnFile[])
-    await readOwnFile(context, collection, recordOf);
 }

@@ -1,66 +1,45 @@
 import type { ImportConnection } from '../store/roster/import-connection';
-import {
-  assignMarkIds,
-  createMarkStaging,
-  dropUnchangedMarks,
-  duplicateMarks,
-  stageMarks,
-} from '../store/roster/staged-marks';
-import { readAcademicSessions, readOrgs } from './calendar-files';
-import { readClasses, readCourses, readGradeLevels } from './class-files';
+import type { BundleReading } from './bundle-reading';
+import { lineItems } from './collections/line-items';
+import { bundleFile, IMPORT_ORDER } from './collections/registry';
 import { endLineItemsOfDeleted } from './delta-ended-rows';
-import { readEnrollments } from './enrollment-file';
-import { readCategories, readLineItems, readResults } from './gradebook-files';
 import type { ImportContext } from './import-context';
-import { readOwnFiles } from './own-files';
-import { readRoles } from './roles-file';
+import { readOwnFile } from './own-files';
 import type { Entry, RosterBook } from './roster-book';
-import { readScoreScales } from './score-scales';
-import { readDemographics, readUsers } from './user-files';
 
-/** The files in the order their references need: what a row names is read before it. */
+/** Reads the bundle's files in the registry's order (`IMPORT_ORDER`): what a row names is read before it. */
 export async function readBundle(
   context: ImportContext,
   connection: ImportConnection,
   highestMarkId: number,
   skipInvalid: boolean,
 ): Promise<void> {
-  await readOrgs(context);
-  if (context.school.needed) return;
-  await readAcademicSessions(context);
-  await readGradeLevels(context);
-  await readCourses(context);
-  const classes = await readClasses(context);
-  await readUsers(context, context.version === '1.2' ? await readRoles(context) : undefined);
-  await readDemographics(context);
-  await readEnrollments(context, classes, connection);
-  await readCategories(context);
-  const scales = await readScoreScales(context);
-  const scaleOf = await readLineItems(context, scales);
-  await endLineItemsOfDeleted(context, connection);
-  const recordOf = recordFinder(context.book);
-  await readOwnFiles(context, recordOf);
-  await createMarkStaging(connection);
-  await readResults(context, recordOf, (marks) => stageMarks(connection, marks), scaleOf, scales);
-  const reader = context.readers.get('results.csv');
-  if (!reader) return;
-  for (const duplicate of await duplicateMarks(connection, skipInvalid)) {
-    reader.failAt(
-      duplicate.line,
-      'sourcedId',
-      'duplicate-sourcedId',
-      `sourcedId "${duplicate.sourcedId}" is already on line ${duplicate.firstLine} of results.csv`,
-    );
+  let records: ReturnType<typeof recordFinder> | undefined;
+  const recordOf = (studentId: number, classId: number) => {
+    // Found once, at the first row that asks: the enrolment records are whole once enrollments.csv is read.
+    records ??= recordFinder(context.book);
+    return records(studentId, classId);
+  };
+  const reading: BundleReading = {
+    context,
+    connection,
+    highestMarkId,
+    skipInvalid,
+    classes: { pending: new Map(), homeroomCourses: new Map() },
+    roles: undefined,
+    scales: new Map(),
+    scaleOf: new Map(),
+    recordOf,
+  };
+  for (const collection of IMPORT_ORDER) {
+    const file = bundleFile(collection);
+    if ('import' in collection) await collection.import.read(reading, file);
+    else await readOwnFile(reading, collection, file);
+    // A delta's deleted classes take their line items the delta does not list (a bulk import has none).
+    if (collection === lineItems) await endLineItemsOfDeleted(context, connection);
+    // Several schools in the bundle and none chosen (orgs.csv): nothing further is read.
+    if (context.school.needed) return;
   }
-  for (const clash of await assignMarkIds(connection, highestMarkId, skipInvalid)) {
-    reader.failAt(
-      clash.line,
-      'metadata.contractId',
-      'id-clash',
-      `id ${clash.id} is asked for by results.csv:${clash.line} and results.csv:${clash.firstLine}`,
-    );
-  }
-  if (context.mode === 'delta') await dropUnchangedMarks(connection);
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Database } from '../store/schema';
 import type { SchoolTableName } from '../store/roster/school-tables';
 import { type CsvFile, type CsvRow, CsvSyntaxError, openCsv } from './csv-file';
 import { counted } from '../lib/counted';
@@ -5,8 +6,21 @@ import { clip, FieldReader } from './fields';
 import { INACTIVE, keptAsOneRoster11, readAsOneRoster11 } from './oneroster-10-names';
 import { type ImportContext, readerOf } from './import-context';
 import { isNeverKept } from './kept-fields';
-import { isOneRosterFile } from './collections/registry';
 import type { Entry } from './roster-book';
+
+/**
+ * A file of the bundle as the import reads it, made of its collection by the registry
+ * (`bundleFile`): its name without .csv, whether it is one of OneRoster's (which the manifest
+ * must declare), whether its accepted rows are kept whole for export to give back, and the
+ * store's tables whose records its rows are (when the file cannot be read, rows naming those
+ * records are left out without a problem each, and counted in one line).
+ */
+export interface BundleFile {
+  readonly name: string;
+  readonly oneRoster: boolean;
+  readonly keepsRows: boolean;
+  readonly fills: readonly SchoolTableName[];
+}
 
 /**
  * Reads one file of the bundle row by row: checks its header has the required columns, hands each
@@ -15,36 +29,36 @@ import type { Entry } from './roster-book';
  */
 export async function forEachRow<Name extends string = string>(
   context: ImportContext,
-  fileName: string,
+  file: BundleFile,
   requiredColumns: readonly Name[],
   handle: (reader: FieldReader<Name>) => void,
   batches?: { every: number; flush: () => Promise<void> },
 ): Promise<boolean> {
-  const base = fileName.replace(/\.csv$/, '');
-  if (isOneRosterFile(base) && !context.declared.has(base)) {
-    noteNotDeclared(context, base, fileName);
+  const fileName = `${file.name}.csv`;
+  if (file.oneRoster && !context.declared.has(file.name)) {
+    noteNotDeclared(context, file);
     return false;
   }
   const found = context.bundle.find(fileName);
   if (!found) {
     // Declared but missing (a problem of the manifest's): rows naming its records are not listed one by one.
-    const line = context.declared.get(base);
-    if (line !== undefined) context.book.breakFile(fileName, `manifest.csv:${line}`, FILE_TABLES[fileName] ?? []);
+    const line = context.declared.get(file.name);
+    if (line !== undefined) context.book.breakFile(fileName, `manifest.csv:${line}`, file.fills);
     return false;
   }
-  let file: CsvFile;
+  let csv: CsvFile;
   let reader: FieldReader<Name> | undefined;
   let count = 0;
   context.progress.file(found, context.bundle.size(found));
   try {
-    file = readAsOneRoster11(await openCsv(context.bundle, found), fileName, context.problems);
-    reader = new FieldReader<Name>(fileName, file.header, context.problems, file.names);
+    csv = readAsOneRoster11(await openCsv(context.bundle, found), fileName, context.problems);
+    reader = new FieldReader<Name>(fileName, csv.header, context.problems, csv.names);
     context.readers.set(fileName, reader);
-    const rows = file.rows[Symbol.asyncIterator]();
+    const rows = csv.rows[Symbol.asyncIterator]();
     let next = await rows.next();
     // A header alone (or nothing) is a file without rows, whatever its header lacks: there is nothing to read.
     if (next.done) {
-      warnEmpty(context, fileName);
+      warnEmpty(context, file);
       context.progress.fileDone(0);
       return true;
     }
@@ -52,10 +66,10 @@ export async function forEachRow<Name extends string = string>(
       await rows.return?.();
       return true;
     }
-    const keep = keepsRows(base) ? rowKeeper(context, fileName, file) : undefined;
+    const keep = file.keepsRows ? rowKeeper(context, fileName, csv) : undefined;
     for (; !next.done; next = await rows.next()) {
       const row = next.value;
-      if (row.values.length > file.names.length) warnExtraFields(context, fileName, row, file.names.length);
+      if (row.values.length > csv.names.length) warnExtraFields(context, fileName, row, csv.names.length);
       reader.begin(row);
       const leftOutBefore = context.school.leftOut.skipped;
       const unchangedBefore = context.book.unchanged;
@@ -69,7 +83,7 @@ export async function forEachRow<Name extends string = string>(
       count += 1;
       context.rowsRead.count += 1;
       if (batches && count % batches.every === 0) await batches.flush();
-      if (count % 1000 === 0) context.progress.rows(count, file.bytesRead());
+      if (count % 1000 === 0) context.progress.rows(count, csv.bytesRead());
     }
     if (batches) await batches.flush();
     reader.finish();
@@ -85,25 +99,27 @@ export async function forEachRow<Name extends string = string>(
     // Problems found later at rows of this file need its reader, even when the header itself was unreadable.
     if (!context.readers.has(fileName))
       context.readers.set(fileName, new FieldReader(fileName, new Map(), context.problems));
-    context.book.breakFile(fileName, `${fileName}:${error.line}`, FILE_TABLES[fileName] ?? []);
+    context.book.breakFile(fileName, `${fileName}:${error.line}`, file.fills);
   }
   context.progress.fileDone(count);
   return true;
 }
 
 /** A file the manifest leaves out: rows naming its records say so, with the manifest's line. */
-function noteNotDeclared(context: ImportContext, base: string, fileName: string): void {
-  const line = context.absent.get(base);
+function noteNotDeclared(context: ImportContext, file: BundleFile): void {
+  const fileName = `${file.name}.csv`;
+  const line = context.absent.get(file.name);
   const cause =
     line === undefined
       ? `the manifest does not declare ${fileName}`
       : `the manifest marks ${fileName} absent (manifest.csv:${line})`;
-  context.book.fileNotInBundle(FILE_TABLES[fileName] ?? [], cause);
+  context.book.fileNotInBundle(file.fills, cause);
 }
 
 /** A file without rows: said, as a header that lacks a column then is no reason to refuse it. */
-function warnEmpty(context: ImportContext, fileName: string): void {
-  context.book.fileNotInBundle(FILE_TABLES[fileName] ?? [], `${fileName} has no rows`);
+function warnEmpty(context: ImportContext, file: BundleFile): void {
+  const fileName = `${file.name}.csv`;
+  context.book.fileNotInBundle(file.fills, `${fileName} has no rows`);
   context.problems.warn({
     file: fileName,
     line: 1,
@@ -128,15 +144,6 @@ function warnExtraFields(context: ImportContext, fileName: string, row: CsvRow, 
     kind: 'extra-fields',
     message: `${counts}: ${counted(extra.length, 'field')} past the header not read${shown}`,
   });
-}
-
-/**
- * OneRoster files whose accepted rows are kept whole for export to give back; results.csv, which
- * may hold millions of rows, keeps only what the store does not hold, staged with its marks
- * (gradebook-files.ts).
- */
-function keepsRows(base: string): boolean {
-  return base !== 'results' && isOneRosterFile(base);
 }
 
 /**
@@ -177,28 +184,6 @@ function rowKeeper(context: ImportContext, fileName: string, file: CsvFile) {
   };
 }
 
-/**
- * The tables each file fills: when a file cannot be read, rows that name its records are left out
- * without a problem each (the import stops anyway), and counted in one line.
- */
-export const FILE_TABLES: Readonly<Record<string, readonly SchoolTableName[]>> = {
-  'orgs.csv': ['schools'],
-  'academicSessions.csv': ['academic_years', 'terms'],
-  'gradeLevels.csv': ['grade_levels'],
-  'courses.csv': ['subjects'],
-  'classes.csv': ['classes', 'class_subjects'],
-  'users.csv': ['students', 'teachers', 'guardians'],
-  'enrollments.csv': ['student_records', 'teacher_assignments'],
-  'categories.csv': ['assessment_categories'],
-  'lineItems.csv': ['assessments'],
-  'absenceTypes.csv': ['absence_types'],
-  'noteTypes.csv': ['note_types'],
-  'exams.csv': ['exams'],
-};
-
-/** The columns every file of the bundle starts with, OneRoster's and the service's own. */
-export const COMMON_COLUMNS = ['sourcedId'] as const;
-
 export interface RowStart {
   readonly sourcedId: string;
   readonly modifiedAt: string | undefined;
@@ -235,13 +220,22 @@ export function rowStart(
   return { sourcedId, modifiedAt, pinnedId };
 }
 
+/**
+ * A stored row as an import fills it: each of the table's columns (no other), references as book
+ * entries (their ids are known only once the import assigns them). A reader's row literal is
+ * checked against its table where `takeRow` takes it: a misspelt or a missing column does not compile.
+ */
+export type FilledRow<Table extends SchoolTableName> = {
+  readonly [Column in Exclude<keyof Database[Table], 'id'>]: unknown;
+};
+
 /** Takes a row that passed its checks into the book, or marks its sourcedId invalid so that rows naming it say why. */
-export function takeRow(
+export function takeRow<Table extends SchoolTableName>(
   context: ImportContext,
   reader: FieldReader,
-  table: SchoolTableName,
+  table: Table,
   start: RowStart,
-  row: Record<string, unknown>,
+  row: FilledRow<Table>,
   claim?: Entry['claim'],
   contractIdColumn = 'metadata.contractId',
 ): Entry | undefined {

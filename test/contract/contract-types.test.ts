@@ -44,12 +44,14 @@ describe('the contract types the code', () => {
     );
   });
 
-  test('a collection row naming a column its file or its table lacks does not compile', () => {
+  test('a row of a collection or an import naming a column its file or its table lacks does not compile', () => {
     const errors = typeErrorsOf([
       'collection-rows-correct.ts',
       'collection-misspelt-column.ts',
       'collection-misspelt-stored-column.ts',
       'own-file-misspelt-table-column.ts',
+      'import-reader-correct.ts',
+      'import-reader-misspelt-table-column.ts',
     ]);
     expect(errors.get('collection-rows-correct.ts')).toEqual([]);
     expect(errors.get('collection-misspelt-column.ts')?.join('\n')).toMatch(/'courseCod' does not exist in type/);
@@ -57,6 +59,10 @@ describe('the contract types the code', () => {
       /Property 'title_ar' does not exist on type 'StoredRowOf<"subjects">'/,
     );
     expect(errors.get('own-file-misspelt-table-column.ts')?.join('\n')).toMatch(/'title_en' does not exist in type/);
+    expect(errors.get('import-reader-correct.ts')).toEqual([]);
+    expect(errors.get('import-reader-misspelt-table-column.ts')?.join('\n')).toMatch(
+      /'name_eng' does not exist in type 'FilledRow<"subjects">'/,
+    );
   });
 
   test("an operation's policy row that leaves a text parameter without a bound does not compile", () => {

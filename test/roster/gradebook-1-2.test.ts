@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { scaleValues } from '../../src/roster/score-scales';
+import { scaleValues } from '../../src/roster/collections/score-scales';
 import { importBundle, problemsOf } from '../support/roster-import';
 import { openTestStore } from '../support/stores';
 

@@ -2,16 +2,17 @@ import type { Selectable } from 'kysely';
 import type { Database } from '../../store/schema';
 import type { StoredRow } from '../../store/roster/school-reader';
 import type { SchoolTableName } from '../../store/roster/school-tables';
+import type { ImportPart } from '../bundle-reading';
 import type { SchoolSnapshot } from '../school-snapshot';
 import type { Json, Row } from './rest-cells';
 
 /**
  * What a collection module is made of. Each file of a bundle (the OneRoster files the import reads
  * and the service's own) is one module in this folder, owning its columns, the columns the import
- * requires, how the export reads its rows from the store and, for a OneRoster file the SIS sync
- * pulls, how a REST record becomes a row of it. Rows are typed on both sides: a row written for a
- * file names only that file's columns, and a stored row only its table's columns (store/schema.ts),
- * so a misspelt column does not compile.
+ * requires, its import reader, how the export reads its rows from the store and, for a OneRoster
+ * file the SIS sync pulls, how a REST record becomes a row of it. Rows are typed on both sides: a
+ * row read or written for a file names only that file's columns, and a stored row only its
+ * table's columns (store/schema.ts), so a misspelt column does not compile.
  */
 
 /** A cell as the export writes it: text, a number, or empty (null and undefined are written empty). */
@@ -117,8 +118,8 @@ export function cellsOf(header: readonly string[], record: Readonly<Record<strin
 
 /**
  * A file of the OneRoster 1.1 CSV binding the import reads, the export writes and the SIS sync
- * pulls from a provider's REST binding. Its import reader is today's reader of the file (named in
- * the module's comment), which takes its required columns from here.
+ * pulls from a provider's REST binding. Its module holds its import reader too, which takes its
+ * required columns from here (`requiredIn`).
  */
 export interface OneRosterCollection<Name extends string, Column extends string> {
   readonly name: Name;
@@ -130,9 +131,19 @@ export interface OneRosterCollection<Name extends string, Column extends string>
   readonly required: readonly Column[];
   /** Of those, the ones a 1.2 file need not have. */
   readonly notRequiredIn12?: readonly Column[];
+  readonly import: ImportPart;
   readonly export: ExportPart<Column>;
   /** A REST record as a row of the file (rest-cells.ts). */
   readonly fromRest: (record: Json) => Row;
+}
+
+/** The columns a header must have for the import to read the file, in the bundle's OneRoster version. */
+export function requiredIn<Column extends string>(
+  collection: { readonly required: readonly Column[]; readonly notRequiredIn12?: readonly Column[] },
+  version: '1.1' | '1.2',
+): readonly Column[] {
+  const dropped: readonly string[] = version === '1.2' ? (collection.notRequiredIn12 ?? []) : [];
+  return collection.required.filter((column) => !dropped.includes(column));
 }
 
 /** The rows a row source of a file yields, its columns checked as each row is written. */
@@ -165,12 +176,13 @@ export function sectionRef(
 }
 
 /**
- * A file only OneRoster 1.2 has that the import reads (roles.csv, scoreScales.csv): its columns and
- * those the import requires. The export writes roles.csv from users.csv's rows (oneroster-12-writer.ts)
- * and gives scoreScales.csv back as it was imported (giving-back.ts).
+ * A file only OneRoster 1.2 has that the import reads (roles.csv, scoreScales.csv): its columns,
+ * those the import requires and its import reader. The export writes roles.csv from users.csv's
+ * rows (oneroster-12-writer.ts) and gives scoreScales.csv back as it was imported (giving-back.ts).
  */
 export interface OneRoster12Collection<Name extends string, Column extends string> {
   readonly name: Name;
   readonly columns: readonly Column[];
   readonly required: readonly Column[];
+  readonly import: ImportPart;
 }

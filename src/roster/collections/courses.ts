@@ -1,7 +1,18 @@
-import { commonCells, type OneRosterCollection, type RowsOf, schoolSourcedId, storedRows } from './collection';
+import type { BundleReading } from '../bundle-reading';
+import { checkOrg, ofOtherSchool } from '../org-references';
+import { assignIds, type BundleFile, forEachRow, rowStart, takeRow } from '../read-file';
+import {
+  commonCells,
+  type MetadataColumn,
+  type OneRosterCollection,
+  requiredIn,
+  type RowsOf,
+  schoolSourcedId,
+  storedRows,
+} from './collection';
 import { byColumns } from './rest-cells';
 
-/** courses.csv: the subjects (import: class-files.ts, readCourses). */
+/** courses.csv: the subjects. */
 export const COURSES_COLUMNS = [
   'sourcedId',
   'status',
@@ -17,11 +28,27 @@ export const COURSES_COLUMNS = [
 
 type Column = (typeof COURSES_COLUMNS)[number];
 
+async function readCourses({ context }: BundleReading, file: BundleFile): Promise<void> {
+  await forEachRow<Column | MetadataColumn>(context, file, requiredIn(courses, context.version), (reader) => {
+    const start = rowStart(context, reader, 'subjects', 'metadata.contractId');
+    if (!start || ofOtherSchool(context, reader, 'orgSourcedId', ['subjects'], start.sourcedId)) return;
+    const title = reader.required('title') ?? '';
+    checkOrg(context, reader, 'orgSourcedId');
+    takeRow(context, reader, 'subjects', start, {
+      code: reader.text('courseCode'),
+      name_ar: title,
+      name_en: reader.text('metadata.nameEn') || title,
+    });
+  });
+  assignIds(context, 'subjects');
+}
+
 export const courses = {
   name: 'courses',
   service: 'rostering',
   columns: COURSES_COLUMNS,
   required: ['sourcedId', 'title', 'orgSourcedId'],
+  import: { fills: ['subjects'], read: readCourses },
   export: {
     header: [...COURSES_COLUMNS, 'metadata.nameEn', 'metadata.contractId'],
     *rows({ school }): RowsOf<Column> {

@@ -1,12 +1,43 @@
-import { type OneRosterCollection, type RowsOf, sourcedIdOf, storedRows } from './collection';
+import type { BundleReading } from '../bundle-reading';
+import { type BundleFile, forEachRow, rowStart } from '../read-file';
+import { USER_TABLES } from '../roster-book';
+import {
+  type MetadataColumn,
+  type OneRosterCollection,
+  requiredIn,
+  type RowsOf,
+  sourcedIdOf,
+  storedRows,
+} from './collection';
 import { date, isObject, type Json, restCommon, type Row, text } from './rest-cells';
 
-/** demographics.csv: a student's birth date and sex (import: user-files.ts, readDemographics). */
+/**
+ * demographics.csv: a student's birth date and sex, which the student's record in users.csv takes
+ * (a record of the store, in a delta that does not list the user, is changed by id).
+ */
 export const DEMOGRAPHICS_COLUMNS = ['sourcedId', 'status', 'dateLastModified', 'birthDate', 'sex'] as const;
 
 type Column = (typeof DEMOGRAPHICS_COLUMNS)[number];
 
 const SEXES: Readonly<Record<string, string>> = { M: 'male', F: 'female', O: 'other' };
+
+async function readDemographics({ context }: BundleReading, file: BundleFile): Promise<void> {
+  await forEachRow<Column | MetadataColumn>(context, file, requiredIn(demographics, context.version), (reader) => {
+    const start = rowStart(context, reader, 'students', 'metadata.contractId');
+    if (!start) return;
+    const birthDate = reader.date('birthDate', false);
+    const sex = reader.oneOf('sex', ['male', 'female', 'other', 'unspecified'], false);
+    const user = context.book.resolve(reader, 'sourcedId', USER_TABLES, start.sourcedId, 'user');
+    const student = user?.table === 'students' ? user : undefined;
+    if (!reader.ok || !student) return;
+    const columns = {
+      gender: { male: 'M', female: 'F', other: 'O', unspecified: '' }[sex ?? 'unspecified'],
+      birth_date: birthDate ?? '',
+    };
+    if (student.row && student.line > 0) Object.assign(student.row, columns);
+    else context.patches.push({ table: 'students', id: student.id, columns });
+  });
+}
 
 /** A REST demographics record: every plain member is a column of the same name. */
 function demographicsFromRest(record: Json): Row {
@@ -23,6 +54,8 @@ export const demographics = {
   service: 'rostering',
   columns: DEMOGRAPHICS_COLUMNS,
   required: ['sourcedId'],
+  // Its rows are no records of their own: a student's are users.csv's.
+  import: { fills: [], read: readDemographics },
   export: {
     header: DEMOGRAPHICS_COLUMNS,
     *rows({ school }): RowsOf<Column> {

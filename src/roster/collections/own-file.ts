@@ -1,8 +1,9 @@
-import type { Database } from '../../store/schema';
 import { readSchoolTable } from '../../store/roster/school-reader';
 import { type SchoolTableName, schoolTable } from '../../store/roster/school-tables';
+import type { ImportPart } from '../bundle-reading';
 import type { FieldReader } from '../fields';
 import type { ImportContext } from '../import-context';
+import type { FilledRow } from '../read-file';
 import type { Entry } from '../roster-book';
 import type { SchoolSnapshot } from '../school-snapshot';
 import { commonCells, type ExportPart, type StoredRecord, type StoredRowOf } from './collection';
@@ -16,10 +17,7 @@ export const OWN_COMMON_COLUMNS = ['sourcedId', 'status', 'dateLastModified', 'c
 
 type CommonColumn = (typeof OWN_COMMON_COLUMNS)[number];
 
-/** A stored row as an import fills it: each of the table's columns (no other), references as book entries. */
-export type FilledRow<Table extends SchoolTableName> = {
-  readonly [Column in Exclude<keyof Database[Table], 'id'>]: unknown;
-};
+export type { FilledRow } from '../read-file';
 
 /** Resolves the sourcedId a column names to a record of one of `tables`, reporting one it cannot. */
 export type Resolve<Column extends string> = (
@@ -53,8 +51,10 @@ export interface OwnFileCollection<Name extends string, Table extends SchoolTabl
   readonly columns: readonly (CommonColumn | Column)[];
   /** The columns a header must have for the import to read the file. */
   readonly required: readonly (CommonColumn | Column)[];
-  /** None for gradeLevels.csv, read before the classes that name its levels (class-files.ts). */
+  /** A row's record; own-files.ts reads the file. None for gradeLevels.csv, which has a reader of its own. */
   readonly read?: OwnFileReader<Table, CommonColumn | Column>;
+  /** gradeLevels.csv's reader, read before the classes that name its levels (grade-levels.ts). */
+  readonly import?: ImportPart;
   readonly export: ExportPart<CommonColumn | Column>;
 }
 

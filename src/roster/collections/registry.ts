@@ -1,3 +1,5 @@
+import type { ImportPart } from '../bundle-reading';
+import type { BundleFile } from '../read-file';
 import { absenceTypes } from './absence-types';
 import { academicSessions } from './academic-sessions';
 import { attendance } from './attendance';
@@ -22,8 +24,8 @@ import { users } from './users';
 
 /**
  * Every file of a bundle, one module each, and the one list of their names. The OneRoster files
- * are in the order the import reads them (what a row names is read before it; results, the
- * largest, last): the SIS sync pulls them and the manifest lists them in that order.
+ * are in the order the manifest lists them, the export writes them and the SIS sync pulls them
+ * (what a row names comes before it; results, the largest, last).
  */
 export const ONEROSTER_COLLECTIONS = [
   orgs,
@@ -67,7 +69,39 @@ export const V12_FILES: readonly OneRoster12CollectionName[] = ONEROSTER_12_COLL
   (collection) => collection.name,
 );
 
-/** Whether a file (`users`, without .csv) is a OneRoster file the import reads, of either version. */
-export function isOneRosterFile(name: string): name is OneRosterCollectionName | OneRoster12CollectionName {
-  return (ONEROSTER_FILES as readonly string[]).includes(name) || (V12_FILES as readonly string[]).includes(name);
+/**
+ * Every file the import reads, in the order it reads them: what a row names is read before it.
+ * gradeLevels.csv comes before the classes that name its levels, roles.csv before the users it
+ * gives their roles, demographics.csv right after the users it completes, scoreScales.csv before
+ * the lineItems that name them, the service's other own files once the enrolments they name are
+ * read, and results, the largest, last.
+ */
+export const IMPORT_ORDER = [
+  orgs,
+  academicSessions,
+  gradeLevels,
+  courses,
+  classes,
+  roles,
+  users,
+  demographics,
+  enrollments,
+  categories,
+  scoreScales,
+  lineItems,
+  // The other own files name the calendar, the classes and the enrolments.
+  ...OWN_FILE_COLLECTIONS.filter((collection) => collection !== gradeLevels),
+  results,
+] as const;
+
+export type ImportedCollection = (typeof IMPORT_ORDER)[number];
+
+/** A collection as the import reads its file: a OneRoster file is declared by the manifest and kept for export. */
+export function bundleFile(collection: ImportedCollection): BundleFile {
+  if ('table' in collection) {
+    const fills = 'import' in collection ? collection.import.fills : [collection.table];
+    return { name: collection.name, oneRoster: false, keepsRows: false, fills };
+  }
+  const part: ImportPart = collection.import;
+  return { name: collection.name, oneRoster: true, keepsRows: part.keptWhole !== false, fills: part.fills };
 }
