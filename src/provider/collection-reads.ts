@@ -7,6 +7,7 @@ import { pageOf, type RecordPage, type RecordScan } from './record-pages';
 import type { QueryProblem, RecordQuery } from './record-query';
 import { type Collection, ROSTERING, type RowReader, rowReader } from './rostering-collections';
 import { readsForScope, rowVisible, type Visible, visibleTo } from './scoped-rows';
+import { inVersion } from './version-rows';
 
 /** A service's collections and nested collections. */
 export interface RestService {
@@ -70,6 +71,7 @@ function visibleRecords(
       }
       const row = read(values);
       if (collection.keeps && !collection.keeps(row)) return true;
+      if (!inVersion(collection.file, version, row)) return true;
       if (!rowVisible(collection.file, visible, row) || (keeps && !keeps(row))) return true;
       let record: Json | undefined;
       return visit(() => {
