@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { scopeUri } from '../../access/oauth-tokens';
 import { collectionOf, readCollection, type RestService } from '../../provider/collection-reads';
 import { ReadAudit } from '../../provider/read-audit';
+import { tombstoneRecords } from '../../provider/tombstone-records';
 import type { RestVersion } from '../../roster/rest-records';
 import type { RequestRecord } from '../../telemetry/request-record';
 import { baseUrlFor } from '../../wire/base-url';
@@ -52,7 +53,10 @@ export async function answerRead(
   const audit = ReadAudit.of(collection.file, segments);
   const reading = await parts.exportedRows.open();
   try {
-    const read = await readCollection(service, reading, segments, url.searchParams, identity.scope, version);
+    const { searchParams } = url;
+    const tombstones =
+      segments.length === 1 ? await tombstoneRecords(parts, segments[0], identity.scope, searchParams) : [];
+    const read = await readCollection(service, reading, segments, searchParams, identity.scope, version, tombstones);
     switch (read.kind) {
       case 'unknown-path':
         return sendStatusInfo(response, 404, 'unknownobject', 'There is no such collection.');
