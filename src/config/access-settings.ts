@@ -29,6 +29,8 @@ export interface AccessSettings {
   readonly oauthTokenTtlSeconds: number;
   /** Requests to the OneRoster provider's REST paths a caller may make a minute; more are answered 429. */
   readonly oneRosterRequestsPerMinute: number;
+  /** Days a record an import, a sync or an erasure deleted is answered to a delta consumer as tobedeleted. */
+  readonly oneRosterTombstoneDays: number;
 }
 
 export const DEFAULT_LOCAL_NETWORKS = '127.0.0.0/8,::1';
@@ -65,5 +67,6 @@ export function readAccessSettings(env: Environment): AccessSettings {
     revokedKeepDays: readInteger(env, 'ACCESS_REVOKED_KEEP_DAYS', 30, 0, 3_650),
     oauthTokenTtlSeconds: readInteger(env, 'OAUTH_TOKEN_TTL_SECONDS', 3_600, 60, 86_400),
     oneRosterRequestsPerMinute: readInteger(env, 'ONEROSTER_REQUESTS_PER_MINUTE', 1_200, 1, 100_000),
+    oneRosterTombstoneDays: readInteger(env, 'ONEROSTER_TOMBSTONE_DAYS', 90, 1, 3_650),
   };
 }

@@ -7,6 +7,8 @@ import { pageOf, type RecordPage, type RecordScan } from './record-pages';
 import type { QueryProblem, RecordQuery } from './record-query';
 import { type Collection, ROSTERING, type RowReader, rowReader } from './rostering-collections';
 import { readsForScope, rowVisible, type Visible, visibleTo } from './scoped-rows';
+import { followedBy } from './tombstone-records';
+import { inVersion } from './version-rows';
 
 /** A service's collections and nested collections. */
 export interface RestService {
@@ -70,6 +72,7 @@ function visibleRecords(
       }
       const row = read(values);
       if (collection.keeps && !collection.keeps(row)) return true;
+      if (!inVersion(collection.file, version, row)) return true;
       if (!rowVisible(collection.file, visible, row) || (keeps && !keeps(row))) return true;
       let record: Json | undefined;
       return visit(() => {
@@ -102,6 +105,7 @@ async function recordOf(
   return found;
 }
 
+/** A read of `segments`; a list ends with `tombstones`, the records deleted that a delta consumer is told of. */
 export async function readCollection(
   service: RestService,
   reading: SchoolReading,
@@ -109,6 +113,7 @@ export async function readCollection(
   search: URLSearchParams,
   scope: Scope,
   version: RestVersion,
+  tombstones: readonly Json[] = [],
 ): Promise<RosteringRead> {
   const collection = collectionOf(service, segments);
   if (!collection) return { kind: 'unknown-path' };
@@ -129,7 +134,8 @@ export async function readCollection(
     keeps = service.nested[nested](school, parentId);
   }
   const blankOf = (columns: readonly string[]) => recordMaker(collection.file, columns, version)(columns.map(() => ''));
-  const selected = await pageOf(visibleRecords(reading, collection, visible, version, keeps), search, blankOf);
+  const scan = followedBy(visibleRecords(reading, collection, visible, version, keeps), tombstones);
+  const selected = await pageOf(scan, search, blankOf);
   if ('codeMinor' in selected) return { kind: 'bad-query', ...selected };
   return { kind: 'list', key: collection.plural, ...selected };
 }

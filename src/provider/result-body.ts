@@ -97,7 +97,8 @@ export function unscoredRowOf(result: ResultBody, sourcedId: string, modifiedAt:
     scoreStatus: result.scoreStatus,
   };
   if (result.comment) row.comment = result.comment;
-  if (result.scoreDate) row.scoreDate = result.scoreDate.slice(0, 10);
+  // The binding requires a result's scoreDate: without one given, the day its status was written.
+  row.scoreDate = (result.scoreDate ?? modifiedAt).slice(0, 10);
   return JSON.stringify(row);
 }
 

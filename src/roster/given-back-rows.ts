@@ -41,8 +41,9 @@ const COLLECTIONS: readonly Exported[] = ONEROSTER_COLLECTIONS;
 const ENOUGH = Symbol('enough');
 
 /**
- * One OneRoster 1.1 file at a time, with exactly the rows `export` writes for it (its row source,
- * then the kept fields given back and the kept rows the store does not hold), handed to a sink
+ * One OneRoster file at a time, with exactly the rows `export` writes for it (its row source,
+ * then the kept fields given back and the kept rows the store does not hold, a 1.2 result without
+ * a score and scoreScales.csv's rows included), handed to a sink
  * instead of a file: a reader of a few collections (the REST provider) reads those alone, row by
  * row, and may read one twice. The source and the kept fields are read once, when opened.
  */
@@ -53,7 +54,8 @@ export interface GivenBackRows {
 
 export async function openGivenBackRows(connection: ImportConnection): Promise<GivenBackRows> {
   const source = await openSchoolRows(connection);
-  const kept = await keptToGiveBack(connection, '1.1');
+  // The kept rows of 1.2 (its results without a score among them): a 1.1 reader leaves those out itself.
+  const kept = await keptToGiveBack(connection, '1.2');
   const stored = source.school.storedSourcedIds();
   return {
     async scan(file, sink) {

@@ -24,6 +24,7 @@ const REFS: Record<string, [field: string, type: string]> = {
   gradingPeriodSourcedId: ['gradingPeriod', 'academicSession'],
   lineItemSourcedId: ['lineItem', 'lineItem'],
   studentSourcedId: ['student', 'user'],
+  scoreScaleSourcedId: ['scoreScale', 'scoreScale'],
 };
 const REF_LISTS: Record<string, [field: string, type: string]> = {
   termSourcedIds: ['terms', 'academicSession'],
@@ -37,6 +38,20 @@ const DATE_TIMES = new Set(['assignDate', 'dueDate']);
 const OPTIONAL_DATES = new Set(['beginDate', 'endDate']);
 
 const ref = (sourcedId: string, type: string) => ({ href: `/${type}s/${sourcedId}`, sourcedId, type });
+
+/**
+ * A scale's `{LHS:RHS}` pairs of the CSV binding (`{A:90},{B:80}`) as the REST binding's
+ * scoreScaleValue entries: the text on the left, what it stands for on the right (split at the
+ * last colon, so that a left side may hold one).
+ */
+function scaleEntries(field: string): Json[] {
+  return (field.match(/\{[^{}]*\}/g) ?? []).flatMap((pair) => {
+    const inner = pair.slice(1, -1);
+    const colon = inner.lastIndexOf(':');
+    if (colon < 0) return [];
+    return [{ itemValueLHS: inner.slice(0, colon).trim(), itemValueRHS: inner.slice(colon + 1).trim() }];
+  });
+}
 
 /** A bundle row as the REST binding's JSON record of `collection`, for OneRoster `version`. */
 export function recordOf(collection: string, row: Record<string, string>, version: RestVersion): Json {
@@ -77,9 +92,15 @@ function setterOf(column: string, version: RestVersion): Setter | undefined {
       record[column] = value === '' ? [] : value.split(',');
     };
   }
+  // A number the row leaves empty is absent: a 1.2 result without a score has none.
   if (NUMBERS.has(column)) {
     return (record, value) => {
-      record[column] = value === '' ? value : Number(value);
+      if (value !== '') record[column] = Number(value);
+    };
+  }
+  if (column === 'scoreScaleValue') {
+    return (record, value) => {
+      record[column] = scaleEntries(value);
     };
   }
   if (DATE_TIMES.has(column)) {

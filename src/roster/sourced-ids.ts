@@ -34,3 +34,10 @@ const PREFIXES: Record<SchoolTableName, string> = {
 export function generatedSourcedId(table: SchoolTableName, id: number): string {
   return `${PREFIXES[table]}-${id}`;
 }
+
+/** The id of a record of `table` by the sourcedId an export made up for it (`student-5`); undefined for another. */
+export function generatedIdOf(table: SchoolTableName, sourcedId: string): number | undefined {
+  const prefix = `${PREFIXES[table]}-`;
+  const digits = sourcedId.startsWith(prefix) ? sourcedId.slice(prefix.length) : '';
+  return /^[1-9]\d{0,14}$/.test(digits) ? Number(digits) : undefined;
+}

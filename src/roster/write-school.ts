@@ -12,6 +12,7 @@ import {
   writeRows,
 } from '../store/roster/school-writer';
 import { writeStagedMarkFields, writeStagedMarks } from '../store/roster/staged-marks';
+import { holdBeforeWrite, recordImportTombstones } from '../store/roster/tombstones';
 import type { ImportContext } from './import-context';
 import type { Entry, RosterBook } from './roster-book';
 import { recordOtherNames } from './stored-records';
@@ -47,6 +48,7 @@ export async function writeSchool(
   const delta = context.mode === 'delta';
   await beginSchoolChange(connection);
   try {
+    await holdBeforeWrite(connection);
     if (!delta) await clearSchoolTables(connection);
     // A delta's deletions before its rows: a scheduled class placed again may take the section and
     // subject of one it deletes.
@@ -78,6 +80,8 @@ export async function writeSchool(
     await recordOtherNames(context, connection);
     await context.kept.write(connection, !delta);
     await writeStagedMarkFields(connection, delta);
+    // What the write deleted, for a OneRoster consumer reading changes: in the same transaction.
+    await recordImportTombstones(connection, new Date().toISOString());
     await commitSchoolChange(connection, log);
   } catch (error) {
     await abortSchoolChange(connection);

@@ -106,6 +106,7 @@ function providerParts(
     tokens: new TokenSigner(keyFor(serviceKey, 'oauth-tokens')),
     tokenTtlSeconds: config.access.oauthTokenTtlSeconds,
     requestsPerMinute: config.access.oneRosterRequestsPerMinute,
+    tombstoneDays: config.access.oneRosterTombstoneDays,
     store,
     exportedRows: exportedRowsOf(store),
     address: config,

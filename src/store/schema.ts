@@ -266,6 +266,14 @@ export interface StudentLeftTable {
   left_on: string;
 }
 
+/** A record an import, a sync or an erasure deleted (migration 020): served to delta consumers as tobedeleted. */
+export interface RosterTombstoneTable {
+  /** The table the record lived in (as roster_ids.kind). */
+  kind: string;
+  sourced_id: string;
+  deleted_at: string;
+}
+
 /** One day's run of the retention after leaving: inserted by the one process that runs it. */
 export interface RetentionRunTable {
   day: string;
@@ -319,4 +327,5 @@ export interface Database {
   subject_erasures: SubjectErasureTable;
   students_left: StudentLeftTable;
   retention_runs: RetentionRunTable;
+  roster_tombstones: RosterTombstoneTable;
 }

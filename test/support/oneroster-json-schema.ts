@@ -5,7 +5,17 @@
  * checked for type when present; members the binding does not name are allowed (its extension
  * point is `metadata`, and a consumer ignores others).
  */
-type MemberType = 'string' | 'date' | 'dateTime' | 'boolean' | 'number' | 'ref' | 'refs' | 'strings' | 'object';
+type MemberType =
+  | 'string'
+  | 'date'
+  | 'dateTime'
+  | 'boolean'
+  | 'number'
+  | 'ref'
+  | 'refs'
+  | 'strings'
+  | 'object'
+  | 'scaleValues';
 
 interface RecordSchema {
   readonly required: readonly string[];
@@ -109,6 +119,7 @@ export const ONEROSTER_12_SCHEMAS: Readonly<Record<string, RecordSchema>> = {
       academicSession: 'ref',
       resultValueMin: 'number',
       resultValueMax: 'number',
+      scoreScale: 'ref',
     },
   },
   result: {
@@ -122,7 +133,12 @@ export const ONEROSTER_12_SCHEMAS: Readonly<Record<string, RecordSchema>> = {
       scoreStatus: ['exempt', 'fully graded', 'not submitted', 'partially graded', 'submitted'],
       scoreDate: 'dateTime',
       comment: 'string',
+      scoreScale: 'ref',
     },
+  },
+  scoreScale: {
+    required: [...BASE_REQUIRED, 'title', 'type', 'scoreScaleValue'],
+    members: { ...BASE, title: 'string', type: 'string', course: 'ref', class: 'ref', scoreScaleValue: 'scaleValues' },
   },
 };
 
@@ -157,6 +173,12 @@ function fits(type: MemberType | readonly string[], value: unknown): boolean {
       return Array.isArray(value) && value.every((item) => typeof item === 'string');
     case 'object':
       return typeof value === 'object' && value !== null;
+    case 'scaleValues':
+      return (
+        Array.isArray(value) &&
+        value.length > 0 &&
+        value.every((entry) => typeof entry?.itemValueLHS === 'string' && typeof entry?.itemValueRHS === 'string')
+      );
   }
   return false;
 }

@@ -38,7 +38,7 @@ function written(response: ServerResponse, text: string): Promise<void> | undefi
 /**
  * Writes one page of a collection: `{"<key>": [...]}` with X-Total-Count and Link, streamed a few
  * hundred records at a time as the page's records come and waiting while the client is behind, so
- * that memory stays flat however large the page.
+ * that memory stays flat however large the page. `beforeEnd` runs once every record is written.
  */
 export async function writePage(
   response: ServerResponse,
@@ -46,6 +46,7 @@ export async function writePage(
   page: RecordPage,
   query: RecordQuery,
   url: URL,
+  beforeEnd?: () => Promise<void>,
 ): Promise<void> {
   const headers: Record<string, string | number> = {
     'Content-Type': 'application/json; charset=utf-8',
@@ -73,5 +74,7 @@ export async function writePage(
   if (response.destroyed) return;
   if (pieces.length > 0) await flush();
   if (pending) await pending;
+  // The read's audit entry is in the journal before the answer ends.
+  if (beforeEnd) await beforeEnd();
   response.end(']}');
 }

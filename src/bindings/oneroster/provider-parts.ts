@@ -13,6 +13,8 @@ export interface ProviderParts extends Omit<WriteParts, 'changed'> {
   readonly tokenTtlSeconds: number;
   /** Requests to the REST paths a caller may make a minute. */
   readonly requestsPerMinute: number;
+  /** Days a deleted record is answered to a delta consumer as tobedeleted (ONEROSTER_TOMBSTONE_DAYS). */
+  readonly tombstoneDays: number;
   readonly store: Store;
   /** The school's records as the export gives them now (provider/exported-rows.ts). */
   readonly exportedRows: ExportedRows;

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { scopeUri } from '../../access/oauth-tokens';
 import { collectionOf, readCollection, type RestService } from '../../provider/collection-reads';
+import { ReadAudit } from '../../provider/read-audit';
+import { tombstoneRecords } from '../../provider/tombstone-records';
 import type { RestVersion } from '../../roster/rest-records';
 import type { RequestRecord } from '../../telemetry/request-record';
 import { baseUrlFor } from '../../wire/base-url';
@@ -26,7 +28,8 @@ function segmentsOf(rest: string): string[] | undefined {
 /**
  * GET of a service's (rostering or gradebook) collections, records and nested collections, for `version`:
  * the bearer token's caller must hold one of the collection's scopes; the answer is its page, or
- * its record, or an error in imsx_StatusInfo shape.
+ * its record, or an error in imsx_StatusInfo shape. A read of people's records is audited
+ * (provider/read-audit.ts), its entry in the journal before its answer ends.
  */
 export async function answerRead(
   service: RestService,
@@ -47,9 +50,13 @@ export async function answerRead(
   if (!identity) return;
   record.operation = `oneroster ${segments.length === 3 ? `${segments[0]}/${segments[2]}` : segments[0]}`;
   const url = new URL(request.url ?? '/', baseUrlFor(request.headers.host, parts.address));
+  const audit = ReadAudit.of(collection.file, segments);
   const reading = await parts.exportedRows.open();
   try {
-    const read = await readCollection(service, reading, segments, url.searchParams, identity.scope, version);
+    const { searchParams } = url;
+    const tombstones =
+      segments.length === 1 ? await tombstoneRecords(parts, segments[0], identity.scope, searchParams) : [];
+    const read = await readCollection(service, reading, segments, searchParams, identity.scope, version, tombstones);
     switch (read.kind) {
       case 'unknown-path':
         return sendStatusInfo(response, 404, 'unknownobject', 'There is no such collection.');
@@ -57,12 +64,18 @@ export async function answerRead(
         return sendStatusInfo(response, 404, 'unknownobject', read.description);
       case 'bad-query':
         return sendStatusInfo(response, 400, read.codeMinor, read.problem);
-      case 'one':
+      case 'one': {
         record.outcome = 'ok';
+        audit?.seen(read.record);
+        await audit?.write(parts, identity, record.address);
         return sendJson(response, 200, { [read.key]: read.record });
-      case 'list':
+      }
+      case 'list': {
         record.outcome = 'ok';
-        return await writePage(response, read.key, read.page, read.query, url);
+        const page = audit ? audit.watching(read.page) : read.page;
+        const written = audit && (() => audit.write(parts, identity, record.address));
+        return await writePage(response, read.key, page, read.query, url, written);
+      }
     }
   } finally {
     await reading.close();

@@ -108,6 +108,16 @@ export const SERVICE_DECLARATIONS: TableDeclarations<ServiceTableName> = {
     },
     about: { student: { rule: 'roster-ids' }, guardian: { rule: 'roster-ids' } },
   },
+  roster_tombstones: {
+    holds: 'A record an import, a sync or an erasure deleted: its kind, sourcedId and when it went.',
+    why: 'A learning platform reading changes (a delta) learns that the record is gone.',
+    kept: 'ONEROSTER_TOMBSTONE_DAYS (90) after the deletion; a record brought back takes its tombstone away.',
+    columns: {
+      kind: NO,
+      sourced_id: personal('student', "the SIS's identifier of the deleted person or record (nothing else of it)"),
+      deleted_at: NO,
+    },
+  },
   roster_fields: {
     holds: "An imported OneRoster row's fields the store does not model (email, username, ...).",
     why: 'An export gives back the bundle the school gave.',

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { REFERENCE_CHANNEL } from '../migrations/007-reference-versions';
 import type { Database } from '../schema';
+import { recordErasureTombstones } from '../roster/tombstones';
 import { inTransaction, type Session } from '../session';
 import { type AnyRows, findSubject, keptOnErasure, rowsAbout, type Subject, tablesAbout } from './subject-rows';
 
@@ -82,6 +83,9 @@ export async function planErasure(
 export async function eraseRows(session: Session, plan: ErasurePlan, record: ErasureRecord): Promise<void> {
   await inTransaction(session, async (transaction) => {
     const db = untyped(transaction);
+    // Before the ledger's rows go: a delta consumer of the OneRoster provider learns they went.
+    const people = plan.guardians.map((guardian) => ({ kind: 'guardians' as const, id: guardian.id }));
+    await recordErasureTombstones(transaction, [{ kind: 'students', id: plan.subject.id }, ...people], record.at);
     for (const person of [plan.subject, ...plan.guardians]) {
       for (const [table, about] of erasedTables(person)) {
         await sql`delete from ${sql.table(table)} where ${rowsAbout(table, about, person)}`.execute(db);

@@ -43,7 +43,8 @@ export type ServiceTableName =
   | 'sis_sync_runs'
   | 'subject_erasures'
   | 'students_left'
-  | 'retention_runs';
+  | 'retention_runs'
+  | 'roster_tombstones';
 
 export type SchoolTableName = Exclude<keyof Database, 'generated_documents' | ServiceTableName>;
 
