@@ -3,7 +3,8 @@ import { keptRowsOf } from '../../store/roster/kept-fields';
 import type { BundleReading } from '../bundle-reading';
 import type { ClassesRead } from '../class-files';
 import { type ScheduledEnrolments, SectionInference } from '../class-sections';
-import { PupilsTakenOut } from '../delta-enrolments';
+import { PupilsTakenOut, type TeachingAgain } from '../delta-enrolments';
+import { endEnrolmentsOfDeleted } from '../delta-ended-rows';
 import type { FieldReader } from '../fields';
 import type { ImportContext } from '../import-context';
 import { checkOrg, ofOtherSchool } from '../org-references';
@@ -108,6 +109,7 @@ async function readEnrollments({ context, classes, connection }: BundleReading, 
     scheduledOf: new Map(),
     teaching: [],
     inStoredHomerooms: [],
+    pupilsByName: new Map(),
     listed: new Set(),
     ended: new Set(),
   };
@@ -116,8 +118,14 @@ async function readEnrollments({ context, classes, connection }: BundleReading, 
   await forEachRow<ReadColumn>(context, file, requiredIn(enrollments, context.version), (reader) =>
     readEnrolment(context, classes.homeroomCourses, reader, read),
   );
+  await endEnrolmentsOfDeleted(context, connection, read.listed, read.ended);
   const reader = context.readers.get('enrollments.csv');
-  await placeScheduledClasses(context, connection, classes.pending, read);
+  for (const again of await placeScheduledClasses(context, connection, classes.pending, read)) {
+    const start = { sourcedId: again.sourcedId, modifiedAt: undefined, pinnedId: undefined };
+    const { line, teacher, klass } = again;
+    if (klass.table === 'class_subjects') read.teaching.push({ start, line, teacher, className: again.className });
+    else read.inStoredHomerooms.push({ start, line, teacher, homeroom: klass });
+  }
   if (reader) teachSections(context, reader, read.teaching);
   if (reader) await teachStoredHomerooms(context, connection, reader, read.inStoredHomerooms);
   foldTeacherAssignments(context, read.ended, stored);
@@ -133,6 +141,8 @@ interface EnrolmentsRead {
   /** Teachers of scheduled classes, assigned once the classes have their sections. */
   readonly teaching: SectionTeaching[];
   readonly inStoredHomerooms: StoredHomeroomTeaching[];
+  /** The students of scheduled classes by the class name each enrolment gives (a class may have several). */
+  readonly pupilsByName: Map<string, Entry[]>;
   /** The sourcedIds of the enrolments read. */
   readonly listed: Set<string>;
   /** The sourcedIds of the enrolments a delta ends (status=tobedeleted). */
@@ -143,7 +153,8 @@ interface SectionTeaching {
   readonly start: RowStart;
   readonly line: number;
   readonly teacher: Entry;
-  readonly section: Entry;
+  /** The class's sourcedId as the enrolment gives it: another name of a class may be placed apart from it. */
+  readonly className: string;
 }
 
 const ROLES = ['administrator', 'proctor', 'student', 'teacher'] as const;
@@ -236,13 +247,15 @@ function placeEnrolment(
     const students = read.studentsInSections.get(klass) ?? [];
     students.push(user);
     read.studentsInSections.set(klass, students);
+    const name = reader.raw('classSourcedId').trim();
+    read.pupilsByName.set(name, [...(read.pupilsByName.get(name) ?? []), user]);
     const enrolments = read.scheduledOf.get(user) ?? { classes: [], lines: [], beginDate: undefined };
     enrolments.classes.push(klass);
     enrolments.lines.push(reader.line);
     if (beginDate && (!enrolments.beginDate || beginDate < enrolments.beginDate)) enrolments.beginDate = beginDate;
     read.scheduledOf.set(user, enrolments);
   } else if (klass.table === 'class_subjects') {
-    read.teaching.push({ start, line: reader.line, teacher: user, section: klass });
+    read.teaching.push({ start, line: reader.line, teacher: user, className: reader.raw('classSourcedId').trim() });
   } else if (role === 'teacher') {
     const course = homeroomCourses.get(klass);
     if (course) takeRow(context, reader, 'teacher_assignments', start, homeroomTeaching(user, klass, course));
@@ -253,18 +266,19 @@ function placeEnrolment(
 /**
  * Once every enrolment is read: the scheduled classes' students placed in class sections, the
  * classes given ids, and each scheduled class placed in the section most of its students are in.
+ * Returns a delta's stored teachers' enrolments to read again (see PupilsTakenOut).
  */
 async function placeScheduledClasses(
   context: ImportContext,
   connection: ImportConnection,
   pending: ClassesRead['pending'],
   read: EnrolmentsRead,
-): Promise<void> {
+): Promise<TeachingAgain[]> {
   const reader = context.readers.get('enrollments.csv');
   const inferFrom = reader ?? context.readers.get('classes.csv');
   const inference = inferFrom && new SectionInference(context, pending, inferFrom);
   const takenOut = reader && (await PupilsTakenOut.of(context, connection, reader, read.listed));
-  await takenOut?.placeAgain(connection, pending, read.studentsInSections);
+  await takenOut?.placeAgain(connection, pending, read.studentsInSections, read.pupilsByName);
   inference?.placeStudents(read.scheduledOf);
   takenOut?.dropEmptyRecords(read.scheduledOf);
   assignIds(context, 'grade_levels');
@@ -280,7 +294,7 @@ async function placeScheduledClasses(
     return sections;
   });
   inference?.warnMade();
-  takenOut?.moveWhatHangsOff();
+  return (await takenOut?.moveWhatHangsOff(connection)) ?? [];
 }
 
 /** The class sections each student has an enrolment record in, by the student's id. */
@@ -303,11 +317,11 @@ function sectionsOfStudents(context: ImportContext): Map<unknown, Set<Entry>> {
 
 /** The teachers of scheduled classes: each an assignment to teach the subject to the class's section. */
 function teachSections(context: ImportContext, reader: FieldReader, teaching: readonly SectionTeaching[]): void {
-  for (const { start, line, teacher, section } of teaching) {
+  for (const { start, line, teacher, className } of teaching) {
     reader.begin({ line, values: [] });
-    const resolved = context.book.find('class_subjects', section.sourcedId);
+    const resolved = context.book.find('class_subjects', className);
     if (!resolved?.row) {
-      reader.fail('classSourcedId', 'depends-on-invalid', `class "${section.sourcedId}" has no homeroom`);
+      reader.fail('classSourcedId', 'depends-on-invalid', `class "${className}" has no homeroom`);
       context.book.markInvalid('teacher_assignments', start.sourcedId, reader);
       continue;
     }
