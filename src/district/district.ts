@@ -8,7 +8,7 @@ import { unreadyReason } from '../server/readiness';
 import type { RequestTracking } from '../server/request-tracking';
 import { openStore } from '../store/open-store';
 import { schoolConfig } from './school-config';
-import { SchoolEntryError, type SchoolEntry } from './school-entry';
+import type { SchoolEntry } from './school-entry';
 import { readSchools } from './school-list';
 
 /** A registered school as the process serves it: its School unit and the request listener of its own router. */
@@ -46,12 +46,6 @@ export class District {
   static async open(parts: DistrictParts): Promise<District | undefined> {
     const entries = readSchools(parts.config.dataDirectory);
     if (entries.length === 0) return undefined;
-    if (parts.config.databaseUrl !== undefined) {
-      throw new SchoolEntryError(
-        'schools are listed in DATA_DIR but the store is PostgreSQL (DATABASE_URL): ' +
-          'a district is served on SQLite only for now',
-      );
-    }
     const opened: ServedSchool[] = [];
     try {
       for (const entry of entries) opened.push(await openServedSchool(entry, parts));
@@ -114,7 +108,7 @@ async function openServedSchool(entry: SchoolEntry, parts: DistrictParts): Promi
   const config = schoolConfig(parts.config, entry);
   const { telemetry } = parts.shared;
   const store = await openStore({
-    databaseUrl: undefined,
+    databaseUrl: config.databaseUrl,
     dataDirectory: config.dataDirectory,
     queryTook: (ms) => telemetry.storeQueryTook(ms),
   });
