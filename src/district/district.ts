@@ -10,6 +10,7 @@ import { openStore } from '../store/open-store';
 import { schoolConfig } from './school-config';
 import type { SchoolEntry } from './school-entry';
 import { readSchools } from './school-list';
+import { DistrictSiblings } from './sibling-schools';
 
 /** A registered school as the process serves it: its School unit and the request listener of its own router. */
 interface ServedSchool {
@@ -47,8 +48,11 @@ export class District {
     const entries = readSchools(parts.config.dataDirectory);
     if (entries.length === 0) return undefined;
     const opened: ServedSchool[] = [];
+    const pipelineOf = (entry: SchoolEntry) => opened.find((served) => served.entry === entry)?.school.pipeline;
+    const siblingSchools = new DistrictSiblings({ config: parts.config, catalog: parts.catalog, entries, pipelineOf });
+    const withSiblings = { ...parts, shared: { ...parts.shared, siblingSchools } };
     try {
-      for (const entry of entries) opened.push(await openServedSchool(entry, parts));
+      for (const entry of entries) opened.push(await openServedSchool(entry, withSiblings));
     } catch (error) {
       await Promise.all(opened.map((served) => served.school.close()));
       throw error;
