@@ -115,6 +115,10 @@ describeOnPostgres()('a district on PostgreSQL: a schema per school', () => {
     expect(removed.status).toBe(0);
     expect(await storeSchemas(databaseUrl)).toEqual([schemaOfB]);
     expect(existsSync(schoolFolder(district.deployment.dataDirectory, 'org-a'))).toBe(false);
+    // A school's store whose schema went is refused with the reason, never made again elsewhere.
+    await expect(withStoreAt(district.storeOf('org-a'), async () => undefined)).rejects.toThrow(
+      "no schema of the store's search_path exists",
+    );
     const archives = readdirSync(backups).filter((name) => name.startsWith('school-org-a-'));
     expect(archives).toEqual([expect.stringMatching(/^school-org-a-\d{8}T\d{6}Z\.dump$/)]);
     const archive = join(backups, archives[0]);

@@ -30,7 +30,10 @@ export const postgresEngine: Engine = {
   // The first schema of the search_path that exists: "public", or a district school's own schema.
   storeSchema: async (db) => {
     const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
-    return rows[0]?.schema ?? undefined;
+    const schema = rows[0]?.schema;
+    // Refused here, rather than by the migrations' first table with a message that does not say why.
+    if (!schema) throw new Error("no schema of the store's search_path exists (a school's schema removed?)");
+    return schema;
   },
   foreignKeys: async (db) => {
     const { rows } = await sql<TableReference>`select t.relname as "table", r.relname as "references"
