@@ -1,6 +1,7 @@
 import { loadConfig } from '../config/service-config';
 import type { SchoolEntry } from '../district/school-entry';
-import { readSchools, schoolFolder } from '../district/school-list';
+import { readSchools } from '../district/school-list';
+import { schoolStoreSettings } from '../district/school-store-place';
 import { UsageError } from './usage-error';
 
 /** The registered school with this sourcedId, undefined when the deployment lists none by it. */
@@ -9,19 +10,16 @@ export function registeredSchool(sourcedId: string): SchoolEntry | undefined {
 }
 
 /**
- * Points this command at a registered school's store: DATA_DIR becomes the school's folder for the
- * rest of the process, so that every setting read after this (the store, its key file) is the
- * school's. Called in the process that does the work (after ranWithBoundedHeap), as a child it
- * forks would read the school's folder as DATA_DIR and find no list there.
+ * Points this command at a registered school's store: DATA_DIR becomes the school's folder, and on
+ * PostgreSQL DATABASE_URL the school's schema in the deployment's database, for the rest of the
+ * process, so that every setting read after this (the store, its key file) is the school's. Called
+ * in the process that does the work (after ranWithBoundedHeap), as a child it forks would read the
+ * school's folder as DATA_DIR and find no list there.
  */
 export function useSchoolStore(school: SchoolEntry): void {
-  const config = loadConfig();
-  if (config.databaseUrl !== undefined) {
-    throw new UsageError(
-      '--school picks a school of a district, which is served on SQLite only for now (unset DATABASE_URL)',
-    );
-  }
-  process.env.DATA_DIR = schoolFolder(config.dataDirectory, school.sourcedId);
+  const store = schoolStoreSettings(loadConfig(), school.sourcedId);
+  process.env.DATA_DIR = store.dataDirectory;
+  if (store.databaseUrl !== undefined) process.env.DATABASE_URL = store.databaseUrl;
   process.stderr.write(`school: ${school.sourcedId} (${school.path})\n`);
 }
 

@@ -1,11 +1,13 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { type Config, loadConfig } from '../config/service-config';
+import { loadConfig } from '../config/service-config';
 import { type SchoolEntry, SchoolEntryError, schoolEntry } from '../district/school-entry';
 import { firstClash, MAX_SCHOOLS, readSchools, schoolFolder, writeSchools } from '../district/school-list';
+import { schoolStoreSettings } from '../district/school-store-place';
 import { counted } from '../lib/counted';
 import { backupStore } from '../store/backup/backup-store';
+import { schoolStoresOf } from '../store/engines';
 import { openStore } from '../store/open-store';
 import { UsageError } from './usage-error';
 
@@ -15,18 +17,6 @@ interface AddOptions {
   readonly path: string;
   readonly host?: string;
   readonly name?: string;
-}
-
-/** The deployment's settings, refused when its store is PostgreSQL: a district is served on SQLite for now. */
-function districtConfig(): Config {
-  const config = loadConfig();
-  if (config.databaseUrl !== undefined) {
-    throw new UsageError(
-      'schools are served each on an SQLite store of its own under DATA_DIR: unset DATABASE_URL ' +
-        '(a district on PostgreSQL is not served yet)',
-    );
-  }
-  return config;
 }
 
 /** Runs a schools command, a refused entry or list reported as wrong usage (exit code 2). */
@@ -46,23 +36,24 @@ function describe(school: SchoolEntry): string {
 }
 
 async function addSchool(sourcedId: string, options: AddOptions): Promise<void> {
-  const config = districtConfig();
+  const config = loadConfig();
   const entry = schoolEntry({ sourcedId, path: options.path, host: options.host, name: options.name });
   const schools = readSchools(config.dataDirectory);
   if (schools.length >= MAX_SCHOOLS) throw new UsageError(`a deployment serves at most ${MAX_SCHOOLS} schools`);
   const clash = firstClash([...schools, entry]);
   if (clash) throw new UsageError(`not added: ${clash}`);
-  const folder = schoolFolder(config.dataDirectory, entry.sourcedId);
-  // The store is made now, so that import, callers and the service find it ready.
-  const store = await openStore({ databaseUrl: undefined, dataDirectory: folder });
+  const settings = schoolStoreSettings(config, entry.sourcedId);
+  // The store is made now (and migrated), so that import, callers and the service find it ready.
+  await schoolStoresOf(settings).make(settings);
+  const store = await openStore(settings);
   await store.close();
   writeSchools(config.dataDirectory, [...schools, entry]);
-  process.stdout.write(`Added school ${describe(entry)}; its store: ${store.location}.\n`);
+  process.stdout.write(`Added school ${describe(entry)}; its store: ${schoolStoresOf(settings).where(settings)}.\n`);
   process.stdout.write('The service serves it from its next start.\n');
 }
 
 function listSchools(options: { json: boolean }): void {
-  const config = districtConfig();
+  const config = loadConfig();
   const schools = readSchools(config.dataDirectory);
   if (options.json) {
     process.stdout.write(`${JSON.stringify(schools, null, 2)}\n`);
@@ -83,43 +74,49 @@ function folderContents(folder: string): { files: string[]; bytes: number } {
 }
 
 /** A backup's name that says whose and when, unique to the second. */
-function archiveName(sourcedId: string, now: Date): string {
+function archiveName(sourcedId: string, now: Date, suffix: string): string {
   return `school-${sourcedId}-${now
     .toISOString()
     .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z')}.sqlite`;
+    .replace(/\.\d+Z$/, 'Z')}${suffix}`;
 }
 
 async function removeSchool(sourcedId: string, options: { yes: boolean }): Promise<void> {
-  const config = districtConfig();
+  const config = loadConfig();
   const schools = readSchools(config.dataDirectory);
   const school = schools.find((candidate) => candidate.sourcedId === sourcedId);
   if (!school) throw new UsageError(`no school "${sourcedId.slice(0, 80)}" in this deployment (see schools list)`);
   const folder = schoolFolder(config.dataDirectory, school.sourcedId);
+  const settings = schoolStoreSettings(config, school.sourcedId);
+  const stores = schoolStoresOf(settings);
   const backupDirectory = process.env.BACKUP_DIR;
   if (!backupDirectory || !existsSync(backupDirectory)) {
     throw new UsageError('set BACKUP_DIR to an existing folder: a school removed is archived there first');
   }
-  const target = resolve(backupDirectory, archiveName(school.sourcedId, new Date()));
+  const target = resolve(backupDirectory, archiveName(school.sourcedId, new Date(), stores.archiveSuffix));
   const { files, bytes } = folderContents(folder);
   if (!options.yes) {
     process.stdout.write(
-      `Would remove school ${describe(school)}: its store would be archived to ${target}, then its folder ` +
-        `${folder} deleted (${counted(files.length, 'file')}, ${counted(bytes, 'byte')}). Run again with --yes.\n`,
+      `Would remove school ${describe(school)}: its store, ${stores.where(settings)}, would be archived to ` +
+        `${target}, then removed, and its folder ${folder} deleted (${counted(files.length, 'file')}, ` +
+        `${counted(bytes, 'byte')}). Run again with --yes.\n`,
     );
     process.exitCode = 2;
     return;
   }
   if (existsSync(target)) throw new UsageError(`${target} exists already: try again in a second`);
-  const backup = await backupStore({ databaseUrl: undefined, dataDirectory: folder }, target);
+  const backup = await backupStore(settings, target);
   writeSchools(
     config.dataDirectory,
     schools.filter((candidate) => candidate !== school),
   );
+  // Off the list first: a failure below leaves a store no school names, never a school without its store.
+  await stores.remove(settings);
   rmSync(folder, { recursive: true, force: true });
   process.stdout.write(
     `Removed school ${describe(school)}: archived to ${target} (${backup.kind}, ${counted(backup.bytes, 'byte')}), ` +
-      `then ${folder} deleted. Restart the service for its paths to answer 404.\n`,
+      `then ${stores.where(settings)} removed and ${folder} deleted. ` +
+      'Restart the service for its paths to answer 404.\n',
   );
 }
 

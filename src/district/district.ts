@@ -8,8 +8,9 @@ import { unreadyReason } from '../server/readiness';
 import type { RequestTracking } from '../server/request-tracking';
 import { openStore } from '../store/open-store';
 import { schoolConfig } from './school-config';
-import { SchoolEntryError, type SchoolEntry } from './school-entry';
+import type { SchoolEntry } from './school-entry';
 import { readSchools } from './school-list';
+import { DistrictSiblings } from './sibling-schools';
 
 /** A registered school as the process serves it: its School unit and the request listener of its own router. */
 interface ServedSchool {
@@ -46,15 +47,12 @@ export class District {
   static async open(parts: DistrictParts): Promise<District | undefined> {
     const entries = readSchools(parts.config.dataDirectory);
     if (entries.length === 0) return undefined;
-    if (parts.config.databaseUrl !== undefined) {
-      throw new SchoolEntryError(
-        'schools are listed in DATA_DIR but the store is PostgreSQL (DATABASE_URL): ' +
-          'a district is served on SQLite only for now',
-      );
-    }
     const opened: ServedSchool[] = [];
+    const pipelineOf = (entry: SchoolEntry) => opened.find((served) => served.entry === entry)?.school.pipeline;
+    const siblingSchools = new DistrictSiblings({ config: parts.config, catalog: parts.catalog, entries, pipelineOf });
+    const withSiblings = { ...parts, shared: { ...parts.shared, siblingSchools } };
     try {
-      for (const entry of entries) opened.push(await openServedSchool(entry, parts));
+      for (const entry of entries) opened.push(await openServedSchool(entry, withSiblings));
     } catch (error) {
       await Promise.all(opened.map((served) => served.school.close()));
       throw error;
@@ -114,7 +112,7 @@ async function openServedSchool(entry: SchoolEntry, parts: DistrictParts): Promi
   const config = schoolConfig(parts.config, entry);
   const { telemetry } = parts.shared;
   const store = await openStore({
-    databaseUrl: undefined,
+    databaseUrl: config.databaseUrl,
     dataDirectory: config.dataDirectory,
     queryTook: (ms) => telemetry.storeQueryTook(ms),
   });

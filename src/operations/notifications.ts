@@ -4,6 +4,7 @@ import { forwardToPartner } from '../federation/forward-call';
 import { queueMarkNotifications } from '../notifications/mark-notifications';
 import { callerKeyOf, countAgainstLimits, MINUTE_MS, pushDeviceLimit } from '../rate-limits/rate-limit';
 import { routeForSchool } from '../federation/school-registry';
+import type { SiblingSchool } from '../federation/sibling-schools';
 import { enabledDevice } from '../store/queries/directory';
 import { absenceTypeName } from '../store/queries/school-lists';
 import { inTransaction } from '../store/session';
@@ -75,15 +76,17 @@ export const pushNotificationToGateway = defineOperation('PushNotificationToGate
 
 /** Runs the operation at the partner school's instance, for that school, with the caller's other parameters. */
 function forwardToSchool(
-  partnerBaseUrl: string,
+  route: { readonly baseUrl: string; readonly sibling?: SiblingSchool },
   operationName: 'SendMarkNotes' | 'GetNameAbsenceType',
   parameters: Record<string, string | null>,
   context: OperationContext,
 ): Promise<unknown> {
   // A rehearsal sends nothing: the partner would act on it. Its count is then 0 (documented in migration.md).
   if (context.rehearsal && operationName === 'SendMarkNotes') return Promise.resolve(0);
+  const partnerBaseUrl = route.baseUrl;
   const target = { partnerBaseUrl, endpointPath: context.endpointPathOf(operationName), operationName };
-  return forwardToPartner(context.notificationSettings, target, { ...parameters, baseUrlSchool: partnerBaseUrl });
+  const forwarded = { ...parameters, baseUrlSchool: partnerBaseUrl };
+  return forwardToPartner(context.notificationSettings, target, forwarded, route.sibling);
 }
 
 /**
@@ -104,9 +107,14 @@ export const sendMarkNotes = defineOperation('SendMarkNotes', {
     classId: identifier(parameters.id_class),
   }),
   run: async ({ parameters, assessmentId, classId }, context) => {
-    const route = routeForSchool(parameters.baseUrlSchool, context.notificationSettings, context.call);
+    const route = routeForSchool(
+      parameters.baseUrlSchool,
+      context.notificationSettings,
+      context.call,
+      context.siblingSchools,
+    );
     if (route.kind === 'partner') {
-      const queued = await forwardToSchool(route.baseUrl, 'SendMarkNotes', parameters, context);
+      const queued = await forwardToSchool(route, 'SendMarkNotes', parameters, context);
       if (typeof queued !== 'number') {
         throw new RuleViolation(`The partner school at ${route.baseUrl} answered without a count.`);
       }
@@ -144,9 +152,14 @@ export const getNameAbsenceType = defineOperation('GetNameAbsenceType', {
   },
   decode: (parameters) => ({ parameters, absenceTypeId: identifier(parameters.id) }),
   run: async ({ parameters, absenceTypeId }, context) => {
-    const route = routeForSchool(parameters.baseUrlSchool, context.notificationSettings, context.call);
+    const route = routeForSchool(
+      parameters.baseUrlSchool,
+      context.notificationSettings,
+      context.call,
+      context.siblingSchools,
+    );
     if (route.kind === 'partner') {
-      const name = await forwardToSchool(route.baseUrl, 'GetNameAbsenceType', parameters, context);
+      const name = await forwardToSchool(route, 'GetNameAbsenceType', parameters, context);
       return typeof name === 'string' ? name : undefined;
     }
     return absenceTypeId === undefined ? undefined : absenceTypeName(context.store, absenceTypeId);

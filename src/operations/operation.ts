@@ -3,6 +3,7 @@ import type { Visibility } from '../access/visibility';
 import type { NotificationConfig } from '../config/notification-settings';
 import type { OperationPolicy } from '../contract/operation-policies';
 import type { OperationName, OperationTypes } from '../contract/operation-types';
+import type { SiblingSchools } from '../federation/sibling-schools';
 import type { PayloadSealer } from '../lib/payload-sealer';
 import type { Session } from '../store/session';
 
@@ -41,6 +42,8 @@ export interface OperationServices {
   endpointPathOf(operationName: OperationName): string;
   /** The service's clock; tests pin it. */
   readonly clock: () => Date;
+  /** The other schools of a district deployment, which a call for one of them reaches in this process. */
+  readonly siblingSchools?: SiblingSchools;
 }
 
 /** What a handler runs with besides its parameters. */

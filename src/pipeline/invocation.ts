@@ -84,6 +84,7 @@ export class InvocationStage {
       outboxChanged: rehearsal ? () => {} : services.outboxChanged,
       rehearsal,
       endpointPathOf: services.endpointPathOf,
+      siblingSchools: services.siblingSchools,
       call: {
         callerName: identity?.name ?? 'anonymous',
         scope: identity?.scope ?? NO_SCOPE,

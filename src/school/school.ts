@@ -4,6 +4,7 @@ import type { ProviderParts } from '../bindings/oneroster/provider-parts';
 import { AuditTrail } from '../audit/audit-trail';
 import type { Config } from '../config/service-config';
 import { type DeliveryWorker, startDeliveryWorker } from '../delivery/worker';
+import type { SiblingSchools } from '../federation/sibling-schools';
 import { keyFor, type PayloadSealer, payloadSealer } from '../lib/payload-sealer';
 import type { OperationServices } from '../operations/operation';
 import type { Operations } from '../operations/registry';
@@ -29,6 +30,8 @@ export interface SchoolShared {
   readonly node: () => string;
   readonly firstSyncAfterMs?: number;
   readonly firstRetentionAfterMs?: number;
+  /** The other schools of the deployment, for the calls that name one of them (SendMarkNotes, GetNameAbsenceType). */
+  readonly siblingSchools?: SiblingSchools;
 }
 
 /** How a school is closed by a process that stops: by when, and the calls to wait for. */
@@ -137,6 +140,7 @@ export async function openSchool(store: Store, shared: SchoolShared): Promise<Sc
     outboxChanged: worker ? () => void setImmediate(() => worker.wake()) : () => undefined,
     endpointPathOf: shared.endpointPathOf,
     clock,
+    siblingSchools: shared.siblingSchools,
   };
   const migration = migrationParts(config.migration, store, clock);
   const pipeline = new CallPipeline({

@@ -82,6 +82,26 @@ export interface EngineDriver {
   /** The files the live store is made of (a backup search leaves them out). */
   liveFiles(settings: EngineSettings): string[];
   readonly backups: BackupFormat;
+  /** Where the stores of a district's schools are kept beside the deployment's own. */
+  readonly schools: SchoolStores;
+}
+
+/**
+ * The stores of a district's schools on one engine: each school's store is its own (a file in
+ * its folder, or a schema in the deployment's database), opened as any store is, with the settings
+ * `settingsOf` gives.
+ */
+export interface SchoolStores {
+  /** The settings of the store of the school `sourcedId`, whose own files (key, journal) are in `folder`. */
+  settingsOf(deployment: EngineSettings, sourcedId: string, folder: string): EngineSettings;
+  /** Where the school's store is, for the operator: its file, or its schema and database. */
+  where(settings: EngineSettings): string;
+  /** How the name of an archive of a school's store ends. */
+  readonly archiveSuffix: string;
+  /** Makes room for the school's store, before it is first opened (and migrated). */
+  make(settings: EngineSettings): Promise<void>;
+  /** Removes the school's store whole: no file, table or schema of it is left. */
+  remove(settings: EngineSettings): Promise<void>;
 }
 
 /** The backups an engine writes, and how they come back. */

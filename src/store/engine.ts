@@ -39,6 +39,11 @@ export interface Engine {
   sizeBytes(db: Kysely<unknown>): Promise<number>;
   /** The store's own tables (none of the engine's), by name. */
   tableNames(db: Kysely<unknown>): Promise<string[]>;
+  /**
+   * The schema the store's tables are made in, where the engine has schemas; the migrations keep
+   * their record there, so that another store's record in the same database is never taken for it.
+   */
+  storeSchema(db: Kysely<unknown>): Promise<string | undefined>;
   /** The foreign keys among the store's tables. */
   foreignKeys(db: Kysely<unknown>): Promise<TableReference[]>;
   /** Every column of the store's own tables. */

@@ -50,7 +50,9 @@ export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Prom
   const migrations: Record<string, Migration> = Object.fromEntries(
     MIGRATIONS.map(([name, up]) => [name, { up: (migrating: Kysely<unknown>) => up(migrating, engine) }]),
   );
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Without a schema, kysely takes a record in any schema of the database for this store's.
+  const migrationTableSchema = await engine.storeSchema(db);
+  const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);

@@ -12,8 +12,7 @@ import { withTestStore } from '../support/stores';
  * `school-service schools add|list|remove` and `--school` on import, export and callers, as the
  * operator runs them: each school is registered in DATA_DIR/schools with a store of its own there,
  * bad sourcedIds and paths are refused with exit code 2 and nothing written, and a school removed
- * is archived to BACKUP_DIR before its folder goes. Districts are served on SQLite only: on
- * PostgreSQL the command refuses, which this suite checks without a server (it never connects).
+ * is archived to BACKUP_DIR before its folder goes. On PostgreSQL: schools-postgres.test.ts.
  */
 
 interface Run {
@@ -146,14 +145,5 @@ describe('the schools command', () => {
     const archives = readdirSync(backupDirectory);
     expect(archives).toHaveLength(1);
     expect(archives[0]).toMatch(/^school-org-a-\d{8}T\d{6}Z\.sqlite$/);
-  });
-
-  it('refuses schools on a PostgreSQL store, served on SQLite only for now', () => {
-    const refused = cli(['schools', 'add', 'org-c', '--path', '/gamma'], {
-      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
-    });
-    expect(refused.status).toBe(2);
-    expect(refused.stderr).toContain('DATABASE_URL');
-    expect(readSchools(dataDirectory).map((school) => school.sourcedId)).toEqual(['org-b']);
   });
 });

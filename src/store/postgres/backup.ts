@@ -1,12 +1,16 @@
 import { runPostgresTool } from './client-tool';
+import { SCHOOL_SCHEMAS_PATTERN, schoolSchemaOf } from './schema-per-school';
 
 /**
  * Runs pg_dump into `target` in its custom format, which pg_restore reads. pg_dump reads inside one
  * transaction, so the dump is one consistent moment of the database while the service goes on
- * serving.
+ * serving. A school of a district is its schema alone; the deployment's own store is the database
+ * without the schools' schemas, so that neither backup holds another school's records.
  */
 export function backupPostgres(databaseUrl: string, target: string): Promise<void> {
-  return runPostgresTool('pg_dump', ['--format=custom', '--file', target], databaseUrl);
+  const schema = schoolSchemaOf(databaseUrl);
+  const only = schema === undefined ? `--exclude-schema=${SCHOOL_SCHEMAS_PATTERN}` : `--schema=${schema}`;
+  return runPostgresTool('pg_dump', ['--format=custom', only, '--file', target], databaseUrl);
 }
 
 /**

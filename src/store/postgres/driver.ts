@@ -9,6 +9,7 @@ import { postgresConnection } from './connection';
 import { postgresDirectReader } from './direct-reader';
 import { postgresEngine } from './engine';
 import { postgresStoreExists } from './presence';
+import { postgresSchoolStores } from './schema-per-school';
 import { withoutPassword } from './url';
 
 // COUNT(*) is a bigint in PostgreSQL and pg returns it as text; counts here are far below 2^53.
@@ -54,4 +55,5 @@ export const postgresDriver: EngineDriver = {
     write: (settings, target) => backupPostgres(urlOf(settings), target),
     restoreInPlace: (settings, file) => restorePostgres(urlOf(settings), file),
   },
+  schools: postgresSchoolStores,
 };

@@ -27,6 +27,14 @@ export const postgresEngine: Engine = {
       where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(db);
     return rows.map((row) => row.name);
   },
+  // The first schema of the search_path that exists: "public", or a district school's own schema.
+  storeSchema: async (db) => {
+    const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+    const schema = rows[0]?.schema;
+    // Refused here, rather than by the migrations' first table with a message that does not say why.
+    if (!schema) throw new Error("no schema of the store's search_path exists (a school's schema removed?)");
+    return schema;
+  },
   foreignKeys: async (db) => {
     const { rows } = await sql<TableReference>`select t.relname as "table", r.relname as "references"
       from pg_constraint c join pg_class t on t.oid = c.conrelid join pg_class r on r.oid = c.confrelid

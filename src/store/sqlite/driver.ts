@@ -11,6 +11,7 @@ import { sqliteDirectReader } from './direct-reader';
 import { sqliteEngine } from './engine';
 import { SQLITE_FILE_NAME, sqliteFileOf, sqliteFilesOf } from './files';
 import { SqliteDialectWithLiteralLimits } from './kysely-dialect';
+import { sqliteSchoolStores } from './school-files';
 import { withStatementCache } from './statement-cache';
 
 function openSqlite({ dataDirectory }: EngineSettings, { queryTook, queryLog }: OpenOptions): OpenedEngine {
@@ -54,4 +55,5 @@ export const sqliteDriver: EngineDriver = {
       return { databaseUrl: undefined, dataDirectory: folder };
     },
   },
+  schools: sqliteSchoolStores,
 };

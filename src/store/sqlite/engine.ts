@@ -17,6 +17,8 @@ export const sqliteEngine: Engine = {
       from pragma_page_count(), pragma_page_size()`.execute(db);
     return Number(rows[0]?.bytes ?? 0);
   },
+  // One store a file: its tables are the file's.
+  storeSchema: async () => undefined,
   tableNames: async (db) => {
     const { rows } = await sql<{ name: string }>`select name from sqlite_master
       where type = 'table' and name not like 'sqlite\\_%' escape '\\' order by name`.execute(db);
