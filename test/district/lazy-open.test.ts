@@ -18,7 +18,8 @@ import { TEST_TODAY, withTestStore } from '../support/stores';
  * (SCHOOLS_OPEN_MAX=2 of 3) and closes them after a second without requests: nothing opens before
  * its first request, concurrent first requests share one opening, the bound holds under calls to
  * every school, a closed school answers again, and calls that come while a school closes wait for
- * it and are answered. A closed school with messages to send is opened again for them. Districts are served on SQLite (see schools-command.test.ts).
+ * it and are answered. A closed school with messages to send is opened again for them. Districts
+ * are served on SQLite (see schools-command.test.ts).
  */
 
 const STUDENTS = '/GetStudentsInformation.asmx';
