@@ -189,6 +189,31 @@ describe('a running service follows the list of schools', () => {
     expect(readdirSync(backupDirectory).filter((name) => name.includes('org-east'))).toHaveLength(1);
   });
 
+  it('finishes a removal cut short when run again, and refuses the school’s sourcedId meanwhile', async () => {
+    const folder = schoolFolder(dataDirectory, 'org-west');
+    expect(await cli('schools', 'add', 'org-west', '--path', '/west')).toMatchObject({ status: 0 });
+    // As a removal killed after its first step leaves the list: the school no longer served, its folder still there.
+    const list = readSchoolList(dataDirectory);
+    const west = list.schools.filter((school) => school.sourcedId === 'org-west');
+    writeSchoolList(dataDirectory, {
+      schools: list.schools.filter((school) => school.sourcedId !== 'org-west'),
+      removing: west,
+    });
+    const refused = await eventually(
+      () => get(`${service.url}/west${STUDENTS}?WSDL`),
+      (answer) => answer.status === 404,
+      { timeoutMs: 3_000 },
+    );
+    expect(refused.status).toBe(404);
+    const again = await cli('schools', 'add', 'org-west', '--path', '/west2');
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain('org-west is being removed');
+    expect(await cli('schools', 'remove', 'org-west', '--yes')).toMatchObject({ status: 0 });
+    expect(existsSync(folder)).toBe(false);
+    expect(readSchoolList(dataDirectory).removing).toEqual([]);
+    expect(readdirSync(backupDirectory).filter((name) => name.includes('org-west'))).toHaveLength(1);
+  });
+
   it('goes on serving the schools it serves when the list stops reading back', async () => {
     const before = await get(`${service.url}/north${STUDENTS}?WSDL`);
     expect(before.status).toBe(200);
