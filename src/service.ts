@@ -34,6 +34,8 @@ export interface RunningService {
   readCallers(): Promise<void>;
   /** Writes the audit entries held so far, rather than at the next AUDIT_FLUSH_MS; resolves once they are stored. */
   writeAudit(): Promise<void>;
+  /** How many of a district's registered schools this process holds open now (SCHOOLS_OPEN_MAX bounds it). */
+  schoolsOpen(): number;
   /**
    * Stops soon, as a test or a tool wants: idle keep-alive connections are closed at once, calls
    * in flight get SHUTDOWN_TIMEOUT_MS to finish.
@@ -95,7 +97,7 @@ interface ProcessParts {
   readonly server: Server;
   readonly tracking: RequestTracking;
   readonly school: School;
-  /** The deployment's registered schools, when it lists any. */
+  /** The deployment's registered schools, followed as its list changes (none on PostgreSQL). */
   readonly district: District | undefined;
   readonly stopAnswering: () => void;
   /** Marks the process as stopping, so that /readyz answers 503 at once. */
@@ -132,7 +134,7 @@ function stopper(parts: ProcessParts): (idle: IdleConnections) => Promise<void> 
   };
 }
 
-/** The deployment's registered schools, if it lists any; the deployment's school is closed when they fail to open. */
+/** The deployment's registered schools; the deployment's school is closed when their list does not read back. */
 function openDistrict(school: School, parts: DistrictParts): Promise<District | undefined> {
   return District.open(parts).catch(async (error: unknown) => {
     await school.close();
@@ -217,6 +219,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     writeAudit: async () => {
       await Promise.all([school.writeAudit(), district?.writeAudit()]);
     },
+    schoolsOpen: () => district?.openCount ?? 0,
     close: () => stop('close-now'),
     drain: () => stop('let-expire'),
   };

@@ -1,14 +1,11 @@
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/service-config';
-import { type SchoolEntry, SchoolEntryError, schoolEntry } from '../district/school-entry';
-import { firstClash, MAX_SCHOOLS, readSchools, schoolFolder, writeSchools } from '../district/school-list';
+import { describeSchool, SchoolEntryError, schoolEntry } from '../district/school-entry';
+import { firstClash, MAX_SCHOOLS, readSchoolList, readSchools, writeSchools } from '../district/school-list';
 import { schoolStoreSettings } from '../district/school-store-place';
-import { counted } from '../lib/counted';
-import { backupStore } from '../store/backup/backup-store';
 import { schoolStoresOf } from '../store/engines';
 import { openStore } from '../store/open-store';
+import { removeSchool } from './schools-remove';
 import { UsageError } from './usage-error';
 
 /** school-service schools add|list|remove: the schools one deployment serves, each on its own store. */
@@ -29,17 +26,16 @@ async function asUsage(action: () => Promise<void>): Promise<void> {
   }
 }
 
-function describe(school: SchoolEntry): string {
-  const host = school.host ? `, host ${school.host}` : '';
-  const name = school.name ? ` "${school.name}"` : '';
-  return `${school.sourcedId}${name} at ${school.path}${host}`;
-}
-
 async function addSchool(sourcedId: string, options: AddOptions): Promise<void> {
   const config = loadConfig();
   const entry = schoolEntry({ sourcedId, path: options.path, host: options.host, name: options.name });
-  const schools = readSchools(config.dataDirectory);
-  if (schools.length >= MAX_SCHOOLS) throw new UsageError(`a deployment serves at most ${MAX_SCHOOLS} schools`);
+  const { schools, removing } = readSchoolList(config.dataDirectory);
+  if (schools.length + removing.length >= MAX_SCHOOLS) {
+    throw new UsageError(`a deployment serves at most ${MAX_SCHOOLS} schools`);
+  }
+  if (removing.some((school) => school.sourcedId === entry.sourcedId)) {
+    throw new UsageError(`${entry.sourcedId} is being removed: run schools remove ${entry.sourcedId} --yes to finish`);
+  }
   const clash = firstClash([...schools, entry]);
   if (clash) throw new UsageError(`not added: ${clash}`);
   const settings = schoolStoreSettings(config, entry.sourcedId);
@@ -48,8 +44,10 @@ async function addSchool(sourcedId: string, options: AddOptions): Promise<void> 
   const store = await openStore(settings);
   await store.close();
   writeSchools(config.dataDirectory, [...schools, entry]);
-  process.stdout.write(`Added school ${describe(entry)}; its store: ${schoolStoresOf(settings).where(settings)}.\n`);
-  process.stdout.write('The service serves it from its next start.\n');
+  process.stdout.write(
+    `Added school ${describeSchool(entry)}; its store: ${schoolStoresOf(settings).where(settings)}.\n`,
+  );
+  process.stdout.write('A running service serves it within a second.\n');
 }
 
 function listSchools(options: { json: boolean }): void {
@@ -63,61 +61,7 @@ function listSchools(options: { json: boolean }): void {
     process.stdout.write('No schools added: the deployment serves one school at the bare paths.\n');
     return;
   }
-  for (const school of schools) process.stdout.write(`${describe(school)}\n`);
-}
-
-/** The files of a school's folder and their size, for the operator to see what a removal takes. */
-function folderContents(folder: string): { files: string[]; bytes: number } {
-  if (!existsSync(folder)) return { files: [], bytes: 0 };
-  const files = readdirSync(folder).map((name) => join(folder, name));
-  return { files, bytes: files.reduce((sum, file) => sum + statSync(file).size, 0) };
-}
-
-/** A backup's name that says whose and when, unique to the second. */
-function archiveName(sourcedId: string, now: Date, suffix: string): string {
-  return `school-${sourcedId}-${now
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z')}${suffix}`;
-}
-
-async function removeSchool(sourcedId: string, options: { yes: boolean }): Promise<void> {
-  const config = loadConfig();
-  const schools = readSchools(config.dataDirectory);
-  const school = schools.find((candidate) => candidate.sourcedId === sourcedId);
-  if (!school) throw new UsageError(`no school "${sourcedId.slice(0, 80)}" in this deployment (see schools list)`);
-  const folder = schoolFolder(config.dataDirectory, school.sourcedId);
-  const settings = schoolStoreSettings(config, school.sourcedId);
-  const stores = schoolStoresOf(settings);
-  const backupDirectory = process.env.BACKUP_DIR;
-  if (!backupDirectory || !existsSync(backupDirectory)) {
-    throw new UsageError('set BACKUP_DIR to an existing folder: a school removed is archived there first');
-  }
-  const target = resolve(backupDirectory, archiveName(school.sourcedId, new Date(), stores.archiveSuffix));
-  const { files, bytes } = folderContents(folder);
-  if (!options.yes) {
-    process.stdout.write(
-      `Would remove school ${describe(school)}: its store, ${stores.where(settings)}, would be archived to ` +
-        `${target}, then removed, and its folder ${folder} deleted (${counted(files.length, 'file')}, ` +
-        `${counted(bytes, 'byte')}). Run again with --yes.\n`,
-    );
-    process.exitCode = 2;
-    return;
-  }
-  if (existsSync(target)) throw new UsageError(`${target} exists already: try again in a second`);
-  const backup = await backupStore(settings, target);
-  writeSchools(
-    config.dataDirectory,
-    schools.filter((candidate) => candidate !== school),
-  );
-  // Off the list first: a failure below leaves a store no school names, never a school without its store.
-  await stores.remove(settings);
-  rmSync(folder, { recursive: true, force: true });
-  process.stdout.write(
-    `Removed school ${describe(school)}: archived to ${target} (${backup.kind}, ${counted(backup.bytes, 'byte')}), ` +
-      `then ${stores.where(settings)} removed and ${folder} deleted. ` +
-      'Restart the service for its paths to answer 404.\n',
-  );
+  for (const school of schools) process.stdout.write(`${describeSchool(school)}\n`);
 }
 
 export function registerSchoolsCommand(program: Command): void {
@@ -128,7 +72,7 @@ export function registerSchoolsCommand(program: Command): void {
     .command('add <sourcedId>')
     .description('register a school by its OneRoster org sourcedId and make its store')
     .requiredOption('--path <path>', 'where its endpoints answer: /slug for /slug/<Endpoint>.asmx')
-    .option('--host <host>', 'the host name it is known by (kept in the list; served by path for now)')
+    .option('--host <host>', 'a host name it is also reached at, on the bare paths')
     .option('--name <name>', 'its name, for people')
     .action((sourcedId: string, options: AddOptions) => asUsage(() => addSchool(sourcedId, options)));
   schools
@@ -138,7 +82,9 @@ export function registerSchoolsCommand(program: Command): void {
     .action((options: { json: boolean }) => asUsage(async () => listSchools(options)));
   schools
     .command('remove <sourcedId>')
-    .description("archive a school's store to BACKUP_DIR, then delete it and its registration")
+    .description('stop serving a school, archive its store to BACKUP_DIR, then delete it and its registration')
     .option('--yes', 'do it; without it, say what would go and exit 2', false)
-    .action((sourcedId: string, options: { yes: boolean }) => asUsage(() => removeSchool(sourcedId, options)));
+    .action((sourcedId: string, options: { yes: boolean }) =>
+      asUsage(() => removeSchool(loadConfig(), sourcedId, options)),
+    );
 }

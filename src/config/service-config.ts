@@ -1,5 +1,6 @@
 import { PROFILES, type Profile } from '../contract/profile';
 import { readDeliveryConfig, type DeliveryConfig } from './delivery-settings';
+import { type DistrictSettings, readDistrictSettings } from './district-settings';
 import { type AccessSettings, readAccessSettings } from './access-settings';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../lib/log';
 import { readNotificationConfig, type NotificationConfig } from './notification-settings';
@@ -25,6 +26,8 @@ export interface Config {
   publicBaseUrl: string | undefined;
   /** Set for a school of a district deployment only: the path ("/slug") its endpoints answer under. */
   pathPrefix?: string;
+  /** Set for a school of a district deployment registered with `--host`: the host name it is reached at. */
+  hostName?: string;
   maxBodyBytes: number;
   /** What one request's document (XML, form, query, JSON) may hold. */
   budgets: RequestBudgets;
@@ -57,6 +60,8 @@ export interface Config {
   sis: SisSettings;
   /** Days after leaving before a student is erased (RETENTION_AFTER_LEAVING_DAYS); undefined: never. */
   retentionAfterLeavingDays: number | undefined;
+  /** How a district deployment keeps its registered schools open (SCHOOLS_OPEN_MAX, SCHOOLS_IDLE_CLOSE_SECONDS). */
+  schools: DistrictSettings;
 }
 
 function readHost(env: Environment): string {
@@ -139,5 +144,6 @@ export function loadConfig(env: Environment = process.env): Config {
     migration: readMigrationSettings(env),
     sis: readSisSettings(env),
     retentionAfterLeavingDays: readRetentionAfterLeavingDays(env),
+    schools: readDistrictSettings(env),
   };
 }

@@ -15,6 +15,7 @@ export function schoolConfig(config: Config, school: SchoolEntry): Config {
     ...schoolStoreSettings(config, school.sourcedId),
     demoData: false,
     pathPrefix: school.path,
+    hostName: school.host,
     sis: { ...config.sis, url: undefined, gradebookUrl: undefined },
     migration: { ...config.migration, legacyUrl: undefined, recordFile: undefined },
   };

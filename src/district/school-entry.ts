@@ -70,3 +70,10 @@ export function schoolEntry(parts: { readonly [part in keyof SchoolEntry]?: unkn
     ...(parts.name === undefined ? {} : { name: checkName(text(parts.name, 'name')) }),
   };
 }
+
+/** A school as the operator's commands name it: sourcedId, name, path and host. */
+export function describeSchool(school: SchoolEntry): string {
+  const host = school.host ? `, host ${school.host}` : '';
+  const name = school.name ? ` "${school.name}"` : '';
+  return `${school.sourcedId}${name} at ${school.path}${host}`;
+}

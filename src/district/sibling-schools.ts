@@ -18,9 +18,10 @@ const THIS_MACHINE = '127.0.0.1';
 export interface SiblingParts {
   readonly config: Config;
   readonly catalog: Catalog;
-  readonly entries: readonly SchoolEntry[];
-  /** The call pipeline of a registered school, once it is open; undefined before. */
-  readonly pipelineOf: (entry: SchoolEntry) => CallPipeline | undefined;
+  /** The schools the district serves now (it follows its list while it runs). */
+  readonly entries: () => readonly SchoolEntry[];
+  /** Runs `work` with a registered school's call pipeline, opening the school first, as a call in flight. */
+  readonly inSchool: <T>(entry: SchoolEntry, work: (pipeline: CallPipeline) => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -41,16 +42,20 @@ export class DistrictSiblings implements SiblingSchools {
   find(address: string, requestBaseUrl: string): SiblingSchool | undefined {
     const deployment = this.deploymentUrl(requestBaseUrl);
     const { hostname, pathname } = new URL(address);
-    const entry = this.parts.entries.find(
-      (candidate) =>
-        (deployment !== undefined && address === deployment + candidate.path) ||
-        (candidate.host === hostname && pathname === '/'),
-    );
-    const pipeline = entry && this.parts.pipelineOf(entry);
-    if (!entry || !pipeline) return undefined;
+    const entry = this.parts
+      .entries()
+      .find(
+        (candidate) =>
+          (deployment !== undefined && address === deployment + candidate.path) ||
+          (candidate.host === hostname && pathname === '/'),
+      );
+    if (!entry) return undefined;
     // The school's address as its own calls name it, which it checks a forwarded call is for.
     const baseUrl = deployment === undefined ? address : deployment + entry.path;
-    return { baseUrl, call: (forwarded) => this.run(pipeline, baseUrl, forwarded) };
+    return {
+      baseUrl,
+      call: (forwarded) => this.parts.inSchool(entry, (pipeline) => this.run(pipeline, baseUrl, forwarded)),
+    };
   }
 
   /** This deployment's address: PUBLIC_BASE_URL, or the scheme, host and port the call reached. */

@@ -95,7 +95,7 @@ export class SchoolRounds {
     await this.retention?.stop();
   }
 
-  /** Waits for a sync under way until `deadline` (a Date.now() time), then leaves the processes serving. */
+  /** Waits for a sync under way until `deadline` (a Date.now() time). */
   async drain(deadline: number | undefined): Promise<void> {
     // Past the deadline it is abandoned: closing the store rolls it back whole, and its lease runs out.
     if (this.syncing && deadline === undefined) await this.syncing;
@@ -105,6 +105,13 @@ export class SchoolRounds {
       await Promise.race([this.syncing, limit]);
       waited.abort();
     }
+  }
+
+  /**
+   * Leaves the processes serving from the store: the last write the school makes, so that a row
+   * gone tells `schools remove` that this process has let go of the store.
+   */
+  async leave(): Promise<void> {
     await this.presenceRow?.leave();
   }
 }

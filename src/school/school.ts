@@ -66,8 +66,9 @@ export interface School {
   /**
    * Closes the school, in order: it stops taking work (the delivery worker claims no message, the
    * schedules start nothing), waits for the calls to end, drains (the worker's sends, a sync under
-   * way, both by the deadline; its row among the processes serving), writes out the audit trail and
-   * the comparisons, and closes the store. Called again, it answers the first call's promise.
+   * way, both by the deadline), writes out the audit trail and the comparisons, removes its row
+   * among the processes serving (its last write) and closes the store. Called again, it answers the
+   * first call's promise.
    */
   close(closing?: SchoolClosing): Promise<void>;
 }
@@ -178,6 +179,7 @@ export async function openSchool(store: Store, shared: SchoolShared): Promise<Sc
     callers.stop();
     await closeMigrationParts(migration);
     await audit.close();
+    await rounds.leave();
     await store.close();
   };
   return {

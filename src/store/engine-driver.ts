@@ -100,6 +100,8 @@ export interface SchoolStores {
   readonly archiveSuffix: string;
   /** Makes room for the school's store, before it is first opened (and migrated). */
   make(settings: EngineSettings): Promise<void>;
+  /** Whether the school's store is there (a removal cut short may have removed it already). */
+  exists(settings: EngineSettings): Promise<boolean>;
   /** Removes the school's store whole: no file, table or schema of it is left. */
   remove(settings: EngineSettings): Promise<void>;
 }

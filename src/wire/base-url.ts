@@ -1,4 +1,5 @@
 import { log } from '../lib/log';
+import { hostNameOf } from './host-name';
 
 const HOST_PATTERN = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
@@ -11,6 +12,8 @@ export interface PublicAddress {
   readonly port: number;
   /** A school of a district deployment: its path ("/slug"), which every address it names starts with. */
   readonly pathPrefix?: string;
+  /** That school's own host name (its `--host`): on requests sent to it, its addresses are the bare paths there. */
+  readonly hostName?: string;
 }
 
 /** The last Host header checked, and whether it was a valid one. */
@@ -39,8 +42,20 @@ function isHost(hostHeader: string): boolean {
  * the log says so in one line.
  */
 export function baseUrlFor(hostHeader: string | undefined, address: PublicAddress): string {
-  if (address.pathPrefix !== undefined) return hostBaseUrl(hostHeader, address) + address.pathPrefix;
-  return hostBaseUrl(hostHeader, address);
+  if (address.pathPrefix === undefined) return hostBaseUrl(hostHeader, address);
+  if (address.hostName !== undefined && hostNameOf(hostHeader) === address.hostName) {
+    return ownHostBaseUrl(hostHeader as string, address.publicBaseUrl);
+  }
+  return hostBaseUrl(hostHeader, address) + address.pathPrefix;
+}
+
+/**
+ * A school's base URL on its own host: the host as the caller sent it (a checked host name and
+ * port), with PUBLIC_BASE_URL's scheme when it is set, as a balancer ending TLS is named there.
+ */
+function ownHostBaseUrl(hostHeader: string, publicBaseUrl: string | undefined): string {
+  const scheme = publicBaseUrl?.startsWith('https:') ? 'https' : 'http';
+  return `${scheme}://${hostHeader}`;
 }
 
 function hostBaseUrl(hostHeader: string | undefined, address: PublicAddress): string {

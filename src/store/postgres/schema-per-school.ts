@@ -70,6 +70,19 @@ async function onSchema(settings: EngineSettings, statement: (schema: string) =>
   }
 }
 
+/** Whether the school's schema is in the database. */
+async function schemaExists(settings: EngineSettings): Promise<boolean> {
+  const { url, schema } = schemaOfSchool(settings);
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from information_schema.schemata where schema_name = $1', [schema]);
+    return (found.rowCount ?? 0) > 0;
+  } finally {
+    await client.end();
+  }
+}
+
 /** Schools' stores on PostgreSQL: a schema each, in the deployment's database. */
 export const postgresSchoolStores: SchoolStores = {
   settingsOf: schoolSettings,
@@ -81,6 +94,7 @@ export const postgresSchoolStores: SchoolStores = {
   },
   archiveSuffix: '.dump',
   make: (settings) => onSchema(settings, (schema) => `create schema if not exists ${schema}`),
+  exists: schemaExists,
   // CASCADE: the schema goes with every table, sequence, function and trigger the migrations made in it.
   remove: (settings) => onSchema(settings, (schema) => `drop schema if exists ${schema} cascade`),
 };

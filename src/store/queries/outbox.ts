@@ -136,3 +136,14 @@ export async function releaseLeases({ db }: Session, owner: string): Promise<num
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** Whether any message is still to be sent (queued, or waiting to be tried again): one index probe. */
+export async function holdsUnsentMessages({ db }: Session): Promise<boolean> {
+  const row = await db
+    .selectFrom('outbox_messages')
+    .select('id')
+    .where('state', 'in', ['queued', 'retrying'])
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

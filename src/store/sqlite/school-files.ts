@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { SchoolStores } from '../engine-driver';
 import { sqliteFileOf, sqliteFilesOf } from './files';
@@ -10,6 +10,7 @@ export const sqliteSchoolStores: SchoolStores = {
   archiveSuffix: '.sqlite',
   // Opening the store makes its file.
   make: async () => undefined,
+  exists: async ({ dataDirectory }) => existsSync(sqliteFileOf(dataDirectory)),
   remove: async ({ dataDirectory }) => {
     for (const file of sqliteFilesOf(dataDirectory)) rmSync(file, { force: true });
   },
