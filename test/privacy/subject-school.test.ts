@@ -36,6 +36,9 @@ describe('subject export and erase in a school of a district', () => {
     expect(refused).toEqual({ code: 2, output: expect.stringContaining('no school "org-x" in this deployment') });
     const erase = ['subject', 'erase', '--school', 'org-x', '--student', String(childId), '--reason', 'left'];
     expect((await runStoreCli(settings(), ...erase)).code).toBe(2);
+    const both = ['subject', 'erase', '--school', 'org-north', '--student', String(childId), '--teacher', '1'];
+    const refusedBoth = await runStoreCli(settings(), ...both, '--reason', 'left');
+    expect(refusedBoth).toEqual({ code: 2, output: expect.stringContaining('name one person') });
     const kept = await withTestStore({ DATA_DIR: schoolFolder(dataDirectory, 'org-north') }, (store) =>
       store.db.selectFrom('students').select('id').where('id', '=', childId).execute(),
     );
