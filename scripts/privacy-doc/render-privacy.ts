@@ -1,7 +1,9 @@
-import type {
-  ColumnDeclaration,
-  KeptFileDeclaration,
-  TableDeclaration,
+import {
+  type ColumnDeclaration,
+  type ErasureRule,
+  erasureRule,
+  type KeptFileDeclaration,
+  type TableDeclaration,
 } from '../../src/store/privacy/declaration-types';
 import { PERSONAL_DATA } from '../../src/store/privacy/declarations';
 import { KEPT_FILES } from '../../src/store/privacy/kept-files';
@@ -22,11 +24,18 @@ function personalColumns(columns: Readonly<Record<string, ColumnDeclaration>>): 
   return listed.length === 0 ? 'none' : listed.join('; ');
 }
 
-/** What an erasure does with the table's rows about the erased student and their guardians. */
+function ruleText(rule: ErasureRule | undefined): string {
+  if (rule === undefined) return 'deleted';
+  return 'keep' in rule ? `kept: ${rule.keep}` : `kept, emptied: ${rule.empty}`;
+}
+
+/** What an erasure does with the table's rows about an erased student (and their guardians), and a teacher. */
 function onErasure(declaration: TableDeclaration<Record<string, unknown>>): string {
   const about = declaration.about;
-  if (!about?.student && !about?.guardian) return 'no rows about one child';
-  return declaration.erasure ? `kept: ${declaration.erasure.keep}` : 'deleted';
+  const child = about?.student || about?.guardian ? ruleText(erasureRule(declaration, 'student')) : undefined;
+  const teacher = about?.teacher ? ruleText(erasureRule(declaration, 'teacher')) : undefined;
+  if (teacher === undefined || teacher === child) return child ?? 'no rows about one child';
+  return child === undefined ? `a teacher's: ${teacher}` : `a student's: ${child}; a teacher's: ${teacher}`;
 }
 
 function tableRow(name: string, declaration: TableDeclaration<Record<string, unknown>>): string {

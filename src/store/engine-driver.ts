@@ -37,13 +37,9 @@ export interface EngineConnection {
   ): Promise<void>;
   /**
    * Runs `erase` (the rows of `tables`), then removes what the rows leave in the store's files
-   * where the engine can; `othersServing` says whether another process serves from the store now.
+   * where the engine can, while the service goes on serving from them.
    */
-  scrubAfter(
-    erase: () => Promise<void>,
-    tables: readonly string[],
-    othersServing: () => Promise<boolean>,
-  ): Promise<FilesScrubbed>;
+  scrubAfter(erase: () => Promise<void>, tables: readonly string[]): Promise<FilesScrubbed>;
 }
 
 /** An engine's store as opened, before its migrations run. */

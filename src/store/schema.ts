@@ -251,7 +251,7 @@ export interface SisSyncRunTable {
 /** One erasure of a person's data (migration 017): the id that went, who erased it, when and why. */
 export interface SubjectErasureTable {
   erased_at: string;
-  kind: 'student' | 'guardian';
+  kind: 'student' | 'guardian' | 'teacher';
   subject_id: number;
   /** The operator's account that ran the command, or `retention` when the service erased by itself. */
   erased_by: string;

@@ -1,16 +1,14 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import type { RunningService } from '../../src/service';
-import { cliArguments, ROOT } from '../support/cli';
 import { describeEachEngine } from '../support/engines';
 import { eventually } from '../support/eventually';
 import { addUniqueChild, UNIQUE_CHILD, uniqueValues, valuesInFiles } from '../support/privacy-subject';
 import { startTestService } from '../support/service';
 import { openTestSchool, withTestStore } from '../support/stores';
-import { TEST_OUTBOX_KEY } from '../support/test-key';
+import { runStoreCli } from '../support/subject-cli';
 import { callOperation } from '../support/typed-calls';
 
 /**
@@ -23,27 +21,6 @@ import { callOperation } from '../support/typed-calls';
 
 const INFO = '/GetStudentsInformation.asmx';
 const NEVER_KNOWN = '987654';
-
-function runCli(settings: Record<string, string>, ...args: string[]): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      cliArguments(...args),
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          DATABASE_URL: '',
-          DATA_DIR: '',
-          OUTBOX_KEY: TEST_OUTBOX_KEY,
-          LOG_LEVEL: 'silent',
-          ...settings,
-        },
-      },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
-    );
-  });
-}
 
 async function studentAnswer(service: RunningService, id: string): Promise<unknown> {
   const answer = await callOperation(service.url, INFO, 'GetStudentInfoById', { StudentId: id }, 'json');
@@ -96,7 +73,7 @@ describeEachEngine('a child exported and erased on a running service', (engine) 
     );
 
     const out = join(mkdtempSync(join(tmpdir(), 'school-subject-')), 'export');
-    const exported = await runCli(settings, 'subject', 'export', '--student', String(childId), out);
+    const exported = await runStoreCli(settings, 'subject', 'export', '--student', String(childId), out);
     expect(exported).toEqual({ code: 0, output: expect.stringContaining(`about student ${childId}`) });
     const file = (name: string) => readFileSync(join(out, name), 'utf8');
     expect(file('students.json')).toContain(UNIQUE_CHILD.nameAr);
@@ -121,7 +98,9 @@ describeEachEngine('a child exported and erased on a running service', (engine) 
         ).guardian_id,
     );
     const guardianOut = `${out}-guardian`;
-    expect((await runCli(settings, 'subject', 'export', '--guardian', String(guardianId), guardianOut)).code).toBe(0);
+    expect((await runStoreCli(settings, 'subject', 'export', '--guardian', String(guardianId), guardianOut)).code).toBe(
+      0,
+    );
     expect(readFileSync(join(guardianOut, 'guardians.json'), 'utf8')).toContain(UNIQUE_CHILD.guardianNameAr);
     expect(readFileSync(join(guardianOut, 'devices.json'), 'utf8')).toContain(UNIQUE_CHILD.pushToken);
 
@@ -130,7 +109,7 @@ describeEachEngine('a child exported and erased on a running service', (engine) 
     writeFileSync(join(backups, 'nightly.dump'), 'PGDMP and the rest of a pg_dump file');
     settings.BACKUP_DIR = backups;
 
-    const rehearsed = await runCli(
+    const rehearsed = await runStoreCli(
       settings,
       'subject',
       'erase',
@@ -143,7 +122,7 @@ describeEachEngine('a child exported and erased on a running service', (engine) 
     expect(rehearsed).toEqual({ code: 0, output: expect.stringContaining('guardians of no other child, erased with') });
     expect(JSON.stringify(await studentAnswer(live, String(childId)))).toContain(UNIQUE_CHILD.nameEn);
 
-    const erased = await runCli(
+    const erased = await runStoreCli(
       settings,
       'subject',
       'erase',
@@ -155,7 +134,7 @@ describeEachEngine('a child exported and erased on a running service', (engine) 
     expect(erased).toEqual({ code: 0, output: expect.stringContaining(`Erased student ${childId}.`) });
     const scrubbed =
       engine.engine === 'sqlite'
-        ? 'store files: secure_delete, wal_checkpoint(TRUNCATE)'
+        ? 'store files: secure_delete, VACUUM, wal_checkpoint(TRUNCATE)'
         : 'store files: ANALYZE, VACUUM FULL, VACUUM FULL pg_statistic, CHECKPOINT, pg_switch_wal, CHECKPOINT';
     expect(erased.output).toContain(scrubbed);
     expect(erased.output).toMatch(
@@ -173,7 +152,7 @@ describeEachEngine('a child exported and erased on a running service', (engine) 
     }
     expect(valuesInFiles(folders, uniqueValues())).toEqual({});
 
-    const again = await runCli(settings, 'subject', 'export', '--student', String(childId), `${out}-again`);
+    const again = await runStoreCli(settings, 'subject', 'export', '--student', String(childId), `${out}-again`);
     expect(again).toEqual({ code: 2, output: expect.stringContaining(`there is no student ${childId}`) });
     await withTestStore(settings, async (store) => {
       const seen = await store.db

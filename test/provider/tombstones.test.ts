@@ -74,7 +74,7 @@ describeEachEngine('deleted records read as changes', (engine) => {
   test('an erased student is a change with nothing of the child; a teacher’s caller is told of none', async () => {
     const before = new Date().toISOString();
     const studentId = Number((await get(`${ROSTERING}/users/s1`)).body.user.metadata.contractId);
-    const plan = await planErasure(service.store, studentId, '966');
+    const plan = await planErasure(service.store, 'student', studentId, '966');
     if (!plan) throw new Error('no plan');
     await eraseRows(service.store, plan, { at: new Date().toISOString(), erasedBy: 'test', reason: 'left' });
     const answer = await get(`${ROSTERING}/students?${changesSince(before)}`);

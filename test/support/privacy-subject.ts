@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { payloadSealer } from '../../src/lib/payload-sealer';
 import type { Store } from '../../src/store/open-store';
+import { ROOT } from './cli';
 import { TEST_OUTBOX_KEY } from './test-key';
 
 /**
@@ -173,30 +174,17 @@ export async function addUniqueChild(store: Store, child: UniqueChild = UNIQUE_C
   return id;
 }
 
-function filesUnder(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return filesUnder(path);
-    return entry.isFile() ? [path] : [];
-  });
-}
-
-/** Each value found in a file under the folders, with the files that hold it: nothing when none. */
+/**
+ * Each value found in a file under the folders, with the files that hold it: nothing when none.
+ * The files are read by a process of their own: a test's service serves from the store in the
+ * test's process, and a close() of any descriptor of the store's files there would drop the
+ * service's SQLite locks on them (see src/store/sqlite/scrub-files.ts).
+ */
 export function valuesInFiles(folders: readonly string[], values: readonly string[]): Record<string, string[]> {
-  const found: Record<string, string[]> = {};
-  for (const path of folders.flatMap(filesUnder)) {
-    let bytes: Buffer;
-    try {
-      if (statSync(path).size === 0) continue;
-      bytes = readFileSync(path);
-    } catch (error) {
-      // PostgreSQL removes files as it goes (a checkpoint's old segments): a file gone holds nothing.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw error;
-    }
-    for (const value of values) {
-      if (bytes.includes(Buffer.from(value, 'utf8'))) found[value] = [...(found[value] ?? []), path];
-    }
-  }
-  return found;
+  const output = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'test', 'support', 'files-holding.ts'), JSON.stringify({ folders, values })],
+    { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+  );
+  return JSON.parse(output) as Record<string, string[]>;
 }

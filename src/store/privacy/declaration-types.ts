@@ -48,6 +48,23 @@ export interface TableDeclaration<Row> {
   readonly about?: { readonly [Kind in SubjectKind]?: SubjectRows<Row> };
   /** What an erasure does with the rows about the erased person: deleted unless kept, and why. */
   readonly erasure?: { readonly keep: string };
+  /** As `erasure`, for a kind of person whose rows here an erasure treats otherwise. */
+  readonly erasureOf?: { readonly [Kind in SubjectKind]?: ErasureRule };
+}
+
+/**
+ * What an erasure does with a row about the erased person, when it does not delete it: keeps it as
+ * it is, or keeps it with the person's own columns emptied (the row's id stays, so that the rows
+ * that point at it, which the school must keep, keep a valid reference without the person).
+ */
+export type ErasureRule = { readonly keep: string } | { readonly empty: string };
+
+/** What erasing a person of this kind does with the table's rows about them; undefined: they are deleted. */
+export function erasureRule(
+  declaration: Pick<TableDeclaration<never>, 'erasure' | 'erasureOf'>,
+  kind: SubjectKind,
+): ErasureRule | undefined {
+  return declaration.erasureOf?.[kind] ?? declaration.erasure;
 }
 
 export type TableDeclarations<Table extends keyof Database> = {

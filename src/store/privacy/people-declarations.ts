@@ -20,7 +20,9 @@ export const PEOPLE_DECLARATIONS: TableDeclarations<
   teachers: {
     holds: 'A teacher.',
     why: "Operations name a child's teachers; callers may be scoped to a teacher.",
-    kept: 'As long as the school lists them (an import or sync removes those it no longer lists).',
+    kept:
+      'As long as the school lists them (an import or sync removes those it no longer lists), or until ' +
+      'the teacher is erased (`school-service subject erase --teacher`).',
     columns: {
       id: NO,
       name_ar: personal('teacher', 'name in Arabic'),
@@ -28,6 +30,13 @@ export const PEOPLE_DECLARATIONS: TableDeclarations<
       phone: personal('teacher', 'phone number'),
     },
     about: { teacher: { column: 'id' } },
+    erasureOf: {
+      teacher: {
+        empty:
+          'the name and phone number are emptied; the id stays, as the classes they taught and the notes ' +
+          'they wrote point at it',
+      },
+    },
   },
   students: {
     holds: 'A student.',
@@ -135,6 +144,9 @@ export const PEOPLE_DECLARATIONS: TableDeclarations<
       text: personal('student', "the teacher's words about them"),
     },
     about: { student: { column: 'student_id' }, teacher: { column: 'teacher_id' } },
+    erasureOf: {
+      teacher: { keep: "the note is the student's record; its author is the teacher's id, without a name" },
+    },
   },
   generated_documents: {
     holds: 'A report card or term book issued as PDF.',

@@ -82,7 +82,7 @@ export async function eraseLeaversDue(store: Store, settings: RetentionSettings,
   const due = await leaversDue(store, today, settings.afterLeavingDays);
   const erased: Leaver[] = [];
   for (const leaver of due) {
-    const plan = await planErasure(store, leaver.studentId, settings.defaultCountryCode);
+    const plan = await planErasure(store, 'student', leaver.studentId, settings.defaultCountryCode);
     if (!plan) continue;
     const reason = `retention: left on ${leaver.leftOn}, ${settings.afterLeavingDays} days after leaving`;
     await eraseFromStoreFiles(store, plan, { at: now.toISOString(), erasedBy: 'retention', reason });

@@ -131,6 +131,7 @@ export const SCHOOL_DECLARATIONS: TableDeclarations<
       text: NO,
     },
     about: { teacher: { column: 'teacher_id' } },
+    erasureOf: { teacher: { keep: "the class's notes stay, posted by the teacher's id, without a name" } },
   },
   teacher_assignments: {
     holds: 'A teacher teaching a subject to a class.',
@@ -143,5 +144,6 @@ export const SCHOOL_DECLARATIONS: TableDeclarations<
       subject_id: NO,
     },
     about: { teacher: { column: 'teacher_id' } },
+    erasureOf: { teacher: { keep: "a class's teacher history: who taught it, by the id, without a name" } },
   },
 };

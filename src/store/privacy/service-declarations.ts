@@ -8,7 +8,9 @@ export const SERVICE_DECLARATIONS: TableDeclarations<ServiceTableName> = {
   outbox_messages: {
     holds: 'An SMS or push accepted for delivery (authentication codes, mark notifications, pushes).',
     why: 'Delivered with retries, and counted; the content is sealed and emptied once delivered or failed.',
-    kept: "Until the recipient guardian is erased; a student's own number's messages go with the student.",
+    kept:
+      "Until the recipient guardian is erased; a student's or teacher's own number's messages go with " +
+      'the student or teacher.',
     columns: {
       id: NO,
       reference: NO,
@@ -26,7 +28,7 @@ export const SERVICE_DECLARATIONS: TableDeclarations<ServiceTableName> = {
       created_at: personal('guardian', 'when it was asked for'),
       finished_at: NO,
     },
-    about: { student: { rule: 'sent-to' }, guardian: { rule: 'sent-to' } },
+    about: { student: { rule: 'sent-to' }, guardian: { rule: 'sent-to' }, teacher: { rule: 'sent-to' } },
   },
   rate_limit_events: {
     holds: 'One request counted against a rate limit.',
@@ -106,7 +108,7 @@ export const SERVICE_DECLARATIONS: TableDeclarations<ServiceTableName> = {
       id: NO,
       modified_at: NO,
     },
-    about: { student: { rule: 'roster-ids' }, guardian: { rule: 'roster-ids' } },
+    about: { student: { rule: 'roster-ids' }, guardian: { rule: 'roster-ids' }, teacher: { rule: 'roster-ids' } },
   },
   roster_tombstones: {
     holds: 'A record an import, a sync or an erasure deleted: its kind, sourcedId and when it went.',
@@ -125,9 +127,16 @@ export const SERVICE_DECLARATIONS: TableDeclarations<ServiceTableName> = {
     columns: {
       file: NO,
       sourced_id: personal('student', "the SIS's identifier of the person or record"),
-      fields: personal('student', 'the row: names, email, username, birth date, phone, of students and guardians'),
+      fields: personal(
+        'student',
+        'the row: names, email, username, birth date, phone, of students, guardians and teachers',
+      ),
     },
-    about: { student: { rule: 'roster-fields' }, guardian: { rule: 'roster-fields' } },
+    about: {
+      student: { rule: 'roster-fields' },
+      guardian: { rule: 'roster-fields' },
+      teacher: { rule: 'roster-fields' },
+    },
   },
   roster_imports: {
     holds: 'One import or sync: when, how, how many rows.',
@@ -181,7 +190,7 @@ export const SERVICE_DECLARATIONS: TableDeclarations<ServiceTableName> = {
       local_example: personal('student', 'part of an answer, masked (it may hold a name)'),
       legacy_example: personal('student', "part of the legacy service's answer, masked"),
     },
-    about: { student: { rule: 'examples' }, guardian: { rule: 'examples' } },
+    about: { student: { rule: 'examples' }, guardian: { rule: 'examples' }, teacher: { rule: 'examples' } },
   },
   sis_sync_state: {
     holds: "The sync's lease and progress (one row).",
@@ -218,7 +227,7 @@ export const SERVICE_DECLARATIONS: TableDeclarations<ServiceTableName> = {
     columns: {
       erased_at: NO,
       kind: NO,
-      subject_id: personal('student', 'the erased id (nothing else of them is kept)'),
+      subject_id: personal('student', "the erased student's or teacher's id (nothing else of them is kept)"),
       erased_by: personal('caller', "the operator's account that erased"),
       reason: NO,
       guardians_erased: NO,

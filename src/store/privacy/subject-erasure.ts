@@ -1,16 +1,35 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { REFERENCE_CHANNEL } from '../migrations/007-reference-versions';
 import type { Database } from '../schema';
 import { recordErasureTombstones } from '../roster/tombstones';
 import { inTransaction, type Session } from '../session';
-import { type AnyRows, findSubject, keptOnErasure, rowsAbout, type Subject, tablesAbout } from './subject-rows';
+import type { SubjectKind } from './declaration-types';
+import {
+  type AnyRows,
+  emptiedColumns,
+  findSubject,
+  keptOnErasure,
+  rowsAbout,
+  type Subject,
+  tablesAbout,
+} from './subject-rows';
 
-/** What an erasure removes: the student, and each guardian who is guardian of no other child. */
+/** The people an erasure is asked for: a student (with their guardians of no other child) or a teacher. */
+export type ErasedKind = Extract<SubjectKind, 'student' | 'teacher'>;
+
+/**
+ * What an erasure removes: the person, and, for a student, each guardian who is guardian of no
+ * other child.
+ */
 export interface ErasurePlan {
   readonly subject: Subject;
   readonly guardians: readonly Subject[];
-  /** Rows that go, by table, for the student and those guardians together. */
+  /** Rows that go, by table, for the person and those guardians together. */
   readonly rows: Readonly<Record<string, number>>;
+  /** Rows kept with the person's columns emptied (a teacher's own row), by table. */
+  readonly emptied: Readonly<Record<string, number>>;
+  /** Rows about the person the school keeps as they are (see the declarations), by table. */
+  readonly kept: Readonly<Record<string, number>>;
 }
 
 export interface ErasureRecord {
@@ -34,7 +53,7 @@ function erasureRank(rows: AnyRows): number {
 
 function erasedTables(subject: Subject): Array<[keyof Database, AnyRows]> {
   return tablesAbout(subject.kind)
-    .filter(([table]) => !keptOnErasure(table))
+    .filter(([table]) => !keptOnErasure(table, subject.kind))
     .sort(([, a], [, b]) => erasureRank(a) - erasureRank(b));
 }
 
@@ -51,51 +70,75 @@ async function lonelyGuardians(session: Session, studentId: number): Promise<num
   return rows.map((row) => Number(row.id));
 }
 
-/** What erasing the student would remove; undefined for an unknown student. */
+async function countRows(session: Session, table: keyof Database, about: AnyRows, person: Subject): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}
+    where ${rowsAbout(table, about, person)}`.execute(untyped(session));
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** What erasing the person would remove, empty and keep; undefined for an unknown person. */
 export async function planErasure(
   session: Session,
-  studentId: number,
+  kind: ErasedKind,
+  id: number,
   defaultCountryCode: string,
 ): Promise<ErasurePlan | undefined> {
-  const subject = await findSubject(session, 'student', studentId, defaultCountryCode);
+  const subject = await findSubject(session, kind, id, defaultCountryCode);
   if (!subject) return undefined;
   const guardians: Subject[] = [];
-  for (const id of await lonelyGuardians(session, studentId)) {
-    const guardian = await findSubject(session, 'guardian', id, defaultCountryCode);
+  for (const guardianId of kind === 'student' ? await lonelyGuardians(session, id) : []) {
+    const guardian = await findSubject(session, 'guardian', guardianId, defaultCountryCode);
     if (guardian) guardians.push(guardian);
   }
   const rows: Record<string, number> = {};
+  const emptied: Record<string, number> = {};
+  const kept: Record<string, number> = {};
   for (const person of [subject, ...guardians]) {
-    for (const [table, about] of erasedTables(person)) {
-      const { rows: counted } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}
-        where ${rowsAbout(table, about, person)}`.execute(untyped(session));
-      rows[table] = (rows[table] ?? 0) + Number(counted[0]?.n ?? 0);
+    for (const [table, about] of tablesAbout(person.kind)) {
+      const into = keptOnErasure(table, person.kind)
+        ? kept
+        : emptiedColumns(table, person.kind).length > 0
+          ? emptied
+          : rows;
+      const count = await countRows(session, table, about, person);
+      if (count > 0 || into === rows) into[table] = (into[table] ?? 0) + count;
     }
   }
-  return { subject, guardians, rows };
+  return { subject, guardians, rows, emptied, kept };
+}
+
+/** Deletes the rows about the person, or empties the person's columns in those the school keeps. */
+function eraseStatement(table: keyof Database, about: AnyRows, person: Subject): RawBuilder<unknown> {
+  const where = rowsAbout(table, about, person);
+  const emptied = emptiedColumns(table, person.kind);
+  if (emptied.length === 0) return sql`delete from ${sql.table(table)} where ${where}`;
+  const set = sql.join(emptied.map((column) => sql`${sql.ref(column)} = ''`));
+  return sql`update ${sql.table(table)} set ${set} where ${where}`;
 }
 
 /**
- * Deletes, in one transaction, every row of the plan, and records the erasure (without the child's
- * data). The store's reference version moves on, so that every process, on every node, drops what
- * it keeps in memory and reads again.
+ * Deletes (or empties), in one transaction, every row of the plan, and records the erasure
+ * (without the person's data). The store's reference version moves on, so that every process, on
+ * every node, drops what it keeps in memory and reads again.
  */
 export async function eraseRows(session: Session, plan: ErasurePlan, record: ErasureRecord): Promise<void> {
   await inTransaction(session, async (transaction) => {
     const db = untyped(transaction);
     // Before the ledger's rows go: a delta consumer of the OneRoster provider learns they went.
     const people = plan.guardians.map((guardian) => ({ kind: 'guardians' as const, id: guardian.id }));
-    await recordErasureTombstones(transaction, [{ kind: 'students', id: plan.subject.id }, ...people], record.at);
+    const subject = {
+      kind: plan.subject.kind === 'teacher' ? ('teachers' as const) : ('students' as const),
+      id: plan.subject.id,
+    };
+    await recordErasureTombstones(transaction, [subject, ...people], record.at);
     for (const person of [plan.subject, ...plan.guardians]) {
-      for (const [table, about] of erasedTables(person)) {
-        await sql`delete from ${sql.table(table)} where ${rowsAbout(table, about, person)}`.execute(db);
-      }
+      for (const [table, about] of erasedTables(person)) await eraseStatement(table, about, person).execute(db);
     }
     await transaction.db
       .insertInto('subject_erasures')
       .values({
         erased_at: record.at,
-        kind: 'student',
+        kind: plan.subject.kind,
         subject_id: plan.subject.id,
         erased_by: record.erasedBy,
         reason: record.reason,

@@ -2,7 +2,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { phoneNumberE164 } from '../../lib/phone-number';
 import type { Database } from '../schema';
 import type { Session } from '../session';
-import type { SubjectKind, SubjectRows, TableDeclaration } from './declaration-types';
+import { erasureRule, type SubjectKind, type SubjectRows, type TableDeclaration } from './declaration-types';
 import { PERSONAL_DATA } from './declarations';
 
 /** The person asked about, and what finds their rows beyond their id: their numbers and their values. */
@@ -43,7 +43,7 @@ export async function findSubject(
   const { rows: people } = await sql<Record<string, unknown>>`select * from ${sql.table(PEOPLE_TABLES[kind])}
     where id = ${id}`.execute(db);
   const person = people[0];
-  if (!person) return undefined;
+  if (!person || emptiedByErasure(kind, person)) return undefined;
   const phone = typeof person.phone === 'string' && person.phone !== '' ? person.phone : undefined;
   const tokens =
     kind === 'guardian'
@@ -59,6 +59,16 @@ export async function findSubject(
   return { kind, id, recipients, values: [...new Set(values)] };
 }
 
+/**
+ * Whether the person's row is one an erasure kept with their columns emptied (a teacher's): it
+ * holds nobody any more, so the person is unknown, as an erased student is.
+ */
+function emptiedByErasure(kind: SubjectKind, person: Record<string, unknown>): boolean {
+  const table = PEOPLE_TABLES[kind];
+  const columns = emptiedColumns(table, kind);
+  return columns.length > 0 && columns.every((column) => person[column] === '' || person[column] === null);
+}
+
 function escapedLike(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
@@ -67,11 +77,16 @@ function anyOf(conditions: readonly RawBuilder<unknown>[]): RawBuilder<unknown> 
   return conditions.length === 0 ? sql`1 = 0` : sql`(${sql.join(conditions, sql` or `)})`;
 }
 
-/** The tables with a column-linked or enrolment-linked id, whose records the SIS may have given an id. */
+/**
+ * The tables with a column-linked or enrolment-linked id, whose records the SIS may have given an
+ * id, leaving out those an erasure of this kind of person keeps as they are (a teacher's class
+ * notes): their ids are the school's, which a later import or sync must still find.
+ */
 function recordTables(kind: SubjectKind): Array<[table: string, rows: AnyRows]> {
   return declarations().flatMap(([table, declaration]) => {
     const rows = declaration.about?.[kind];
-    return rows && !('rule' in rows) && 'id' in declaration.columns ? [[table, rows]] : [];
+    const record = rows && !('rule' in rows) && 'id' in declaration.columns;
+    return record && !keptOnErasure(table, kind) ? [[table, rows]] : [];
   });
 }
 
@@ -122,9 +137,23 @@ export function tablesAbout(kind: SubjectKind): Array<[table: keyof Database, ro
   });
 }
 
-/** Whether an erasure keeps the table's rows about the erased person. */
-export function keptOnErasure(table: keyof Database): boolean {
-  return (PERSONAL_DATA[table] as AnyDeclaration).erasure !== undefined;
+/** Whether an erasure of this kind of person keeps the table's rows about them as they are. */
+export function keptOnErasure(table: keyof Database, kind: SubjectKind): boolean {
+  const rule = erasureRule(PERSONAL_DATA[table] as AnyDeclaration, kind);
+  return rule !== undefined && 'keep' in rule;
+}
+
+/**
+ * The columns an erasure of this kind of person empties in the table's rows about them, keeping
+ * the rows (the person's own personal columns); none when it deletes the rows or keeps them whole.
+ */
+export function emptiedColumns(table: keyof Database, kind: SubjectKind): string[] {
+  const declaration = PERSONAL_DATA[table] as AnyDeclaration;
+  const rule = erasureRule(declaration, kind);
+  if (rule === undefined || !('empty' in rule)) return [];
+  return Object.entries(declaration.columns).flatMap(([column, declared]) =>
+    typeof declared !== 'string' && declared.whose === kind ? [column] : [],
+  );
 }
 
 /** Every row of `table` about the subject, as the store holds it. */

@@ -67,11 +67,11 @@ export async function recordImportTombstones(connection: ImportConnection, at: s
 
 /**
  * In an erasure's transaction, before the ledger's rows of the people go: a tombstone for each of
- * them (a student, their guardians) that an import brought, by its sourcedId alone.
+ * them (a student and their guardians, or a teacher) that an import brought, by its sourcedId alone.
  */
 export async function recordErasureTombstones(
   transaction: Session,
-  people: ReadonlyArray<{ readonly kind: 'students' | 'guardians'; readonly id: number }>,
+  people: ReadonlyArray<{ readonly kind: 'students' | 'guardians' | 'teachers'; readonly id: number }>,
   at: string,
 ): Promise<void> {
   for (const person of people) {

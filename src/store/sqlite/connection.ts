@@ -15,6 +15,6 @@ export function sqliteConnection(database: BetterSqlite3.Database): EngineConnec
     tableWriter: async () => sqliteTableWriter(database),
     snapshot: async () => sqliteSnapshot(database),
     appendAuditBatch: async (events, subjects) => appendSqliteAuditBatch(database, events, subjects),
-    scrubAfter: (erase, _tables, othersServing) => scrubSqliteFiles(database, erase, othersServing),
+    scrubAfter: (erase) => scrubSqliteFiles(database, erase),
   };
 }
