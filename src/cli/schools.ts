@@ -7,6 +7,8 @@ import { firstClash, MAX_SCHOOLS, readSchools, schoolFolder, writeSchools } from
 import { counted } from '../lib/counted';
 import { backupStore } from '../store/backup/backup-store';
 import { openStore } from '../store/open-store';
+import { shownSchoolSettings } from '../district/school-settings';
+import { registerSchoolSettingsCommands } from './school-settings';
 import { UsageError } from './usage-error';
 
 /** school-service schools add|list|remove: the schools one deployment serves, each on its own store. */
@@ -45,6 +47,11 @@ function describe(school: SchoolEntry): string {
   return `${school.sourcedId}${name} at ${school.path}${host}`;
 }
 
+/** A school as `schools list` shows it: its own settings with their secrets masked, as nowhere else prints them. */
+function shown(school: SchoolEntry): SchoolEntry {
+  return school.settings ? { ...school, settings: shownSchoolSettings(school.settings) } : school;
+}
+
 async function addSchool(sourcedId: string, options: AddOptions): Promise<void> {
   const config = districtConfig();
   const entry = schoolEntry({ sourcedId, path: options.path, host: options.host, name: options.name });
@@ -65,14 +72,17 @@ function listSchools(options: { json: boolean }): void {
   const config = districtConfig();
   const schools = readSchools(config.dataDirectory);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(schools, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(schools.map(shown), null, 2)}\n`);
     return;
   }
   if (schools.length === 0) {
     process.stdout.write('No schools added: the deployment serves one school at the bare paths.\n');
     return;
   }
-  for (const school of schools) process.stdout.write(`${describe(school)}\n`);
+  for (const school of schools.map(shown)) {
+    const settings = Object.entries(school.settings ?? {}).map(([name, value]) => `  ${name}=${value}\n`);
+    process.stdout.write(`${describe(school)}\n${settings.join('')}`);
+  }
 }
 
 /** The files of a school's folder and their size, for the operator to see what a removal takes. */
@@ -144,4 +154,5 @@ export function registerSchoolsCommand(program: Command): void {
     .description("archive a school's store to BACKUP_DIR, then delete it and its registration")
     .option('--yes', 'do it; without it, say what would go and exit 2', false)
     .action((sourcedId: string, options: { yes: boolean }) => asUsage(() => removeSchool(sourcedId, options)));
+  registerSchoolSettingsCommands(schools, asUsage);
 }
