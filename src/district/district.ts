@@ -67,6 +67,11 @@ export class District {
     return this.byPath.size;
   }
 
+  /** The schools served, as the deployment's status page lists them. */
+  listed(): SchoolEntry[] {
+    return [...this.byPath.values()].map((served) => served.entry);
+  }
+
   /** The listener that routes a registered school's requests to it and the rest to `deployment`. */
   listener(deployment: RequestListener): RequestListener {
     return (request: IncomingMessage, response: ServerResponse) => {

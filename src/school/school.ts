@@ -11,6 +11,7 @@ import { CallPipeline } from '../pipeline/call-pipeline';
 import { exportedRowsOf } from '../provider/exported-rows';
 import type { Store } from '../store/open-store';
 import { ServiceFigures } from '../status/service-figures';
+import type { ListedSchool } from '../status/school-figures';
 import type { ProcessTelemetry } from '../telemetry/process-telemetry';
 import { firstOpen } from './first-open';
 import { closeMigrationParts, migrationParts } from './migration-parts';
@@ -29,6 +30,8 @@ export interface SchoolShared {
   readonly node: () => string;
   readonly firstSyncAfterMs?: number;
   readonly firstRetentionAfterMs?: number;
+  /** The district's schools, for the deployment's own status page; none in a deployment of one school. */
+  readonly districtSchools?: () => readonly ListedSchool[];
 }
 
 /** How a school is closed by a process that stops: by when, and the calls to wait for. */
@@ -160,6 +163,8 @@ export async function openSchool(store: Store, shared: SchoolShared): Promise<Sc
     presence: () => rounds.presence,
     migration: config.migration,
     sync: () => rounds.syncFigures(),
+    school: config.school,
+    districtSchools: shared.districtSchools,
   });
   const provider = providerParts(config, { store, serviceKey, callers, audit, services });
   let closed: Promise<void> | undefined;
