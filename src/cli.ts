@@ -10,11 +10,12 @@ import { backupCommand } from './cli/backup';
 import { copyStoreCommand } from './cli/copy-store';
 import { restoreCommand } from './cli/restore';
 import { registerCallersCommand } from './cli/callers';
-import { registeredSchool, useRegisteredSchool, useSchoolStore } from './cli/school-option';
+import { actsOnSchool, schoolOfOrg, schoolOption, useRegisteredSchool, useSchoolStore } from './cli/school-option';
 import { registerSchoolsCommand } from './cli/schools';
 import { demoData } from './cli/demo-data';
 import { type ExportCommandOptions, exportCommand } from './cli/export';
-import { type ImportCommandOptions, importCommand } from './cli/import';
+import { importCommand } from './cli/import';
+import { type AllSchoolsOptions, importAllSchools } from './cli/import-all-schools';
 import { deliveryStatus } from './cli/delivery-status';
 import { deliveryWorker } from './cli/delivery-worker';
 import { routesCommand, shadowReportCommand } from './cli/migration';
@@ -88,8 +89,7 @@ program
 registerCallersCommand(program);
 registerSchoolsCommand(program);
 
-program
-  .command('audit')
+actsOnSchool(program.command('audit'))
   .description("who saw a student's records, or what a caller saw, newest first")
   .option('--student <id>', 'the student', positiveInteger)
   .option('--caller <name>', 'the caller')
@@ -100,8 +100,7 @@ program
 
 registerSubjectCommand(program, positiveInteger);
 
-program
-  .command('retention')
+actsOnSchool(program.command('retention'))
   .description('erase the students who left RETENTION_AFTER_LEAVING_DAYS days ago or more (as the service does daily)')
   .option('--dry-run', 'list them (by id, and the day they left), erasing nothing', false)
   .action(retentionCommand);
@@ -121,12 +120,24 @@ program
   )
   .option('--replace', "let a bulk import replace a school of the store that is not the bundle's", false)
   .option('--ids <how>', "assigned, or from-identifier: a user's integer identifier becomes its id", 'assigned')
-  .action(async (path: string, options: ImportCommandOptions) => {
+  .option(
+    '--all-schools',
+    "import each school of a district bundle the deployment lists into that school's store",
+    false,
+  )
+  .option(
+    '--add-schools',
+    "with --all-schools: register the bundle's schools the deployment does not list first",
+    false,
+  )
+  .action(async (path: string, options: AllSchoolsOptions & { allSchools: boolean }) => {
+    if (options.addSchools && !options.allSchools) throw new UsageError('--add-schools goes with --all-schools');
+    if (options.allSchools) return importAllSchools(path, options);
     if (await ranWithBoundedHeap()) return;
     // A school the deployment lists is imported into its own store; any other keeps its meaning of a bundle's org.
-    const school = options.school === undefined ? undefined : registeredSchool(options.school);
+    const school = schoolOfOrg(options.school);
     if (school) useSchoolStore(school);
-    await importCommand(path, options);
+    await importCommand(path, school ? { ...options, school: school.sourcedId } : options);
   });
 
 program
@@ -137,9 +148,17 @@ program
   .option('--skip-invalid', 'leave out bad records and the records that depend on them, and write the rest', false)
   .option('--strict', 'count warnings as problems', false)
   .option('--ids <how>', "assigned, or from-identifier: a user's integer identifier becomes its id", 'assigned')
-  .option('--school <sourcedId>', "the school's sourcedId when the SIS serves several (SIS_SCHOOL)")
+  .option(
+    '--school <sourcedId>',
+    "a school of the deployment's (its store and SIS settings), or else the school's sourcedId when the SIS " +
+      'serves several (SIS_SCHOOL)',
+  )
   .action(async (options: SyncCommandOptions) => {
-    if (!(await ranWithBoundedHeap())) await syncCommand(options);
+    if (await ranWithBoundedHeap()) return;
+    // A registered school syncs as the service syncs it: its store, its own SIS settings (SIS_SCHOOL among them).
+    const school = schoolOfOrg(options.school);
+    if (school) useSchoolStore(school);
+    await syncCommand(school ? { ...options, school: undefined } : options);
   });
 
 program
@@ -156,39 +175,34 @@ program
   .addOption(
     new Option('--oneroster <version>', 'the OneRoster CSV binding to write').choices(['1.1', '1.2']).default('1.1'),
   )
-  .option('--school <sourcedId>', "export this school of the deployment's (see schools list)")
+  .addOption(schoolOption())
   .action(async (path: string, options: ExportCommandOptions & { school?: string }) => {
     if (await ranWithBoundedHeap()) return;
     useRegisteredSchool(options.school);
     await exportCommand(path, options);
   });
 
-program
-  .command('backup <path>')
+actsOnSchool(program.command('backup <path>'))
   .description('back up the store into a new file while the service serves (SQLite online backup, or pg_dump)')
   .action(backupCommand);
 
-program
-  .command('copy-store')
+actsOnSchool(program.command('copy-store'))
   .description('copy everything of the configured store (callers, audit trail, outbox included) into an empty one')
   .option('--to <url>', 'the empty store: postgres://user@host:port/database or sqlite:FOLDER')
   .option('--to-file <file>', "a file holding --to's URL (with a password, better than the command line)")
   .action(copyStoreCommand);
 
-program
-  .command('restore <backup>')
+actsOnSchool(program.command('restore <backup>'))
   .description('restore a backup made by `backup` into the configured store, which must be empty')
   .option('--replace', 'replace what the configured store holds', false)
   .action(restoreCommand);
 
-program
-  .command('routes')
+actsOnSchool(program.command('routes'))
   .description('print who answers each operation: local, legacy, shadow or canary (LEGACY_URL, ROUTES)')
   .option('--json', 'print the table as JSON', false)
   .action(routesCommand);
 
-program
-  .command('shadow-report')
+actsOnSchool(program.command('shadow-report'))
   .description("how this service's answers compared with the legacy service's, per operation and binding")
   .option('--since <date>', 'only the days since then, YYYY-MM-DD')
   .option('--operation <name>', 'only this operation')

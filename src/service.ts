@@ -168,6 +168,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
     node: () => node,
     firstSyncAfterMs: options.firstSyncAfterMs,
     firstRetentionAfterMs: options.firstRetentionAfterMs,
+    // The district opens after the deployment's school; the status page asks once the port is open.
+    districtSchools: () => district?.listed() ?? [],
   };
   const school = await openSchool(store, shared);
   let stopping = false;

@@ -19,8 +19,14 @@ export const DEFAULT_HEAP_MB = 384;
  */
 export async function ranWithBoundedHeap(): Promise<boolean> {
   if (process.env[CHILD_MARK] === '1') return false;
+  process.exitCode = await runWithBoundedHeap(process.argv.slice(2));
+  return true;
+}
+
+/** Runs `school-service ARGS...` as a child with the old generation bounded; resolves to its exit code. */
+export async function runWithBoundedHeap(args: readonly string[]): Promise<number> {
   const megabytes = readInteger(process.env, 'IMPORT_HEAP_MB', DEFAULT_HEAP_MB, 64, 65_536);
-  const child = fork(process.argv[1] as string, process.argv.slice(2), {
+  const child = fork(process.argv[1] as string, args, {
     execArgv: [...process.execArgv, `--max-old-space-size=${megabytes}`],
     // glibc gives threads malloc arenas of their own and keeps what a thread freed in its arena: a
     // sync's reading thread left 40 MB resident through the import's write, where its memory
@@ -37,8 +43,7 @@ export async function ranWithBoundedHeap(): Promise<boolean> {
   });
   process.off('SIGTERM', forward);
   process.off('SIGINT', forward);
-  process.exitCode = code;
-  return true;
+  return code;
 }
 
 /** Logged (at debug) by the commands that run within the bound, so that an operator can see it hold. */

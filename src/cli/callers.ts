@@ -14,7 +14,7 @@ import { GRANTABLE_GROUPS } from '../contract/operation-policies';
 import { DurationError, formatDuration, parseDuration } from '../lib/durations';
 import { formatLocalMoment } from '../lib/local-time';
 import { digestSealerOf, withConfiguredStore } from './configured-store';
-import { useRegisteredSchool } from './school-option';
+import { actsOnSchool } from './school-option';
 import { UsageError } from './usage-error';
 
 /** school-service callers add|update|list|revoke|rotate: the callers the service lets in. */
@@ -181,11 +181,9 @@ function grace(text: string): number {
 
 /** Adds `callers` and its subcommands to the program. */
 export function registerCallersCommand(program: Command): void {
-  const callers = program
-    .command('callers')
-    .description('the callers the service lets in beyond local ones')
-    .option('--school <sourcedId>', "the callers of this school of the deployment's (see schools list)")
-    .hook('preAction', () => useRegisteredSchool(callers.opts<{ school?: string }>().school));
+  const callers = actsOnSchool(
+    program.command('callers').description('the callers the service lets in beyond local ones'),
+  );
 
   callers
     .command('add <name>')

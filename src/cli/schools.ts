@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config/service-config';
-import { describeSchool, SchoolEntryError, schoolEntry } from '../district/school-entry';
+import { describeSchool, type SchoolEntry, SchoolEntryError, schoolEntry } from '../district/school-entry';
 import { firstClash, MAX_SCHOOLS, readSchoolList, readSchools, writeSchools } from '../district/school-list';
 import { schoolStoreSettings } from '../district/school-store-place';
 import { schoolStoresOf } from '../store/engines';
 import { openStore } from '../store/open-store';
+import { shownSchoolSettings } from '../district/school-settings';
+import { registerSchoolSettingsCommands } from './school-settings';
 import { removeSchool } from './schools-remove';
 import { UsageError } from './usage-error';
 
@@ -24,6 +26,11 @@ async function asUsage(action: () => Promise<void>): Promise<void> {
     if (error instanceof SchoolEntryError) throw new UsageError(error.message);
     throw error;
   }
+}
+
+/** A school as `schools list` shows it: its own settings with their secrets masked, as nowhere else prints them. */
+function shown(school: SchoolEntry): SchoolEntry {
+  return school.settings ? { ...school, settings: shownSchoolSettings(school.settings) } : school;
 }
 
 async function addSchool(sourcedId: string, options: AddOptions): Promise<void> {
@@ -54,14 +61,17 @@ function listSchools(options: { json: boolean }): void {
   const config = loadConfig();
   const schools = readSchools(config.dataDirectory);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(schools, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(schools.map(shown), null, 2)}\n`);
     return;
   }
   if (schools.length === 0) {
     process.stdout.write('No schools added: the deployment serves one school at the bare paths.\n');
     return;
   }
-  for (const school of schools) process.stdout.write(`${describeSchool(school)}\n`);
+  for (const school of schools.map(shown)) {
+    const settings = Object.entries(school.settings ?? {}).map(([name, value]) => `  ${name}=${value}\n`);
+    process.stdout.write(`${describeSchool(school)}\n${settings.join('')}`);
+  }
 }
 
 export function registerSchoolsCommand(program: Command): void {
@@ -87,4 +97,5 @@ export function registerSchoolsCommand(program: Command): void {
     .action((sourcedId: string, options: { yes: boolean }) =>
       asUsage(() => removeSchool(loadConfig(), sourcedId, options)),
     );
+  registerSchoolSettingsCommands(schools, asUsage);
 }

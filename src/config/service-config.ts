@@ -28,6 +28,8 @@ export interface Config {
   pathPrefix?: string;
   /** Set for a school of a district deployment registered with `--host`: the host name it is reached at. */
   hostName?: string;
+  /** Set for a school of a district deployment only: its sourcedId, which its figures and log lines name. */
+  school?: string;
   maxBodyBytes: number;
   /** What one request's document (XML, form, query, JSON) may hold. */
   budgets: RequestBudgets;
@@ -120,9 +122,20 @@ function readDatabaseUrl(env: Environment): string | undefined {
   return raw;
 }
 
+/**
+ * The environment each Config was read from, kept beside it rather than in it (a Config is shown in
+ * the start-up line): a school of a district reads its own settings over the deployment's.
+ */
+const environments = new WeakMap<Config, Environment>();
+
+/** The environment `config` was read from; undefined for a Config made otherwise (a copy with changes). */
+export function environmentOf(config: Config): Environment | undefined {
+  return environments.get(config);
+}
+
 export function loadConfig(env: Environment = process.env): Config {
   const publicBase = readAbsoluteUrl(env, 'PUBLIC_BASE_URL');
-  return {
+  const config: Config = {
     port: readInteger(env, 'PORT', 8080, 0, 65535),
     host: readHost(env),
     serviceNamespace: readNamespace(env),
@@ -146,4 +159,6 @@ export function loadConfig(env: Environment = process.env): Config {
     retentionAfterLeavingDays: readRetentionAfterLeavingDays(env),
     schools: readDistrictSettings(env),
   };
+  environments.set(config, env);
+  return config;
 }

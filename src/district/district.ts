@@ -26,9 +26,15 @@ export interface DistrictParts {
   readonly stopping: () => boolean;
 }
 
-/** Two entries that route and open alike: a school whose path, host or name changed is served anew. */
+/** Two entries that route and open alike: a school whose path, host, name or own settings changed is served anew. */
 function sameEntry(a: SchoolEntry, b: SchoolEntry): boolean {
-  return a.sourcedId === b.sourcedId && a.path === b.path && a.host === b.host && a.name === b.name;
+  return (
+    a.sourcedId === b.sourcedId &&
+    a.path === b.path &&
+    a.host === b.host &&
+    a.name === b.name &&
+    JSON.stringify(a.settings ?? {}) === JSON.stringify(b.settings ?? {})
+  );
 }
 
 /**
@@ -93,6 +99,11 @@ export class District {
     return this.keeper.openCount;
   }
 
+  /** The schools served, as the deployment's status page lists them. */
+  listed(): SchoolEntry[] {
+    return [...this.slots.values()].map((slot) => slot.entry);
+  }
+
   /** The listener that routes a registered school's requests to it and the rest to `deployment`. */
   listener(deployment: RequestListener): RequestListener {
     return (request: IncomingMessage, response: ServerResponse) => {
@@ -119,6 +130,7 @@ export class District {
     this.stopVisits = startSchoolVisits(() => this.slots.values(), this.keeper, {
       retention: this.parts.config.retentionAfterLeavingDays !== undefined,
       idleCloseMs: this.parts.config.schools.idleCloseMs,
+      syncsOnSchedule: (slot) => syncsOnSchedule(schoolConfig(this.parts.config, slot.entry)),
     });
   }
 
@@ -199,6 +211,11 @@ export class District {
   }
 }
 
+/** Whether a school pulls from a SIS of its own on a schedule: it is then kept open (see school-keeper.ts). */
+function syncsOnSchedule(config: Config): boolean {
+  return config.sis.url !== undefined && config.sis.intervalMs > 0;
+}
+
 /**
  * Opens a registered school: its store, its School unit and its router. Its retention first looks
  * within half the idle time, so that a school opened for a while runs it (once a day per store).
@@ -225,5 +242,5 @@ async function openServedSchool(entry: SchoolEntry, parts: DistrictParts): Promi
     },
     parts.clientTimeLimits,
   );
-  return { school, tracking, syncsOnSchedule: config.sis.url !== undefined && config.sis.intervalMs > 0 };
+  return { school, tracking, syncsOnSchedule: syncsOnSchedule(config) };
 }

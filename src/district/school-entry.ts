@@ -1,3 +1,8 @@
+import { SchoolEntryError } from './school-entry-error';
+import { checkSchoolSettings, type SchoolSettings } from './school-settings';
+
+export { SchoolEntryError };
+
 /**
  * A school of a district deployment as the operator registers it: its OneRoster org sourcedId
  * (which also names its store's folder), the path prefix its endpoints answer under, and optionally
@@ -10,6 +15,8 @@ export interface SchoolEntry {
   readonly path: string;
   readonly host?: string;
   readonly name?: string;
+  /** Its own SIS, legacy and notification settings (`schools set`), over the deployment's. */
+  readonly settings?: SchoolSettings;
 }
 
 /** Letters, digits, "_", "-" and inner dots: a folder name that cannot climb out of DATA_DIR. */
@@ -20,9 +27,6 @@ const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-
 const NAME_LENGTH = 200;
 /** Paths the service answers itself at its root, now or for the OneRoster provider: no school may take them. */
 const RESERVED_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/status', '/ims', '/oauth', '/schools']);
-
-/** An entry that fails a check: the message names the part and what is allowed. */
-export class SchoolEntryError extends Error {}
 
 export function checkSourcedId(sourcedId: string): string {
   if (!SOURCED_ID.test(sourcedId) || sourcedId.includes('..')) {
@@ -68,6 +72,7 @@ export function schoolEntry(parts: { readonly [part in keyof SchoolEntry]?: unkn
     path: checkSchoolPath(text(parts.path, 'path')),
     ...(parts.host === undefined ? {} : { host: checkHost(text(parts.host, 'host')) }),
     ...(parts.name === undefined ? {} : { name: checkName(text(parts.name, 'name')) }),
+    ...(parts.settings === undefined ? {} : { settings: checkSchoolSettings(parts.settings) }),
   };
 }
 

@@ -14,16 +14,23 @@ const RETENTION_VISIT_AFTER_MS = 23 * 3_600_000;
  * a few at a time: a school closed to make room while its outbox held messages to send (its
  * delivery worker sends them, and it stays open while any is left), and, when
  * RETENTION_AFTER_LEAVING_DAYS is set, a school not open in this process for a day (its retention
- * looks soon after it opens). Each closes again when idle.
+ * looks soon after it opens). Each closes again when idle. A school with a SIS sync on a schedule of
+ * its own (`schools set SIS_URL=…`) is opened once and then kept open (see school-keeper.ts), so
+ * that its schedule runs without waiting for a first request.
  */
 export function startSchoolVisits(
   slots: () => Iterable<SchoolSlot>,
   keeper: SchoolKeeper,
-  options: { readonly retention: boolean; readonly idleCloseMs: number },
+  options: {
+    readonly retention: boolean;
+    readonly idleCloseMs: number;
+    readonly syncsOnSchedule: (slot: SchoolSlot) => boolean;
+  },
 ): () => void {
   const due = (slot: SchoolSlot, now: number) =>
     slot.closed &&
     (slot.closedWithUnsent ||
+      options.syncsOnSchedule(slot) ||
       (options.retention && (slot.lastOpenedAt === undefined || now - slot.lastOpenedAt >= RETENTION_VISIT_AFTER_MS)));
   const look = () => {
     const now = performance.now();
@@ -42,5 +49,7 @@ export function startSchoolVisits(
   };
   const timer = setInterval(look, Math.min(VISIT_EVERY_MS, options.idleCloseMs));
   timer.unref();
+  // The schools that sync on a schedule open at the start, not a minute after it.
+  setImmediate(look);
   return () => clearInterval(timer);
 }

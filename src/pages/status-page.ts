@@ -123,9 +123,21 @@ export function statusPage(report: StatusReport): string {
     <p class="note">Students erased by the retention after leaving: ${report.erasedByRetention ?? 'unknown'}.</p>
     ${migrationSection(report.migration)}
     ${sync ? `<h2>Last SIS sync</h2>\n    ${lastSync}` : ''}
+    ${schoolsSection(report.schools)}
   </body>
 </html>
 `;
+}
+
+/** The schools of a district with their calls of the last hour; nothing in a deployment of one school. */
+function schoolsSection(schools: StatusReport['schools']): string {
+  if (!schools?.length) return '';
+  const rows = schools.map((school) =>
+    row([school.sourcedId, school.name ?? '', school.path, ...latencyCells(school.latency), school.refusals], 3),
+  );
+  return `<h2>Schools, last hour</h2>
+    ${table(['School', 'Name', 'Path', 'Calls', 'p50', 'p90', 'p99', 'Refused'], rows, 3)}
+    <p class="note">Each school's own figures in full: its path, then /status.</p>`;
 }
 
 /** The nodes serving from this store, or why they are not known. */

@@ -30,6 +30,17 @@ export interface StatusReport {
   readonly lastSync: SyncStatus | null;
   /** Who answers each operation and how the comparisons with the legacy service came out; null without one. */
   readonly migration: MigrationStatus | null;
+  /** The schools of a district, on the deployment's own status only (when it lists any). */
+  readonly schools?: SchoolStatus[];
+}
+
+/** A school of a district: where it answers, and its calls of the last hour across every worker. */
+export interface SchoolStatus {
+  readonly sourcedId: string;
+  readonly path: string;
+  readonly name: string | null;
+  readonly latency: LatencyStatus;
+  readonly refusals: number;
 }
 
 export interface MigrationStatus {

@@ -12,6 +12,7 @@ import { CallPipeline } from '../pipeline/call-pipeline';
 import { exportedRowsOf } from '../provider/exported-rows';
 import type { Store } from '../store/open-store';
 import { ServiceFigures } from '../status/service-figures';
+import type { ListedSchool } from '../status/school-figures';
 import type { ProcessTelemetry } from '../telemetry/process-telemetry';
 import { firstOpen } from './first-open';
 import { closeMigrationParts, migrationParts } from './migration-parts';
@@ -32,6 +33,8 @@ export interface SchoolShared {
   readonly firstRetentionAfterMs?: number;
   /** The other schools of the deployment, for the calls that name one of them (SendMarkNotes, GetNameAbsenceType). */
   readonly siblingSchools?: SiblingSchools;
+  /** The district's schools, for the deployment's own status page; none in a deployment of one school. */
+  readonly districtSchools?: () => readonly ListedSchool[];
 }
 
 /** How a school is closed by a process that stops: by when, and the calls to wait for. */
@@ -166,6 +169,8 @@ export async function openSchool(store: Store, shared: SchoolShared): Promise<Sc
     presence: () => rounds.presence,
     migration: config.migration,
     sync: () => rounds.syncFigures(),
+    school: config.school,
+    districtSchools: shared.districtSchools,
   });
   const provider = providerParts(config, { store, serviceKey, callers, audit, services });
   let closed: Promise<void> | undefined;

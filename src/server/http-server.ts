@@ -132,6 +132,7 @@ export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits =
       router: new RequestRouter(parts.catalog),
       trustedProxies: parts.config.access.trustedProxies,
       telemetry: parts.telemetry,
+      school: parts.config.school,
     },
   );
   const server = createServer(

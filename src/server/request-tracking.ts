@@ -34,6 +34,8 @@ export interface TrackingParts {
   readonly router: RequestRouter;
   readonly trustedProxies: NetworkList;
   readonly telemetry: ProcessTelemetry;
+  /** The sourcedId of the district's school this server is, named in its figures and log lines. */
+  readonly school?: string;
 }
 
 /**
@@ -44,8 +46,9 @@ export interface TrackingParts {
  */
 export function trackRequests(
   route: TrackedListener,
-  { router, trustedProxies, telemetry }: TrackingParts,
+  { router, trustedProxies, telemetry, school }: TrackingParts,
 ): RequestTracking {
+  const figures = telemetry.requestsOf(school);
   const answering = new Set<ServerResponse>();
   let closing = false;
 
@@ -55,7 +58,7 @@ export function trackRequests(
     const record = recordOf(this) as RequestRecord;
     const status = this.writableFinished ? this.statusCode : CLIENT_CLOSED_REQUEST;
     const durationMs = performance.now() - record.startedAt;
-    telemetry.requests.add(record, status, durationMs);
+    figures.add(record, status, durationMs);
     logRequest(record, status, durationMs);
   }
 
@@ -66,7 +69,7 @@ export function trackRequests(
     const address = clientAddress(request.socket.remoteAddress ?? '', headers['x-forwarded-for'], trustedProxies);
     // The target is resolved here, once: its endpoint is what the figures and the log call the request's.
     const target = router.resolve(request.method, request.url ?? '', headers['content-type']);
-    const record = startRecord(response, id, address, target.endpointPath, startedAt);
+    const record = startRecord(response, id, address, target.endpointPath, startedAt, school);
     if (closing) response.setHeader('Connection', 'close');
     answering.add(response);
     // One function for every response, reading the record from it: no closure to make per request.

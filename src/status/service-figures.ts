@@ -21,6 +21,7 @@ import { lastSyncRun } from '../store/queries/sis-sync';
 import { lastRosterImport, outboxCountsByChannel, storeSizeBytes } from '../store/queries/store-facts';
 import type { ServiceProcessTable } from '../store/schema';
 import { type GatheredFigures, gatherFigures } from './cluster-figures';
+import { type ListedSchool, schoolsStatus } from './school-figures';
 import type { Presence } from './presence';
 
 /** How long the figures wait for the store; past it they are answered without the store's. */
@@ -38,6 +39,10 @@ export interface FigureSources {
   readonly migration?: MigrationSettings;
   /** When this process syncs from the SIS next, and how its last try went, if it syncs (SIS_SYNC_INTERVAL). */
   readonly sync?: () => { nextRunAt: string | undefined; lastAttempt: { at: string; outcome: string } | undefined };
+  /** The sourcedId of the district's school these figures are, whose calls they count; none for the deployment's. */
+  readonly school?: string;
+  /** The district's schools, listed on the deployment's own status page with their calls. */
+  readonly districtSchools?: () => readonly ListedSchool[];
 }
 
 type StoreFacts = {
@@ -130,8 +135,9 @@ export class ServiceFigures {
     const byOperation = new Map<string, LatencyFigures>();
     const all = emptyFigures(REQUEST_BOUNDS_MS);
     const refusals: Record<string, number> = Object.fromEntries(REFUSALS.map((reason) => [reason, 0]));
+    const { school } = this.sources;
     for (const snapshot of gathered.snapshots) {
-      for (const slot of snapshot.lastHour) {
+      for (const slot of school === undefined ? snapshot.lastHour : (snapshot.schools?.[school] ?? [])) {
         const entry = callsPerMinute[slot.minute - (currentMinute - 59)];
         if (!entry) continue;
         for (const [operation, figures] of Object.entries(slot.operations)) {
@@ -149,6 +155,7 @@ export class ServiceFigures {
     }
     const known = !(facts instanceof Error);
     const startedAt = gathered.serviceStartedAt;
+    const schools = school === undefined ? this.sources.districtSchools?.() : undefined;
     return {
       generatedAt: new Date(now).toISOString(),
       version: serviceVersion(),
@@ -187,6 +194,7 @@ export class ServiceFigures {
       erasedByRetention: known ? facts.erasedByRetention : null,
       migration: migrationStatus(this.sources.migration, known ? facts.comparisons : []),
       lastSync: this.syncStatus(known ? facts : undefined),
+      ...(schools?.length ? { schools: schoolsStatus(schools, gathered.snapshots, now, latencyOf) } : {}),
     };
   }
 

@@ -32,8 +32,9 @@ function textField(prefix: string, value: string | undefined): string {
 }
 
 /**
- * The access line of a finished request: when, its id, who called from where, what it reached
- * (endpoint, operation, binding), the status and how long it took. Nothing else: no path or query
+ * The access line of a finished request: when, its id, who called from where, which school of a
+ * district (none at the deployment's own), what it reached (endpoint, operation, binding), the
+ * status and how long it took. Nothing else: no path or query
  * (a GET call's parameters are in it), no header, no payload; the caller is named by its id. The
  * line is written out field by field rather than by JSON.stringify of an object, which costs twice
  * as much on a path taken by every request; every text is still escaped as JSON.
@@ -43,8 +44,8 @@ export function logRequest(record: RequestRecord, status: number, durationMs: nu
   if (!logs(level)) return;
   const roundedMs = Math.round(durationMs * 1000) / 1000;
   if (logsText()) {
-    const { id: requestId, caller, address, endpoint, operation, binding } = record;
-    const fields = { status, durationMs: roundedMs, endpoint, operation, binding, caller, address, requestId };
+    const { id: requestId, caller, address, endpoint, operation, binding, school } = record;
+    const fields = { status, durationMs: roundedMs, school, endpoint, operation, binding, caller, address, requestId };
     writeLogLine(textLogLine(level, 'request', fields));
     return;
   }
@@ -54,6 +55,7 @@ export function logRequest(record: RequestRecord, status: number, durationMs: nu
       `,"requestId":"${record.id}"` +
       labelField(',"caller":', record.caller) +
       textField(',"address":', record.address) +
+      labelField(',"school":', record.school) +
       labelField(',"endpoint":', record.endpoint) +
       labelField(',"operation":', record.operation) +
       labelField(',"binding":', record.binding) +

@@ -10,6 +10,8 @@ export interface ProcessSnapshot {
   readonly startedAt: string;
   readonly metrics: MetricJson[];
   readonly lastHour: MinuteFigures[];
+  /** The last hour of each school of a district this process serves, by sourcedId. */
+  readonly schools: Record<string, MinuteFigures[]>;
 }
 
 /** The results a gateway attempt is counted under: what the gateway's answer was taken for. */
@@ -21,7 +23,10 @@ export type AttemptResult = 'sent' | 'retry' | 'failed' | 'token-invalid';
  * from prom-client. A service of several workers adds up every worker's snapshot.
  */
 export class ProcessTelemetry {
+  /** The requests of the deployment's own school. */
   readonly requests = new RequestFigures();
+  /** The requests of each school of a district, apart: each series names its school. */
+  private readonly schools = new Map<string, RequestFigures>();
   readonly startedAt = new Date();
   private readonly queries = emptyFigures(QUERY_BOUNDS_MS);
   private readonly registry = new Registry();
@@ -40,6 +45,17 @@ export class ProcessTelemetry {
 
   countRequestsInFlight(count: () => number): void {
     this.inFlight = count;
+  }
+
+  /** The figures a server counts its requests in: its school's (by sourcedId), or the deployment's own. */
+  requestsOf(school: string | undefined): RequestFigures {
+    if (school === undefined) return this.requests;
+    let figures = this.schools.get(school);
+    if (!figures) {
+      figures = new RequestFigures(Date.now, school);
+      this.schools.set(school, figures);
+    }
+    return figures;
   }
 
   storeQueryTook(ms: number): void {
@@ -69,8 +85,18 @@ export class ProcessTelemetry {
     return {
       pid: process.pid,
       startedAt: this.startedAt.toISOString(),
-      metrics: [...this.requests.metrics(), inFlight, queries, ...own],
+      metrics: [...this.requestMetrics(), inFlight, queries, ...own],
       lastHour: this.requests.lastHour(),
+      schools: Object.fromEntries([...this.schools].map(([school, figures]) => [school, figures.lastHour()])),
     };
+  }
+
+  /** The request metrics of every school together: one metric a name, each school's series in it. */
+  private requestMetrics(): MetricJson[] {
+    const metrics = this.requests.metrics();
+    for (const figures of this.schools.values()) {
+      for (const [index, metric] of figures.metrics().entries()) metrics[index].values.push(...metric.values);
+    }
+    return metrics;
   }
 }

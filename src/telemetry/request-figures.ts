@@ -21,7 +21,8 @@ interface MinuteSlot {
 }
 
 interface Series {
-  readonly labels: Record<'endpoint' | 'operation' | 'binding' | 'outcome', string>;
+  /** endpoint, operation, binding and outcome; and school, for a school of a district. */
+  readonly labels: Readonly<Record<string, string>>;
   readonly latency: LatencyFigures;
 }
 
@@ -55,7 +56,14 @@ export class RequestFigures {
     refusals: new Map(),
   }));
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /**
+   * `school`: the sourcedId of the district's school whose requests these are, a label of each of
+   * its series; none for the deployment's own school (Prometheus reads a missing label as empty).
+   */
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly school?: string,
+  ) {}
 
   add(record: RequestRecord, status: number, durationMs: number): void {
     const operation = record.operation ?? '';
@@ -115,7 +123,7 @@ export class RequestFigures {
       help: 'Calls refused: without accepted credentials, not permitted, or over a rate limit.',
       type: 'counter',
       aggregator: 'sum',
-      values: [...refusals].map(([reason, value]) => ({ labels: { reason }, value })),
+      values: [...refusals].map(([reason, value]) => ({ labels: { reason, ...this.schoolLabel }, value })),
     };
     return [requests, durations, refused];
   }
@@ -126,11 +134,16 @@ export class RequestFigures {
     const byOutcome = childMap(byBinding, binding);
     let series = byOutcome.get(outcome);
     if (!series) {
-      series = { labels: { endpoint, operation, binding, outcome }, latency: emptyFigures(REQUEST_BOUNDS_MS) };
+      const labels = { endpoint, operation, binding, outcome, ...this.schoolLabel };
+      series = { labels, latency: emptyFigures(REQUEST_BOUNDS_MS) };
       byOutcome.set(outcome, series);
       this.allSeries.push(series);
     }
     return series;
+  }
+
+  private get schoolLabel(): Record<string, string> {
+    return this.school === undefined ? {} : { school: this.school };
   }
 
   private slotNow(): MinuteSlot {

@@ -16,6 +16,8 @@ export interface RequestRecord {
    * path, which could carry anything and would make the figures' labels unbounded.
    */
   readonly endpoint: string;
+  /** The sourcedId of the district's school the request reached; undefined at the deployment's own. */
+  readonly school?: string;
   operation: string | undefined;
   binding: string | undefined;
   /** The caller's name once it is recognised ('anonymous' when it presented nothing that names it). */
@@ -39,12 +41,14 @@ export function startRecord(
   address: string,
   endpoint: string,
   startedAt: number,
+  school?: string,
 ): RequestRecord {
   const record: RequestRecord = {
     id,
     startedAt,
     address,
     endpoint,
+    school,
     operation: undefined,
     binding: undefined,
     caller: undefined,

@@ -6,7 +6,8 @@ import { loadDemoSchool } from '../../src/demo/load-demo-school';
 import type { Store } from '../../src/store/open-store';
 import { cliArguments, ROOT } from '../support/cli';
 import { describeEachEngine } from '../support/engines';
-import { type BundleRows, smallSchool, writeBundle } from '../support/roster-bundle';
+import { districtBundle as district } from '../support/district-bundle';
+import { smallSchool, writeBundle } from '../support/roster-bundle';
 import { importBundle, problemsOf } from '../support/roster-import';
 import { openTestStore } from '../support/stores';
 import { TEST_SCHOOL } from '../support/stores';
@@ -16,54 +17,6 @@ import { TEST_SCHOOL } from '../support/stores';
  * with the users whose orgSourcedIds name it; without it nothing is written and the schools are
  * listed. A bulk import never silently replaces another school of the store.
  */
-function district(): BundleRows {
-  const rows = smallSchool();
-  rows.orgs.push({
-    sourcedId: 'sch-2',
-    name: 'مدرسة النور',
-    type: 'school',
-    parentSourcedId: 'dist-1',
-    'metadata.nameEn': 'Al-Noor School',
-    identifier: 'NOOR',
-  });
-  rows.courses.push({ sourcedId: 'c-art', title: 'الفنون', courseCode: 'ART', orgSourcedId: 'sch-2' });
-  const homeroom = rows.classes.find((row) => row.sourcedId === 'hr-7a');
-  rows.classes.push(
-    { ...homeroom, sourcedId: 'hr-2', title: 'Noor 7', classCode: '7N', schoolSourcedId: 'sch-2' } as Record<
-      string,
-      string
-    >,
-    {
-      ...homeroom,
-      sourcedId: 'art-2',
-      title: 'Art 7N',
-      courseSourcedId: 'c-art',
-      classType: 'scheduled',
-      schoolSourcedId: 'sch-2',
-      termSourcedIds: 't1',
-      classCode: '',
-    } as Record<string, string>,
-  );
-  const student = rows.users.find((row) => row.sourcedId === 's3');
-  rows.users.push({ ...student, sourcedId: 's9', orgSourcedIds: 'sch-2', agentSourcedIds: '' } as Record<
-    string,
-    string
-  >);
-  const teacher = rows.users.find((row) => row.sourcedId === 't-1');
-  if (teacher) teacher.orgSourcedIds = 'sch-1,sch-2';
-  const enrol = (sourcedId: string, klass: string, user: string, role: string) => ({
-    sourcedId,
-    classSourcedId: klass,
-    schoolSourcedId: 'sch-2',
-    userSourcedId: user,
-    role,
-    beginDate: '',
-  });
-  rows.enrollments.push(enrol('e20', 'hr-2', 's9', 'student'), enrol('e21', 'art-2', 's9', 'student'));
-  rows.enrollments.push(enrol('e22', 'art-2', 't-1', 'teacher'));
-  return rows;
-}
-
 describeEachEngine('a bundle of several schools', (engine) => {
   let store: Store;
   beforeEach(async () => {
