@@ -18,6 +18,7 @@ import * as noKeptPasswords from './migrations/015-no-kept-passwords';
 import * as sisSyncChanges from './migrations/016-sis-sync-changes';
 import * as subjectErasures from './migrations/017-subject-erasures';
 import * as studentsLeft from './migrations/018-students-left';
+import * as rosterVersions from './migrations/024-roster-versions';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -42,6 +43,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['016-sis-sync-changes', sisSyncChanges.up],
   ['017-subject-erasures', subjectErasures.up],
   ['018-students-left', studentsLeft.up],
+  ['024-roster-versions', rosterVersions.up],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {

@@ -311,6 +311,8 @@ export interface Database {
   roster_imports: RosterImportTable;
   service_processes: ServiceProcessTable;
   reference_versions: ReferenceVersionTable;
+  /** The version of the school's records but marks (migration 024), shaped as reference_versions. */
+  roster_versions: ReferenceVersionTable;
   store_key: StoreKeyTable;
   shadow_comparisons: ShadowComparisonTable;
   shadow_differences: ShadowDifferenceTable;
