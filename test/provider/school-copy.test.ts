@@ -2,7 +2,7 @@ import { ROSTER_COUNTED_TABLES } from '../../src/store/migrations/024-roster-ver
 import { rosterVersion } from '../../src/store/queries/roster-version';
 import { NAMED_TABLES } from '../../src/roster/school-rows';
 import type { RunningService } from '../../src/service';
-import { REMOTE_TEST_SETTINGS } from '../support/callers';
+import { addTestCallers, REMOTE_TEST_SETTINGS } from '../support/callers';
 import { describeEachEngine } from '../support/engines';
 import {
   idsOf,
@@ -68,6 +68,38 @@ describeEachEngine('the provider’s copy of the school', (engine) => {
     }
     expect(idsOf(await read(service, `${ROSTERING}/users?filter=${renamed}`), 'users')).toEqual(['s2']);
     expect(JSON.parse(await read(service, `${ROSTERING}/users/s2`)).user.givenName).toBe('Renamed');
+  });
+
+  test('the copy answers as the store does: sorted, filtered, paged, nested and scoped reads', async () => {
+    const { contractId } = JSON.parse(await read(service, `${ROSTERING}/users/t-1`)).user.metadata;
+    const added = await addTestCallers(service.store, [
+      { name: 'teacher-app', secret: true, operations: ['roster'], scope: `teacher:${contractId}` },
+    ]);
+    await service.readCallers();
+    const teacher = await tokenFor(service, 'teacher-app', added['teacher-app']);
+    const reads: Array<[path: string, as: string]> = [
+      [`${ROSTERING}/users?sort=familyName&orderBy=desc&limit=3&offset=1`, token],
+      [`${ROSTERING}/students?filter=${encodeURIComponent("givenName~'a' OR identifier>'1001'")}`, token],
+      [`${ROSTERING}/classes/math-7a/students?fields=sourcedId,givenName`, token],
+      [`${ROSTERING}/teachers/t-1/classes`, token],
+      [`${ROSTERING}/enrollments`, teacher],
+      [`${GRADEBOOK}/classes/math-7a/results`, token],
+    ];
+    for (const [path, as] of reads) {
+      // The version moved on: the first answer is read from the store, the second from the copy.
+      await service.store.db
+        .updateTable('roster_versions')
+        .set((update) => ({ version: update('version', '+', 1) }))
+        .execute();
+      const fromStore = await withToken(service, as, path);
+      const fromCopy = await withToken(service, as, path);
+      expect([path, fromStore.status]).toEqual([path, 200]);
+      expect([path, fromCopy.text, fromCopy.headers['x-total-count']]).toEqual([
+        path,
+        fromStore.text,
+        fromStore.headers['x-total-count'],
+      ]);
+    }
   });
 
   test('a change made by hand in the store is read by the next request', async () => {
