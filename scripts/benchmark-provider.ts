@@ -1,8 +1,9 @@
 /**
  * The OneRoster provider on the school of bench:import (100,000 users, 3,000 classes, 200,000
  * enrollments, 5,000,000 results by default), imported into a new SQLite store: an LMS's
- * `GET /users?limit=10000` (time to its first byte, to its last, the service's peak resident
- * memory) and `PUT /results/{id}` one after another (p50 and p99, the audit trail on, as always).
+ * `GET /users?limit=10000` (time to its first byte, to its last, the first time and again, the
+ * service's peak resident memory) and `PUT /results/{id}` one after another (p50 and p99, the
+ * audit trail on, as always).
  * A benchmark, not a test: it checks nothing.
  *
  *   npm run bench:provider                      the issue's sizes
@@ -109,15 +110,20 @@ async function measure(bundle: string, puts: number, users: number): Promise<str
     const token = JSON.parse(granted.body);
     const bearer = { Authorization: `Bearer ${token.access_token}` };
     const rows: string[] = [];
-    for (const offset of [0, Math.max(0, users - 10_000)]) {
+    const readPage = async (offset: number, when: string) => {
       const page = await timed('GET', `${ROSTERING}/users?limit=10000&offset=${offset}`, bearer);
       if (page.status !== 200) throw new Error(`GET /users answered ${page.status}: ${page.body.slice(0, 300)}`);
       const count = (JSON.parse(page.body).users as unknown[]).length;
+      const megabytes = (page.body.length / 2 ** 20).toFixed(1);
       rows.push(
-        `| GET /users?limit=10000&offset=${offset} (${count} records, ${(page.body.length / 2 ** 20).toFixed(1)} MB) ` +
+        `| GET /users?limit=10000&offset=${offset} (${count} records, ${megabytes} MB), ${when} ` +
           `| ${page.firstByteMs.toFixed(0)} ms | ${page.totalMs.toFixed(0)} ms |`,
       );
-    }
+    };
+    // The first read makes the provider's copy of the users; the next ones read the copy.
+    await readPage(0, 'first');
+    await readPage(0, 'again');
+    await readPage(Math.max(0, users - 10_000), 'the last page');
     const peak = residentPeaksMegabytes(service.pid as number);
     const { lineItem, student } = await firstResult(bundle);
     const json = { ...bearer, 'Content-Type': 'application/json' };
@@ -130,6 +136,8 @@ async function measure(bundle: string, puts: number, users: number): Promise<str
       times.push(put.totalMs);
     }
     times.sort((a, b) => a - b);
+    // Marks are not in the copy: writing them leaves it current.
+    await readPage(0, 'after the PUTs');
     rows.push(`| Peak resident memory of the service after the pages | ${peak.toFixed(0)} MB | |`);
     rows.push(
       `| PUT /results/{id}, ${puts} one after another | p50 ${percentile(times, 0.5).toFixed(1)} ms ` +

@@ -1,6 +1,6 @@
 import { enqueueMessages, type NewMessage, newDeliveryReference } from '../delivery/outbox';
 import type { PayloadSealer } from '../lib/payload-sealer';
-import { type MarkRecipient, markRecipients } from '../store/queries/directory';
+import { MARK_RECIPIENTS_NAMED_MAX, type MarkRecipient, markRecipients } from '../store/queries/directory';
 import { existingIdempotencyKeys } from '../store/queries/outbox';
 import { inTransaction, type Session } from '../store/session';
 import { countAgainstLimits, pushDeviceLimit, type RateLimit } from '../rate-limits/rate-limit';
@@ -34,7 +34,9 @@ export async function queueMarkNotifications(
   const { assessmentId, classId } = target;
   return inTransaction(session, async (transaction) => {
     if (await countAgainstLimits(transaction, [limits.caller], call.now)) return 'limited';
-    const rows = (await markRecipients(transaction, assessmentId, classId)).filter(
+    // A few marks (a consumer's one) are named to the query; a sync's many are picked from the assessment's.
+    const named = onlyMarks && onlyMarks.size <= MARK_RECIPIENTS_NAMED_MAX ? [...onlyMarks] : undefined;
+    const rows = (await markRecipients(transaction, assessmentId, classId, named)).filter(
       (row) => !onlyMarks || onlyMarks.has(row.markId),
     );
     const queuedBefore = await existingIdempotencyKeys(

@@ -1,50 +1,37 @@
 import { openGivenBackRows } from '../roster/given-back-rows';
 import { restoreCell } from '../roster/spreadsheet-cells';
 import type { Store } from '../store/open-store';
+import { rosterVersion } from '../store/queries/roster-version';
 import { openImportConnection } from '../store/roster/import-connection';
+import { SchoolCopy } from './school-copy';
+import type { ExportedFile, RowVisit, SchoolReading } from './school-reading';
 
-/**
- * The one place the provider takes the school's records from: the rows of the OneRoster 1.1 files
- * `export` writes (with the kept fields and the imported sourcedIds), as the text a reader of the
- * exported files sees, so that the provider answers exactly what `export` gives. Nothing is written
- * anywhere: each file is read from its collection's row source, only the files a request needs,
- * and a large one row by row (a page is found by reading it twice rather than holding it).
- */
-export interface ExportedFile {
-  readonly columns: readonly string[];
-  readonly rows: readonly (readonly string[])[];
-}
-
-/** Some of the school's OneRoster files by name ("users"); a file the export does not write is absent. */
-export type ExportedSchool = ReadonlyMap<string, ExportedFile>;
-
-/** What a scan hands over: a row's cells, under the file's columns. */
-export type RowVisit = (columns: readonly string[], values: readonly string[]) => boolean | Promise<boolean>;
-
-/** One request's reading of the school, on one connection: closed once the answer is written. */
-export interface SchoolReading {
-  /** Files read whole: the small ones a scope or a nested path is decided by. */
-  whole(files: readonly string[]): Promise<ExportedSchool>;
-  /** Hands each row of `file` to `visit` (false stops); its columns, undefined when the export writes no such file. */
-  scan(file: string, visit: RowVisit): Promise<readonly string[] | undefined>;
-  close(): Promise<void>;
-}
+export type { ExportedFile, ExportedSchool, RowVisit, SchoolReading } from './school-reading';
 
 /** A cell as the exported file is read back: written as text, and a neutralised one restored. */
 function cellText(value: unknown): string {
   return restoreCell(value === null || value === undefined ? '' : String(value));
 }
 
+/**
+ * The one place the provider takes the school's records from: the rows of the OneRoster 1.1 files
+ * `export` writes (with the kept fields and the imported sourcedIds), as the text a reader of the
+ * exported files sees, so that the provider answers exactly what `export` gives. Nothing is written
+ * anywhere: each file is read from its collection's row source, only the files a request needs.
+ * Every file but the marks' is kept in memory once read, until the store's version says the
+ * school changed (school-copy.ts); the marks are read row by row on each request.
+ */
 export interface ExportedRows {
   open(): Promise<SchoolReading>;
   /**
-   * Said after a write. Nothing is cached across requests (each reading opens the store afresh),
-   * so a record written is read back by the next request already.
+   * Said after a write. The copy needs no telling (the store's version moves with every change but
+   * a mark's, and marks are read afresh each time), so this does nothing.
    */
   changed(): void;
 }
 
-async function openReading(store: Store): Promise<SchoolReading> {
+/** Opens a reading of the store itself: the row sources and kept fields read, on a connection of its own. */
+async function openStoreReading(store: Store): Promise<SchoolReading> {
   const connection = await openImportConnection(store.connection);
   try {
     const rows = await openGivenBackRows(connection);
@@ -81,5 +68,6 @@ async function openReading(store: Store): Promise<SchoolReading> {
 }
 
 export function exportedRowsOf(store: Store): ExportedRows {
-  return { open: () => openReading(store), changed: () => undefined };
+  const copy = new SchoolCopy(() => rosterVersion(store));
+  return { open: () => copy.reading(() => openStoreReading(store)), changed: () => undefined };
 }

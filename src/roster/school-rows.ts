@@ -10,7 +10,7 @@ import { SchoolSnapshot } from './school-snapshot';
  * collection's rows (`collectionRows`), each a record keyed by the file's columns. The tables other
  * rows name are read whole (small beside marks, which are read a page at a time).
  */
-const NAMED_TABLES = [
+export const NAMED_TABLES = [
   'schools',
   'academic_years',
   'terms',

@@ -12,6 +12,12 @@ export interface StoreColumn {
   readonly column: string;
 }
 
+/** A table whose changes a counter counts; a change of only the rows whose `column` holds `value` is not counted. */
+export interface CountedTable {
+  readonly table: string;
+  readonly except?: { readonly column: string; readonly value: string };
+}
+
 /**
  * Where the SQL of the two database engines differs, each engine's way, behind one interface (as
  * kysely keeps a dialect): `src/store/sqlite/` and `src/store/postgres/` each give one. Everything
@@ -75,6 +81,12 @@ export interface Engine {
    * after any change to these tables, whoever makes it.
    */
   countChanges(db: Kysely<unknown>, tables: readonly string[], channel: string): Promise<void>;
+  /**
+   * Triggers that move the one row of `counter` (id 1, column version) on after any change to these
+   * tables, whoever makes it, but for the rows a table's `except` names: a change of those alone
+   * moves nothing.
+   */
+  countRowChanges(db: Kysely<unknown>, counter: string, tables: readonly CountedTable[]): Promise<void>;
   /**
    * Lets a column hold NULL. `rebuild` makes the table anew with the column nullable and its rows
    * copied, for an engine that cannot alter a column: it runs with foreign keys unchecked.

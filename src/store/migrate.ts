@@ -18,7 +18,8 @@ import * as noKeptPasswords from './migrations/015-no-kept-passwords';
 import * as sisSyncChanges from './migrations/016-sis-sync-changes';
 import * as subjectErasures from './migrations/017-subject-erasures';
 import * as studentsLeft from './migrations/018-students-left';
-import * as rosterTombstones from './migrations/020-roster-tombstones';
+import * as rosterTombstones from './migrations/019-roster-tombstones';
+import * as rosterVersions from './migrations/020-roster-versions';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -43,7 +44,8 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['016-sis-sync-changes', sisSyncChanges.up],
   ['017-subject-erasures', subjectErasures.up],
   ['018-students-left', studentsLeft.up],
-  ['020-roster-tombstones', rosterTombstones.up],
+  ['019-roster-tombstones', rosterTombstones.up],
+  ['020-roster-versions', rosterVersions.up],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {

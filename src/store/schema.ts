@@ -266,7 +266,7 @@ export interface StudentLeftTable {
   left_on: string;
 }
 
-/** A record an import, a sync or an erasure deleted (migration 020): served to delta consumers as tobedeleted. */
+/** A record an import, a sync or an erasure deleted (migration 019): served to delta consumers as tobedeleted. */
 export interface RosterTombstoneTable {
   /** The table the record lived in (as roster_ids.kind). */
   kind: string;
@@ -319,6 +319,8 @@ export interface Database {
   roster_imports: RosterImportTable;
   service_processes: ServiceProcessTable;
   reference_versions: ReferenceVersionTable;
+  /** The version of the school's records but marks (migration 020), shaped as reference_versions. */
+  roster_versions: ReferenceVersionTable;
   store_key: StoreKeyTable;
   shadow_comparisons: ShadowComparisonTable;
   shadow_differences: ShadowDifferenceTable;

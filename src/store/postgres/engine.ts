@@ -83,6 +83,37 @@ export const postgresEngine: Engine = {
         for each statement execute function bump_reference_version()`.execute(db);
     }
   },
+  // Statement triggers: a bulk load moves the counter once a statement, not once a row. Where some
+  // rows are not counted, the statement's rows (its transition table) are looked at first.
+  countRowChanges: async (db, counter, tables) => {
+    const bump = sql`update ${sql.table(counter)} set version = version + 1 where id = 1`;
+    await sql`create function ${sql.id(`bump_${counter}`)}() returns trigger language plpgsql as $$
+      begin ${bump}; return null; end $$`.execute(db);
+    for (const { table, except } of tables) {
+      const every = except ? sql.raw('truncate') : sql.raw('insert or update or delete or truncate');
+      await sql`create trigger ${sql.id(`${table}_${counter}`)} after ${every} on ${sql.table(table)}
+        for each statement execute function ${sql.id(`bump_${counter}`)}()`.execute(db);
+      if (!except) continue;
+      const counted = sql.id(`bump_${counter}_${table}`);
+      const counts = sql`${sql.id(except.column)} <> ${sql.lit(except.value)}`;
+      await sql`create function ${counted}() returns trigger language plpgsql as $$
+        begin
+          if exists (select 1 from changed where ${counts}) then ${bump}; end if;
+          return null;
+        end $$`.execute(db);
+      // A trigger with a transition table takes one event.
+      for (const [event, rows] of [
+        ['insert', 'new'],
+        ['update', 'new'],
+        ['delete', 'old'],
+      ] as const) {
+        const name = sql.id(`${table}_${event}_${counter}`);
+        await sql`create trigger ${name} after ${sql.raw(event)} on ${sql.table(table)}
+          referencing ${sql.raw(rows)} table as changed
+          for each statement execute function ${counted}()`.execute(db);
+      }
+    }
+  },
   dropNotNull: async (db, table, column) => {
     await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} drop not null`.execute(db);
   },

@@ -164,6 +164,12 @@ export const SERVICE_DECLARATIONS: TableDeclarations<ServiceTableName> = {
     kept: 'As long as the store.',
     columns: { id: NO, version: NO },
   },
+  roster_versions: {
+    holds: "The version of the school's records a OneRoster consumer reads, marks aside (one row).",
+    why: RUNNING,
+    kept: 'As long as the store.',
+    columns: { id: NO, version: NO },
+  },
   store_key: {
     holds: "The fingerprint of the key sealing the store's data (one row).",
     why: RUNNING,

@@ -52,33 +52,50 @@ export interface MarkRecipient {
   readonly token: string;
 }
 
-/** Each mark of the assessment in the class with each enabled device of the student's guardians. */
-export async function markRecipients({ db }: Session, assessmentId: number, classId: number): Promise<MarkRecipient[]> {
-  return db
-    .selectFrom('marks as mark')
-    .innerJoin('assessments as assessment', 'assessment.id', 'mark.assessment_id')
-    .innerJoin('subjects as subject', 'subject.id', 'assessment.subject_id')
-    .innerJoin('student_records as record', 'record.id', 'mark.student_record_id')
-    .innerJoin('students as student', 'student.id', 'record.student_id')
-    .innerJoin('student_guardians as link', 'link.student_id', 'student.id')
-    .innerJoin('devices as device', 'device.guardian_id', 'link.guardian_id')
-    .select([
-      'mark.id as markId',
-      'mark.score as score',
-      'assessment.max_score as maxScore',
-      'subject.name_ar as subjectName',
-      'student.id as studentId',
-      'student.name_ar as studentName',
-      'device.id as deviceId',
-      'device.application_id as applicationId',
-      'device.device_id as deviceKey',
-      'device.push_token as token',
-    ])
-    .where('assessment.id', '=', assessmentId)
-    .where('assessment.class_id', '=', classId)
-    .where('record.class_id', '=', classId)
-    .where('device.enabled', '=', 1)
-    .orderBy('mark.id')
-    .orderBy('device.id')
-    .execute();
+/** The most marks named in one statement; a longer list reads the assessment's marks and is filtered by the caller. */
+export const MARK_RECIPIENTS_NAMED_MAX = 500;
+
+/**
+ * Each mark of the assessment in the class with each enabled device of the student's guardians;
+ * only `marks` (at most MARK_RECIPIENTS_NAMED_MAX) when given, so that one mark written does not
+ * read the whole class's.
+ */
+export async function markRecipients(
+  { db }: Session,
+  assessmentId: number,
+  classId: number,
+  marks?: readonly number[],
+): Promise<MarkRecipient[]> {
+  if (marks && marks.length > MARK_RECIPIENTS_NAMED_MAX) throw new Error('too many marks named in one statement');
+  return (
+    db
+      .selectFrom('marks as mark')
+      .innerJoin('assessments as assessment', 'assessment.id', 'mark.assessment_id')
+      .innerJoin('subjects as subject', 'subject.id', 'assessment.subject_id')
+      .innerJoin('student_records as record', 'record.id', 'mark.student_record_id')
+      .innerJoin('students as student', 'student.id', 'record.student_id')
+      .innerJoin('student_guardians as link', 'link.student_id', 'student.id')
+      .innerJoin('devices as device', 'device.guardian_id', 'link.guardian_id')
+      .select([
+        'mark.id as markId',
+        'mark.score as score',
+        'assessment.max_score as maxScore',
+        'subject.name_ar as subjectName',
+        'student.id as studentId',
+        'student.name_ar as studentName',
+        'device.id as deviceId',
+        'device.application_id as applicationId',
+        'device.device_id as deviceKey',
+        'device.push_token as token',
+      ])
+      .where('assessment.id', '=', assessmentId)
+      .where('assessment.class_id', '=', classId)
+      .where('record.class_id', '=', classId)
+      .where('device.enabled', '=', 1)
+      // No mark named selects none (an empty IN list is not SQL).
+      .$if(marks !== undefined, (query) => query.where('mark.id', 'in', marks?.length ? [...marks] : [-1]))
+      .orderBy('mark.id')
+      .orderBy('device.id')
+      .execute()
+  );
 }

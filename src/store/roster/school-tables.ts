@@ -36,6 +36,7 @@ export type ServiceTableName =
   | 'roster_imports'
   | 'service_processes'
   | 'reference_versions'
+  | 'roster_versions'
   | 'store_key'
   | 'shadow_comparisons'
   | 'shadow_differences'

@@ -61,6 +61,18 @@ export const sqliteEngine: Engine = {
       }
     }
   },
+  // Row triggers (SQLite has no others): the rows `except` names are passed over by the trigger's WHEN.
+  countRowChanges: async (db, counter, tables) => {
+    for (const { table, except } of tables) {
+      for (const event of ['insert', 'update', 'delete']) {
+        const row = sql.raw(event === 'delete' ? 'old' : 'new');
+        const when = except ? sql`when ${row}.${sql.id(except.column)} <> ${sql.lit(except.value)}` : sql``;
+        await sql`create trigger ${sql.id(`${table}_${event}_${counter}`)} after ${sql.raw(event)}
+          on ${sql.table(table)} ${when}
+          begin update ${sql.table(counter)} set version = version + 1 where id = 1; end`.execute(db);
+      }
+    }
+  },
   // SQLite cannot drop a NOT NULL: the table is rebuilt, foreign keys off meanwhile, as SQLite's
   // ALTER TABLE procedure has it (the tables that point at it keep pointing at it by name).
   dropNotNull: async (db, _table, _column, rebuild) => {
