@@ -126,6 +126,7 @@ export class RosterBook {
     if (this.mode !== 'delta') return;
     const known = this.ledger.idOf(table, sourcedId);
     this.of(table).delete(sourcedId);
+    this.unalias(table, sourcedId);
     if (known) {
       const list = this.deleted.get(table) ?? [];
       list.push({

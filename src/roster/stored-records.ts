@@ -52,9 +52,11 @@ export async function recordOtherNames(context: ImportContext, connection: Impor
   const { book } = context;
   const ids = (table: 'class_subjects' | 'teacher_assignments') =>
     book.aliasesOf(table).map(([sourcedId, entry]) => [sourcedId, entry.id] as const);
-  // A class that was another's other name and is a class of its own now (placed apart by a delta) is no alias.
+  // A class that was another's other name and is a class of its own now (placed apart by a delta),
+  // or that the delta deletes, is no alias.
   if (context.mode === 'delta') {
     const own = new Set(book.entries('class_subjects').map((entry) => entry.sourcedId));
+    for (const sourcedId of book.markedDeleted('class_subjects').keys()) own.add(sourcedId);
     const ended = (await storedAliases(connection, CLASS_ALIASES)).filter((alias) => own.has(alias.sourcedId));
     await forgetLedgerEntries(
       connection,

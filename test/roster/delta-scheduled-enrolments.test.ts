@@ -1,6 +1,8 @@
 import { describeEachEngine } from '../support/engines';
 import { importedDumps } from '../support/imported-dumps';
-import { type BundleRows, deltaBundle, smallSchool } from '../support/roster-bundle';
+import { type BundleRows, deltaBundle, smallSchool, writeBundle } from '../support/roster-bundle';
+import { importBundle, problemsOf } from '../support/roster-import';
+import { openTestStore } from '../support/stores';
 
 /**
  * A delta that takes pupils out of scheduled classes gives the store a bulk import of the changed
@@ -102,6 +104,33 @@ describeEachEngine('a delta that takes pupils out of scheduled classes', (engine
     const changed = await imported(school({ secondMath: true }), delta);
     expect(changed.tables).toEqual(bulk.tables);
     expect(changed.kept).toEqual(bulk.kept);
+  });
+
+  test("a class deleted under another class's name takes its own rows alone and names nothing after", async () => {
+    const rows = school({ secondMath: true });
+    const end = structuredClone(rows);
+    end.classes = end.classes.filter((row) => row.sourcedId !== 'math-7a2');
+    end.enrollments = end.enrollments.filter((row) => row.classSourcedId !== 'math-7a2');
+    end.lineItems = end.lineItems.filter((row) => row.sourcedId !== 'li4');
+    end.results = end.results.filter((row) => row.sourcedId !== 'r6');
+    const math = rows.classes.find((row) => row.sourcedId === 'math-7a2') as Row;
+    const delta = deltaBundle({ classes: [{ ...math, status: 'tobedeleted', dateLastModified: CHANGED }] });
+    expect(await imported(rows, delta)).toEqual(await imported(end));
+    const store = await openTestStore(engine.freshStoreSettings());
+    try {
+      for (const bundle of [rows, delta])
+        expect(problemsOf(await importBundle(store, writeBundle(bundle)))).toEqual([]);
+      const e11 = rows.enrollments.find((row) => row.sourcedId === 'e11') as Row;
+      const again = deltaBundle({
+        enrollments: [{ ...e11, sourcedId: 'e13', dateLastModified: CHANGED, status: 'active' }],
+      });
+      const problems = problemsOf(await importBundle(store, writeBundle(again)));
+      expect(problems.map((problem) => problem.message)).toEqual([
+        expect.stringContaining('classSourcedId "math-7a2" names no class'),
+      ]);
+    } finally {
+      await store.close();
+    }
   });
 
   test('a pupil without a homeroom taken out of their last class has no enrolment record left', async () => {
