@@ -45,6 +45,18 @@ describeEachEngine('a delta that deletes what other rows name', (engine) => {
     expect(await imported(rows, delta)).toEqual(bulk);
   });
 
+  test("a pupil's demographics row deleted alone ends their birth date and sex, not the pupil", async () => {
+    const rows = smallSchool();
+    const end = structuredClone(rows);
+    end.demographics = without(end.demographics, (row) => row.sourcedId === 's1');
+    const delta = deltaBundle({
+      demographics: rows.demographics?.filter((row) => row.sourcedId === 's1').map(deleted),
+    });
+    const bulk = await imported(end);
+    expect(bulk.tables.students.some((row) => row.startsWith('s1 '))).toBe(true);
+    expect(await imported(rows, delta)).toEqual(bulk);
+  });
+
   test("a scheduled class deleted alone takes its teacher's assignment and its line item with it", async () => {
     const rows = smallSchool();
     const end = structuredClone(rows);

@@ -1,4 +1,5 @@
 import type { BundleReading } from '../bundle-reading';
+import type { ImportContext } from '../import-context';
 import { type BundleFile, forEachRow, rowStart } from '../read-file';
 import { USER_TABLES } from '../roster-book';
 import {
@@ -21,10 +22,28 @@ type Column = (typeof DEMOGRAPHICS_COLUMNS)[number];
 
 const SEXES: Readonly<Record<string, string>> = { M: 'male', F: 'female', O: 'other' };
 
+/**
+ * A demographics row marked tobedeleted ends the student's demographics, not the student: a bulk
+ * import of the school without that row keeps the student (users.csv's) with no birth date or sex.
+ * A student the delta deletes too, or one the store does not hold, has nothing left to clear.
+ */
+function clearDemographics(context: ImportContext, sourcedId: string): void {
+  const student = context.book.find('students', sourcedId);
+  if (!student) return;
+  const columns = { gender: '', birth_date: '' };
+  if (student.row && student.line > 0) Object.assign(student.row, columns);
+  else context.patches.push({ table: 'students', id: student.id, columns });
+  context.kept.forget('demographics.csv', sourcedId);
+}
+
 async function readDemographics({ context }: BundleReading, file: BundleFile): Promise<void> {
   await forEachRow<Column | MetadataColumn>(context, file, requiredIn(demographics, context.version), (reader) => {
-    const start = rowStart(context, reader, 'students', 'metadata.contractId');
-    if (!start) return;
+    // No table named: a tobedeleted row deletes no record of its own (see clearDemographics).
+    const start = rowStart(context, reader, [], 'metadata.contractId');
+    if (!start) {
+      if (reader.ok && reader.raw('status') === 'tobedeleted') clearDemographics(context, reader.raw('sourcedId'));
+      return;
+    }
     const birthDate = reader.date('birthDate', false);
     const sex = reader.oneOf('sex', ['male', 'female', 'other', 'unspecified'], false);
     const user = context.book.resolve(reader, 'sourcedId', USER_TABLES, start.sourcedId, 'user');
