@@ -28,7 +28,7 @@ describeEachEngine('Rate limits in the store', ({ engine, freshStoreSettings }) 
     expect(outcomes.map((exceeded) => exceeded !== undefined)).toEqual([false, false, true, true, false, true, false]);
   });
 
-  test('several limits at once count the same buckets as one alone: one reached refuses, recording in none', async () => {
+  test('several limits at once count the buckets one alone counts: one reached refuses, recording none', async () => {
     const at = new Date('2026-11-24T10:00:00Z');
     const both = () =>
       inTransaction(store, (transaction) =>
