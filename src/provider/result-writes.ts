@@ -2,7 +2,7 @@ import type { Identity } from '../access/caller-registry';
 import { Visibility } from '../access/visibility';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { PayloadSealer } from '../lib/payload-sealer';
-import { queueMarkNotifications } from '../notifications/mark-notifications';
+import { queueMarkNotificationsWithin } from '../notifications/mark-notifications';
 import type { Store } from '../store/open-store';
 import {
   deleteMark,
@@ -83,25 +83,30 @@ export async function putResult(
   }
   const recordId = enrolment.recordId;
   const score = result.score;
-  const written = await inTransaction(store, (transaction) =>
-    putMark(transaction, {
+  // The mark and its guardians' notifications commit together: one transaction on a PUT's path.
+  const { written, queued } = await inTransaction(store, async (transaction) => {
+    const mark = await putMark(transaction, {
       sourcedId,
       assessmentId: lineItem.id,
       recordId,
       score,
       modifiedAt: now.toISOString(),
       kept: keptFieldsOf(result),
-    }),
-  );
+    });
+    const notified = await queueMarkNotificationsWithin(
+      transaction,
+      { assessmentId: lineItem.id, classId: lineItem.classId },
+      { now, sealer: parts.notify.sealer },
+      {
+        caller: { key: `oneroster:${who.name}`, ...CALLER_LIMIT },
+        perDevicePerMinute: parts.notify.perDevicePerMinute,
+      },
+      new Set([mark.id]),
+    );
+    return { written: mark, queued: notified };
+  });
   parts.changed();
   auditWrite(parts, who, address, 'PUT results', audited);
-  const queued = await queueMarkNotifications(
-    store,
-    { assessmentId: lineItem.id, classId: lineItem.classId },
-    { now, sealer: parts.notify.sealer },
-    { caller: { key: `oneroster:${who.name}`, ...CALLER_LIMIT }, perDevicePerMinute: parts.notify.perDevicePerMinute },
-    new Set([written.id]),
-  );
   if (typeof queued === 'number' && queued > 0) parts.outboxChanged();
   return { kind: 'written', created: written.created };
 }

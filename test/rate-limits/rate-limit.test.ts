@@ -28,6 +28,27 @@ describeEachEngine('Rate limits in the store', ({ engine, freshStoreSettings }) 
     expect(outcomes.map((exceeded) => exceeded !== undefined)).toEqual([false, false, true, true, false, true, false]);
   });
 
+  test('several limits at once count the buckets one alone counts: one reached refuses, recording none', async () => {
+    const at = new Date('2026-11-24T10:00:00Z');
+    const both = () =>
+      inTransaction(store, (transaction) =>
+        countAgainstLimits(
+          transaction,
+          [
+            { key: 'pair-a', limit: 3, windowMs: 60_000 },
+            { key: 'pair-b', limit: 1, windowMs: 60_000 },
+          ],
+          at,
+        ),
+      );
+    expect(await both()).toBeUndefined();
+    // pair-b is full: the call is refused, and pair-a keeps its one event.
+    expect((await both())?.key).toBe('pair-b');
+    expect(await take('pair-a', 3, at)).toBeUndefined();
+    expect(await take('pair-a', 3, at)).toBeUndefined();
+    expect((await take('pair-a', 3, at))?.key).toBe('pair-a');
+  });
+
   test('store buckets as hashes, never the key in clear', async () => {
     await take('auth-code:phone:+966501112233', 5, new Date());
     const rows = await store.db.selectFrom('rate_limit_events').select('bucket').execute();

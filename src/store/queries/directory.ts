@@ -1,4 +1,6 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { compiledQuery } from '../compiled-query';
+import type { Database } from '../schema';
 import type { Session } from '../session';
 
 /** The school's people and devices as the notification operations look them up. */
@@ -61,41 +63,51 @@ export const MARK_RECIPIENTS_NAMED_MAX = 500;
  * read the whole class's.
  */
 export async function markRecipients(
-  { db }: Session,
+  session: Session,
   assessmentId: number,
   classId: number,
   marks?: readonly number[],
 ): Promise<MarkRecipient[]> {
   if (marks && marks.length > MARK_RECIPIENTS_NAMED_MAX) throw new Error('too many marks named in one statement');
+  // One mark named (a consumer's PUT) runs a statement compiled once; a list of any other length is built for it.
+  if (marks?.length === 1) return oneMarkRecipientsQuery(session, { assessmentId, classId, markId: marks[0] });
   return (
-    db
-      .selectFrom('marks as mark')
-      .innerJoin('assessments as assessment', 'assessment.id', 'mark.assessment_id')
-      .innerJoin('subjects as subject', 'subject.id', 'assessment.subject_id')
-      .innerJoin('student_records as record', 'record.id', 'mark.student_record_id')
-      .innerJoin('students as student', 'student.id', 'record.student_id')
-      .innerJoin('student_guardians as link', 'link.student_id', 'student.id')
-      .innerJoin('devices as device', 'device.guardian_id', 'link.guardian_id')
-      .select([
-        'mark.id as markId',
-        'mark.score as score',
-        'assessment.max_score as maxScore',
-        'subject.name_ar as subjectName',
-        'student.id as studentId',
-        'student.name_ar as studentName',
-        'device.id as deviceId',
-        'device.application_id as applicationId',
-        'device.device_id as deviceKey',
-        'device.push_token as token',
-      ])
-      .where('assessment.id', '=', assessmentId)
-      .where('assessment.class_id', '=', classId)
-      .where('record.class_id', '=', classId)
-      .where('device.enabled', '=', 1)
+    recipientsOf(session.db, assessmentId, classId)
       // No mark named selects none (an empty IN list is not SQL).
       .$if(marks !== undefined, (query) => query.where('mark.id', 'in', marks?.length ? [...marks] : [-1]))
       .orderBy('mark.id')
       .orderBy('device.id')
       .execute()
   );
+}
+
+const oneMarkRecipientsQuery = compiledQuery((db, p: { assessmentId: number; classId: number; markId: number }) =>
+  recipientsOf(db, p.assessmentId, p.classId).where('mark.id', '=', p.markId).orderBy('device.id'),
+);
+
+function recipientsOf(db: Kysely<Database>, assessmentId: number, classId: number) {
+  return db
+    .selectFrom('marks as mark')
+    .innerJoin('assessments as assessment', 'assessment.id', 'mark.assessment_id')
+    .innerJoin('subjects as subject', 'subject.id', 'assessment.subject_id')
+    .innerJoin('student_records as record', 'record.id', 'mark.student_record_id')
+    .innerJoin('students as student', 'student.id', 'record.student_id')
+    .innerJoin('student_guardians as link', 'link.student_id', 'student.id')
+    .innerJoin('devices as device', 'device.guardian_id', 'link.guardian_id')
+    .select([
+      'mark.id as markId',
+      'mark.score as score',
+      'assessment.max_score as maxScore',
+      'subject.name_ar as subjectName',
+      'student.id as studentId',
+      'student.name_ar as studentName',
+      'device.id as deviceId',
+      'device.application_id as applicationId',
+      'device.device_id as deviceKey',
+      'device.push_token as token',
+    ])
+    .where('assessment.id', '=', assessmentId)
+    .where('assessment.class_id', '=', classId)
+    .where('record.class_id', '=', classId)
+    .where('device.enabled', '=', 1);
 }

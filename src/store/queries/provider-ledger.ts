@@ -1,4 +1,19 @@
+import { compiledQuery } from '../compiled-query';
 import type { Session } from '../session';
+
+// Each PUT of a consumer writes its ledger entry: built and compiled once (see compiled-query.ts).
+const insertIdQuery = compiledQuery((db, p: { kind: string; sourcedId: string; id: number; modifiedAt: string }) =>
+  db.insertInto('roster_ids').values({ kind: p.kind, sourced_id: p.sourcedId, id: p.id, modified_at: p.modifiedAt }),
+);
+const touchIdQuery = compiledQuery((db, p: { kind: string; id: number; modifiedAt: string }) =>
+  db.updateTable('roster_ids').set({ modified_at: p.modifiedAt }).where('kind', '=', p.kind).where('id', '=', p.id),
+);
+const deleteFieldsQuery = compiledQuery((db, p: { file: string; sourcedId: string }) =>
+  db.deleteFrom('roster_fields').where('file', '=', p.file).where('sourced_id', '=', p.sourcedId),
+);
+const insertFieldsQuery = compiledQuery((db, p: { file: string; sourcedId: string; fields: string }) =>
+  db.insertInto('roster_fields').values({ file: p.file, sourced_id: p.sourcedId, fields: p.fields }),
+);
 
 /**
  * A record a OneRoster consumer wrote, in the ledger as an import leaves it: its sourcedId named
@@ -17,18 +32,9 @@ export async function ledgerWrite(
   },
   created: boolean,
 ): Promise<void> {
-  const { db } = transaction;
   const { kind, file, sourcedId, id, modifiedAt, fields } = record;
-  if (created) {
-    await db.insertInto('roster_ids').values({ kind, sourced_id: sourcedId, id, modified_at: modifiedAt }).execute();
-  } else {
-    await db
-      .updateTable('roster_ids')
-      .set({ modified_at: modifiedAt })
-      .where('kind', '=', kind)
-      .where('id', '=', id)
-      .execute();
-  }
-  await db.deleteFrom('roster_fields').where('file', '=', file).where('sourced_id', '=', sourcedId).execute();
-  if (fields !== null) await db.insertInto('roster_fields').values({ file, sourced_id: sourcedId, fields }).execute();
+  if (created) await insertIdQuery(transaction, { kind, sourcedId, id, modifiedAt });
+  else await touchIdQuery(transaction, { kind, id, modifiedAt });
+  await deleteFieldsQuery(transaction, { file, sourcedId });
+  if (fields !== null) await insertFieldsQuery(transaction, { file, sourcedId, fields });
 }

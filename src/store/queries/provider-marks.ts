@@ -1,3 +1,4 @@
+import { compiledQuery } from '../compiled-query';
 import type { Session } from '../session';
 import { ledgerWrite } from './provider-ledger';
 
@@ -8,50 +9,33 @@ import { ledgerWrite } from './provider-ledger';
  */
 const RESULTS_FILE = 'results.csv';
 
-/** A line item (assessment) by its sourcedId: its id and class. */
-export async function lineItemBySourcedId(
-  { db }: Session,
-  sourcedId: string,
-): Promise<{ id: number; classId: number } | undefined> {
-  const row = await db
+// A consumer's PUT runs these lookups several times over; each is built and compiled once (see
+// compiled-query.ts), which took most of a PUT's time when kysely built them afresh on each call.
+const lineItemQuery = compiledQuery((db, p: { sourcedId: string }) =>
+  db
     .selectFrom('roster_ids')
     .innerJoin('assessments', 'assessments.id', 'roster_ids.id')
     .select(['assessments.id as id', 'assessments.class_id as classId'])
     .where('roster_ids.kind', '=', 'assessments')
-    .where('roster_ids.sourced_id', '=', sourcedId)
-    .executeTakeFirst();
-  return row && { id: Number(row.id), classId: Number(row.classId) };
-}
+    .where('roster_ids.sourced_id', '=', p.sourcedId),
+);
 
-/** A student's enrolment record in a class, by the student's sourcedId; undefined when there is none. */
-export async function enrolmentBySourcedId(
-  { db }: Session,
-  studentSourcedId: string,
-  classId: number,
-): Promise<{ studentId: number; recordId: number | undefined } | undefined> {
-  const student = await db
-    .selectFrom('roster_ids')
-    .select('id')
-    .where('kind', '=', 'students')
-    .where('sourced_id', '=', studentSourcedId)
-    .executeTakeFirst();
-  if (!student) return undefined;
-  const record = await db
+const studentQuery = compiledQuery((db, p: { sourcedId: string }) =>
+  db.selectFrom('roster_ids').select('id').where('kind', '=', 'students').where('sourced_id', '=', p.sourcedId),
+);
+
+const enrolmentRecordQuery = compiledQuery((db, p: { studentId: number; classId: number }) =>
+  db
     .selectFrom('student_records')
     .select('id')
-    .where('student_id', '=', Number(student.id))
-    .where('class_id', '=', classId)
+    .where('student_id', '=', p.studentId)
+    .where('class_id', '=', p.classId)
     .orderBy('id', 'desc')
-    .executeTakeFirst();
-  return { studentId: Number(student.id), recordId: record ? Number(record.id) : undefined };
-}
+    .limit(1),
+);
 
-/** The mark a result's sourcedId names, with its line item and enrolment. */
-export async function markBySourcedId(
-  { db }: Session,
-  sourcedId: string,
-): Promise<{ id: number; assessmentId: number; recordId: number; score: number } | undefined> {
-  const row = await db
+const markQuery = compiledQuery((db, p: { sourcedId: string }) =>
+  db
     .selectFrom('roster_ids')
     .innerJoin('marks', 'marks.id', 'roster_ids.id')
     .select([
@@ -61,8 +45,58 @@ export async function markBySourcedId(
       'marks.score',
     ])
     .where('roster_ids.kind', '=', 'marks')
-    .where('roster_ids.sourced_id', '=', sourcedId)
-    .executeTakeFirst();
+    .where('roster_ids.sourced_id', '=', p.sourcedId),
+);
+
+const keptResultQuery = compiledQuery((db, p: { sourcedId: string }) =>
+  db
+    .selectFrom('roster_fields')
+    .select('fields')
+    .where('file', '=', RESULTS_FILE)
+    .where('sourced_id', '=', p.sourcedId),
+);
+
+const updateMarkQuery = compiledQuery((db, p: { id: number; assessmentId: number; recordId: number; score: number }) =>
+  db
+    .updateTable('marks')
+    .set({ assessment_id: p.assessmentId, student_record_id: p.recordId, score: p.score })
+    .where('id', '=', p.id),
+);
+
+const insertMarkQuery = compiledQuery((db, p: { assessmentId: number; recordId: number; score: number }) =>
+  db
+    .insertInto('marks')
+    .values({ assessment_id: p.assessmentId, student_record_id: p.recordId, score: p.score })
+    .returning('id'),
+);
+
+/** A line item (assessment) by its sourcedId: its id and class. */
+export async function lineItemBySourcedId(
+  session: Session,
+  sourcedId: string,
+): Promise<{ id: number; classId: number } | undefined> {
+  const [row] = await lineItemQuery(session, { sourcedId });
+  return row && { id: Number(row.id), classId: Number(row.classId) };
+}
+
+/** A student's enrolment record in a class, by the student's sourcedId; undefined when there is none. */
+export async function enrolmentBySourcedId(
+  session: Session,
+  studentSourcedId: string,
+  classId: number,
+): Promise<{ studentId: number; recordId: number | undefined } | undefined> {
+  const [student] = await studentQuery(session, { sourcedId: studentSourcedId });
+  if (!student) return undefined;
+  const [record] = await enrolmentRecordQuery(session, { studentId: Number(student.id), classId });
+  return { studentId: Number(student.id), recordId: record ? Number(record.id) : undefined };
+}
+
+/** The mark a result's sourcedId names, with its line item and enrolment. */
+export async function markBySourcedId(
+  session: Session,
+  sourcedId: string,
+): Promise<{ id: number; assessmentId: number; recordId: number; score: number } | undefined> {
+  const [row] = await markQuery(session, { sourcedId });
   return (
     row && {
       id: Number(row.id),
@@ -85,24 +119,17 @@ export interface PutMark {
 
 /** Writes a mark under its sourcedId, replacing the one it names; its id and whether it is new. */
 export async function putMark(transaction: Session, mark: PutMark): Promise<{ id: number; created: boolean }> {
-  const { db } = transaction;
   const existing = await markBySourcedId(transaction, mark.sourcedId);
   // A result that held no mark (exempt, say) and now has a score is the same result, replaced.
   const wasUnscored = !existing && (await unscoredResultBySourcedId(transaction, mark.sourcedId)) !== undefined;
+  const values = { assessmentId: mark.assessmentId, recordId: mark.recordId, score: mark.score };
   let id: number;
   if (existing) {
     id = existing.id;
-    await db
-      .updateTable('marks')
-      .set({ assessment_id: mark.assessmentId, student_record_id: mark.recordId, score: mark.score })
-      .where('id', '=', id)
-      .execute();
+    await updateMarkQuery(transaction, { id, ...values });
   } else {
-    const inserted = await db
-      .insertInto('marks')
-      .values({ assessment_id: mark.assessmentId, student_record_id: mark.recordId, score: mark.score })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const [inserted] = await insertMarkQuery(transaction, values);
+    if (!inserted) throw new Error('the new mark was not written');
     id = Number(inserted.id);
   }
   const { sourcedId, modifiedAt, kept } = mark;
@@ -131,12 +158,7 @@ export async function unscoredResultBySourcedId(
   sourcedId: string,
 ): Promise<{ lineItem: string; student: string } | undefined> {
   if (await markBySourcedId(session, sourcedId)) return undefined;
-  const kept = await session.db
-    .selectFrom('roster_fields')
-    .select('fields')
-    .where('file', '=', RESULTS_FILE)
-    .where('sourced_id', '=', sourcedId)
-    .executeTakeFirst();
+  const [kept] = await keptResultQuery(session, { sourcedId });
   const fields = kept && (JSON.parse(kept.fields) as Record<string, string>);
   // A row kept whole has its sourcedId among its fields; one kept in part completes a mark's row.
   if (!fields?.sourcedId || !fields.lineItemSourcedId || !fields.studentSourcedId) return undefined;

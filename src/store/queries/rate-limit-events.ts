@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { compiledQuery } from '../compiled-query';
 import type { Session } from '../session';
 
 /**
@@ -6,6 +7,23 @@ import type { Session } from '../session';
  * which both engines compare in time order. A call counts against a few buckets at once; each step
  * takes all of them in one statement, as every statement is a round trip on PostgreSQL.
  */
+
+/*
+ * Most calls count against one bucket (a caller's admission, a device's pushes): that case runs
+ * statements built and compiled once (see compiled-query.ts), as building them afresh cost more
+ * than running them; several buckets at once keep the one statement built for their number.
+ */
+const countOneQuery = compiledQuery(
+  (_db, p: { bucket: string; since: string }) =>
+    sql<{ position: number; count: number | string }>`select 0 as position, count(*) as count
+    from rate_limit_events where bucket = ${p.bucket} and occurred_at > ${p.since}`,
+);
+const recordOneQuery = compiledQuery((db, p: { bucket: string; at: string }) =>
+  db.insertInto('rate_limit_events').values({ bucket: p.bucket, occurred_at: p.at }),
+);
+const pruneOneQuery = compiledQuery((db, p: { bucket: string; before: string }) =>
+  db.deleteFrom('rate_limit_events').where('bucket', '=', p.bucket).where('occurred_at', '<', p.before),
+);
 
 /**
  * Serialises concurrent counts of these buckets until the transaction ends, so that a limit is
@@ -18,10 +36,15 @@ export function lockRateLimitBuckets({ db, engine }: Session, buckets: readonly 
 
 /** How many events each bucket holds after its time, in the order asked. */
 export async function countRateLimitEvents(
-  { db }: Session,
+  session: Session,
   checks: ReadonlyArray<{ readonly bucket: string; readonly since: string }>,
 ): Promise<number[]> {
   if (checks.length === 0) return [];
+  if (checks.length === 1) {
+    const [row] = await countOneQuery(session, checks[0]);
+    return [Number(row?.count ?? 0)];
+  }
+  const { db } = session;
   const counts = checks.map(
     ({ bucket, since }, index) =>
       sql`select ${sql.lit(index)} as position, count(*) as count from rate_limit_events
@@ -37,9 +60,13 @@ export async function countRateLimitEvents(
 }
 
 /** Records one event at `at` in each bucket. */
-export async function recordRateLimitEvents({ db }: Session, buckets: readonly string[], at: string): Promise<void> {
+export async function recordRateLimitEvents(session: Session, buckets: readonly string[], at: string): Promise<void> {
   if (buckets.length === 0) return;
-  await db
+  if (buckets.length === 1) {
+    await recordOneQuery(session, { bucket: buckets[0], at });
+    return;
+  }
+  await session.db
     .insertInto('rate_limit_events')
     .values(buckets.map((bucket) => ({ bucket, occurred_at: at })))
     .execute();
@@ -47,11 +74,15 @@ export async function recordRateLimitEvents({ db }: Session, buckets: readonly s
 
 /** Deletes each named bucket's events older than its own time. */
 export async function pruneRateLimitBuckets(
-  { db }: Session,
+  session: Session,
   expired: ReadonlyArray<{ readonly bucket: string; readonly before: string }>,
 ): Promise<void> {
   if (expired.length === 0) return;
-  await db
+  if (expired.length === 1) {
+    await pruneOneQuery(session, expired[0]);
+    return;
+  }
+  await session.db
     .deleteFrom('rate_limit_events')
     .where((eb) =>
       eb.or(expired.map(({ bucket, before }) => eb.and([eb('bucket', '=', bucket), eb('occurred_at', '<', before)]))),
