@@ -1,11 +1,10 @@
 import { extname, join } from 'node:path';
-import type { Worker } from 'node:worker_threads';
-import { startThread } from '../lib/start-thread';
 import { log } from '../lib/log';
 import type { StoreSettings } from '../store/open-store';
 import { AuditJournal, JOURNAL_FOLDER, type JournalSegment } from './audit-journal';
 import { type AuditRecord, journalLine } from './audit-lines';
 import type { FromWriter, ToWriter, WriterSettings } from './audit-writer';
+import { type WriterClient, type WriterThread, writerThreadOf } from './writer-thread';
 
 export type { AuditRecord } from './audit-lines';
 
@@ -21,12 +20,12 @@ const MAX_BUFFERED = 5_000;
  * from memory, and said so, but stay in their journal segments, which the next start moves.
  */
 const MAX_HELD = 50_000;
-/** A writer that dies sooner than this after starting is started again after a pause, not at once. */
-const QUICK_DEATH_MS = 5_000;
-const RESTART_PAUSE_MS = 1_000;
 
 /** The writer's file, beside this one. */
 const WRITER_FILE = join(__dirname, `audit-writer${extname(__filename)}`);
+
+/** Each trail of the process, as the shared writer thread knows it. */
+let lastTrail = 0;
 
 interface Batch extends JournalSegment {
   readonly id: number;
@@ -43,43 +42,39 @@ interface HeldAnswer {
  * call pays for it is a line appended to memory and to this process's journal file before its
  * answer leaves (audit-journal.ts): a killed process loses no answered call. Every AUDIT_FLUSH_MS
  * (at least once a second), and when the process stops, the journal's segment is closed and sent
- * to the writer, a thread with its own connection to the store (audit-writer.ts), which writes it
- * as one batch; batches it has not confirmed are kept, and sent again to a writer started in place
- * of one that died or to the same one once the store is back. A new process first moves the
- * segments of processes that are gone.
+ * to the writer, the process's one thread shared by every open school's trail, with its own
+ * connection to this trail's store (audit-writer.ts, writer-thread.ts), which writes it as one
+ * batch; batches it has not confirmed are kept, and sent again to a writer started in place of one
+ * that died or to the same one once the store is back. A new process first moves the segments of
+ * processes that are gone.
  */
-export class AuditTrail {
+export class AuditTrail implements WriterClient {
   private readonly journal: AuditJournal;
   private readonly writerSettings: WriterSettings;
-  private writer!: Worker;
-  private writerStartedAt = 0;
+  private readonly writer: WriterThread;
+  private readonly id = ++lastTrail;
   private timer: NodeJS.Timeout;
   private sequence = 0;
   private nextBatch = 0;
-  /** From the start of `close`: writers are then referenced, so that the process waits for them. */
-  private shuttingDown = false;
-  /** From the last flush of `close`: a writer that exits is not replaced. */
+  /** From the last flush of `close`: a writer started in place of one that died is sent nothing of this trail. */
   private closing = false;
   /** Sent, or to be sent again, and not yet confirmed written. */
   private readonly unconfirmed = new Map<number, Batch>();
   /** Resolved when the batch of that id has been answered (written or failed). */
   private readonly answered = new Map<number, () => void>();
-  private writerExited: Promise<void> = Promise.resolve();
   /** Answers held until the journal lines of this turn of the event loop are written. */
   private held: HeldAnswer[] = [];
 
   /** `writerFile`: the writer thread's code; a test gives one that dies. */
-  constructor(
-    store: StoreSettings,
-    settings: AuditTrailSettings,
-    private readonly writerFile = WRITER_FILE,
-  ) {
+  constructor(store: StoreSettings, settings: AuditTrailSettings, writerFile = WRITER_FILE) {
     this.journal = new AuditJournal(join(store.dataDirectory, JOURNAL_FOLDER));
     this.writerSettings = {
       store: { databaseUrl: store.databaseUrl, dataDirectory: store.dataDirectory },
-      ...settings,
+      retentionDays: settings.retentionDays,
     };
-    this.startWriter();
+    this.writer = writerThreadOf(writerFile);
+    this.writer.join(this.id, this);
+    this.attach();
     for (const orphan of this.journal.claimOrphans()) {
       log.info('audit journal of a stopped process moved to the trail', { calls: orphan.lines.length });
       this.send(orphan);
@@ -147,15 +142,13 @@ export class AuditTrail {
   async close(): Promise<void> {
     clearTimeout(this.timer);
     clearInterval(this.timer);
-    // Held by the writer until it has exited: an unreferenced thread would let the process end
-    // (its event loop otherwise empty on shutdown) before the last batch is written.
-    this.shuttingDown = true;
-    this.writer.ref();
+    // Held by the writer until this trail has left it: an unreferenced thread would let the process
+    // end (its event loop otherwise empty on shutdown) before the last batch is written.
+    this.writer.holdProcess();
     await this.flush();
     this.closing = true;
     this.journal.close();
-    this.writer.postMessage({ kind: 'close' } satisfies ToWriter);
-    await this.writerExited;
+    await this.writer.leave(this.id);
   }
 
   private answerOf(id: number): Promise<void> {
@@ -177,37 +170,22 @@ export class AuditTrail {
   }
 
   private post(batch: Batch): void {
-    this.writer.postMessage({ kind: 'batch', id: batch.id, path: batch.path, lines: batch.lines } satisfies ToWriter);
+    const { id, path, lines } = batch;
+    this.writer.post({ kind: 'batch', trail: this.id, id, path, lines } satisfies ToWriter);
   }
 
-  private startWriter(): void {
-    this.writerStartedAt = Date.now();
-    const writer = startThread(this.writerFile, this.writerSettings);
-    this.writer = writer;
-    if (!this.shuttingDown) writer.unref();
-    writer.on('message', (message: FromWriter) => this.heard(message));
-    writer.on('error', (error) => log.error('the audit trail writer failed', { error: error.message }));
-    this.writerExited = new Promise((resolve) => {
-      writer.once('exit', (code) => {
-        resolve();
-        if (!this.closing) this.writerDied(code);
-      });
-    });
+  private attach(): void {
+    this.writer.post({ kind: 'attach', trail: this.id, settings: this.writerSettings } satisfies ToWriter);
   }
 
-  /** A writer that died is replaced, and given every batch it had not confirmed. */
-  private writerDied(code: number): void {
-    log.error('the audit trail writer stopped; starting another', { code, batches: this.unconfirmed.size });
-    const restart = () => {
-      if (this.closing) return;
-      this.startWriter();
-      for (const batch of this.unconfirmed.values()) this.post(batch);
-    };
-    if (Date.now() - this.writerStartedAt < QUICK_DEATH_MS) setTimeout(restart, RESTART_PAUSE_MS).unref();
-    else restart();
+  writerRestarted(): void {
+    if (this.closing) return;
+    this.attach();
+    for (const batch of this.unconfirmed.values()) this.post(batch);
   }
 
-  private heard(message: FromWriter): void {
+  heard(message: FromWriter): void {
+    if (message.kind === 'detached') return; // the thread's own
     if (message.kind === 'prune-failed') {
       log.error('could not prune the audit trail', { error: message.error });
       return;
