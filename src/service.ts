@@ -176,7 +176,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const district = await openDistrict(school, {
     config,
     catalog,
-    shared,
+    // The district callers are the deployment's store's, which its own school's registry reads.
+    shared: { ...shared, districtCallers: school.districtCallers },
     clientTimeLimits: options.clientTimeLimits,
     stopping: () => stopping,
   });

@@ -26,6 +26,8 @@ export interface NewCaller {
   readonly operations: readonly string[];
   readonly scope: string;
   readonly expires: string | undefined;
+  /** A district caller: let in at every school of the deployment (kept in the deployment's own store). */
+  readonly allSchools?: boolean;
 }
 
 /** The names the service gives callers it did not store. */
@@ -49,6 +51,19 @@ function checkedScope(text: string): Scope {
   const scope = parseScope(text);
   if (!scope || scope.kind === 'none') {
     throw new AdminError(`--scope must be school, teacher:ID, guardian:ID or student:ID, got "${text}"`);
+  }
+  return scope;
+}
+
+/**
+ * A district caller sees whole schools: an id of a teacher, guardian or student is a different
+ * person at each school (each store numbers its own), so a narrower scope could not mean one person.
+ */
+function checkedDistrictScope(scope: Scope): Scope {
+  if (scope.kind !== 'school') {
+    throw new AdminError(
+      'a caller of all schools (--all-schools) has --scope school: an id names a different person at each school',
+    );
   }
   return scope;
 }
@@ -112,6 +127,7 @@ export async function addCaller(
     throw new AdminError('a caller is recognised by --network, by --secret, or by both: give at least one');
   }
   const scope = checkedScope(caller.scope);
+  if (caller.allSchools) checkedDistrictScope(scope);
   const operations = checkedOperations(caller.operations);
   if (operations.length === 0) throw new AdminError('--operations must name at least one operation or group');
   const secret = withSecret ? newSecret(caller.name) : undefined;
@@ -127,6 +143,7 @@ export async function addCaller(
     created_at: at,
     changed_at: at,
     revoked_at: null,
+    all_schools: caller.allSchools ? 1 : 0,
   });
   return { secret, warnings: await scopeWarnings(store, scope) };
 }
@@ -159,6 +176,7 @@ export async function updateCaller(
   const operations = changes.operations === undefined ? undefined : checkedOperations(changes.operations);
   if (operations?.length === 0) throw new AdminError('--operations must name at least one operation or group');
   const scope = changes.scope === undefined ? undefined : checkedScope(changes.scope);
+  if (scope !== undefined && caller.all_schools === 1) checkedDistrictScope(scope);
   const expires = changes.expires === null ? null : checkedExpiry(changes.expires, now);
   await updateActiveCaller(store, name, {
     ...(networks === undefined ? {} : { networks: JSON.stringify(networks) }),
@@ -219,6 +237,8 @@ export interface CallerListing {
   readonly previousSecretUntil: string | null;
   readonly created: string;
   readonly revoked: string | null;
+  /** A district caller, let in at every school of the deployment. */
+  readonly allSchools: boolean;
 }
 
 function listingOf(row: CallerRow, now: Date): CallerListing {
@@ -243,6 +263,7 @@ function listingOf(row: CallerRow, now: Date): CallerListing {
         : null,
     created: row.created_at,
     revoked: row.revoked_at,
+    allSchools: row.all_schools === 1,
   };
 }
 

@@ -1,3 +1,5 @@
+import type { OperationGroup } from '../contract/operation-policies';
+import type { OperationName } from '../contract/operation-types';
 import { type NetworkList, parseNetworks } from '../lib/networks';
 import type { CallerRow } from '../store/queries/callers';
 import { type Grants, grantsOf } from './operation-groups';
@@ -12,6 +14,13 @@ export interface Identity {
   readonly operations: Grants;
 }
 
+export type Recognition =
+  | { readonly kind: 'identified'; readonly identity: Identity }
+  /** Nothing was presented and the address is no one's. */
+  | { readonly kind: 'anonymous' }
+  /** Something was presented and not accepted; `reason` is for the log, never for the caller. */
+  | { readonly kind: 'refused'; readonly reason: string };
+
 /** A caller the operator let in, as the registry holds it to recognise its calls. */
 export interface CallerEntry extends Identity {
   readonly networks: NetworkList | undefined;
@@ -20,6 +29,8 @@ export interface CallerEntry extends Identity {
   readonly expiresAt: number | undefined;
   /** The secret a rotation replaced, while it is let in or still recognised; undefined when there is none. */
   readonly previous: PreviousSecret | undefined;
+  /** A district caller: kept in the deployment's own store and let in at every school of the deployment. */
+  readonly allSchools: boolean;
 }
 
 export interface PreviousSecret {
@@ -50,10 +61,16 @@ export function entryOf(row: CallerRow): CallerEntry {
     digestSecret: row.digest_secret,
     expiresAt: row.expires_at === null ? undefined : Date.parse(row.expires_at),
     previous: previousOf(row),
+    allSchools: row.all_schools === 1,
   };
 }
 
 /** Whether the caller's entry has expired by `now` (milliseconds). */
 export function expired(entry: CallerEntry, now: number): boolean {
   return entry.expiresAt !== undefined && entry.expiresAt <= now;
+}
+
+/** Whether the identity may call the operation, of the group its policy row names: a public one anyone may. */
+export function mayCall(identity: Identity | undefined, operation: OperationName, group: OperationGroup): boolean {
+  return group === 'public' || (identity?.operations.covers(operation, group) ?? false);
 }

@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import type { AccessSettings } from '../config/access-settings';
 import type { OperationName } from '../contract/operation-types';
 import { log } from '../lib/log';
+import { SerialReads } from '../lib/serial-reads';
 import { warnOncePerNode } from '../lib/node-warnings';
 import type { PayloadSealer } from '../lib/payload-sealer';
 import { allCallers, callersSignature, pruneRevokedCallers } from '../store/queries/callers';
 import { pruneNonces, rememberNonce } from '../store/queries/ws-security-nonces';
 import type { Session } from '../store/session';
-import { type CallerEntry, entryOf, expired, type Identity } from './caller-entry';
+import { type CallerEntry, entryOf, expired, type Identity, type Recognition } from './caller-entry';
+import { type CallerSet, callerSetOf, type DistrictCallers } from './caller-set';
 import { type Credentials, UNREADABLE } from './credentials';
 import type { OperationGroup } from '../contract/operation-policies';
 import { grantsOf } from './operation-groups';
@@ -17,14 +19,8 @@ import { GATE_BUSY, SecretCheckGate } from './secret-check-gate';
 import { callerNameOf, newSecret, secretMatches, showsHint, UNMATCHABLE_HASH } from './secrets';
 import { createdTime, digestMatches, nonceBytes, type UsernameToken } from './username-token';
 
-export type { Identity } from './caller-entry';
-
-export type Recognition =
-  | { readonly kind: 'identified'; readonly identity: Identity }
-  /** Nothing was presented and the address is no one's. */
-  | { readonly kind: 'anonymous' }
-  /** Something was presented and not accepted; `reason` is for the log, never for the caller. */
-  | { readonly kind: 'refused'; readonly reason: string };
+export type { Identity, Recognition } from './caller-entry';
+export { mayCall } from './caller-entry';
 
 /** What checking a presented secret came to; every outcome but a match is a refusal's reason for the log. */
 type SecretCheck = { readonly kind: 'match'; readonly entry: CallerEntry } | Refusal;
@@ -70,15 +66,15 @@ const refused = (reason: string): Refusal => ({ kind: 'refused', reason });
  * dropped with every change, so a revoked or rotated secret stops working with it.
  */
 export class CallerRegistry {
-  private byName = new Map<string, CallerEntry>();
-  private networkOnly: CallerEntry[] = [];
-  private secretHolders: CallerEntry[] = [];
+  /** The callers of this registry's store: a new array whenever they change. */
+  private own: CallerEntry[] = [];
+  /** The callers recognised: the store's own, and the district's (as last seen) for a school of a district. */
+  private set: CallerSet = callerSetOf([], []);
+  private districtSeen: readonly CallerEntry[] | undefined;
   private verified = new Map<string, Verified>();
   private signature = '';
   private timer: NodeJS.Timeout | undefined;
-  /** The read of the callers under way, and the one asked for while it runs (which follows it). */
-  private reading: Promise<void> | undefined;
-  private readingNext: Promise<void> | undefined;
+  private readonly reads = new SerialReads(() => this.read());
   private lastNoncePrune = 0;
   private lastRevokedPrune = 0;
   private readonly attempts = new SecretAttempts(FAILED_CHECKS_PER_MINUTE);
@@ -93,6 +89,7 @@ export class CallerRegistry {
     private readonly settings: AccessSettings,
     private readonly digestSealer: PayloadSealer,
     private readonly clock: () => Date,
+    private readonly district: DistrictCallers | undefined,
   ) {
     this.gate = new SecretCheckGate({
       inFlight: settings.secretChecksInFlight,
@@ -111,8 +108,9 @@ export class CallerRegistry {
     settings: AccessSettings,
     digestSealer: PayloadSealer,
     clock: () => Date,
+    district?: DistrictCallers,
   ): Promise<CallerRegistry> {
-    const registry = new CallerRegistry(store, settings, digestSealer, clock);
+    const registry = new CallerRegistry(store, settings, digestSealer, clock, district);
     await registry.refresh();
     registry.timer = setInterval(() => {
       registry.refresh().catch((error: unknown) => {
@@ -129,42 +127,44 @@ export class CallerRegistry {
     clearInterval(this.timer);
   }
 
-  /**
-   * Reads the callers again if they changed since the last read. One read runs at a time: a read
-   * asked for while one runs follows it (one for all who asked meanwhile), so that when it
-   * resolves the callers are as the store held them when it was asked, and an older read never
-   * overwrites a newer one.
-   */
-  refresh(): Promise<void> {
-    if (this.readingNext !== undefined) return this.readingNext;
-    if (this.reading === undefined) return this.startReading();
-    const next = this.reading
-      .catch(() => undefined)
-      .then(() => {
-        this.readingNext = undefined;
-        return this.startReading();
-      });
-    this.readingNext = next;
-    return next;
+  /** The district callers of this registry's store, as the schools of the deployment see them (see caller-set.ts). */
+  districtCallers(): DistrictCallers {
+    return { entries: () => this.own, digestSealer: this.digestSealer, store: this.store };
   }
 
-  private startReading(): Promise<void> {
-    const reading = this.read().finally(() => {
-      if (this.reading === reading) this.reading = undefined;
-    });
-    this.reading = reading;
-    return reading;
+  /**
+   * The callers as they are now: a change the deployment's registry read is taken at the next
+   * lookup, so that a district caller revoked is refused at every school once the deployment has read it.
+   */
+  private callers(): CallerSet {
+    if (this.district && this.district.entries() !== this.districtSeen) this.recount();
+    return this.set;
+  }
+
+  /** The district of a district caller at a school: its digest secret and nonces are the deployment's. */
+  private districtOf(entry: CallerEntry | undefined): DistrictCallers | undefined {
+    return entry && this.set.fromDistrict.has(entry) ? this.district : undefined;
+  }
+
+  private recount(): void {
+    const own = this.district ? this.own.filter((entry) => !entry.allSchools) : this.own;
+    this.districtSeen = this.district?.entries();
+    this.set = callerSetOf(own, this.districtSeen?.filter((entry) => entry.allSchools) ?? []);
+    this.verified = new Map();
+    this.byAddress = new Map();
+  }
+
+  /** Reads the callers again if they changed since the last read, one read at a time (see SerialReads). */
+  refresh(): Promise<void> {
+    return this.reads.run();
   }
 
   private async read(): Promise<void> {
     const signature = await callersSignature(this.store);
     if (signature !== this.signature) {
       const entries = (await allCallers(this.store)).filter((row) => row.revoked_at === null).map(entryOf);
-      this.byName = new Map(entries.map((entry) => [entry.name, entry]));
-      this.networkOnly = entries.filter((entry) => entry.networks && entry.secretHash === null);
-      this.secretHolders = entries.filter((entry) => entry.secretHash !== null);
-      this.verified = new Map();
-      this.byAddress = new Map();
+      this.own = entries;
+      this.recount();
       this.signature = signature;
     }
     const now = this.clock().getTime();
@@ -183,7 +183,7 @@ export class CallerRegistry {
    * its secret's version: a fingerprint of its hash, which a rotation changes (see oauth-tokens.ts).
    */
   secretHolder(name: string): { readonly identity: Identity; readonly version: string } | undefined {
-    const entry = this.byName.get(name);
+    const entry = this.callers().byName.get(name);
     if (entry === undefined || entry.secretHash === null || expired(entry, this.clock().getTime())) return undefined;
     return { identity: entry, version: sha256(entry.secretHash).slice(0, 16) };
   }
@@ -191,7 +191,9 @@ export class CallerRegistry {
   /** Whether some caller holding a secret may call the operation: then a credential could help. */
   credentialCouldHelp(operation: OperationName, group: OperationGroup): boolean {
     const now = this.clock().getTime();
-    return this.secretHolders.some((entry) => entry.operations.covers(operation, group) && !expired(entry, now));
+    return this.callers().secretHolders.some(
+      (entry) => entry.operations.covers(operation, group) && !expired(entry, now),
+    );
   }
 
   /** Who the call comes from, by what it presented, else by its address. */
@@ -201,6 +203,7 @@ export class CallerRegistry {
   ): Recognition | Promise<Recognition> {
     if (credentials === UNREADABLE) return refused('unreadable credentials');
     if (credentials !== undefined) return this.recogniseCredentials(address, credentials);
+    this.callers();
     let known = this.byAddress.get(address);
     if (known === undefined) {
       known = this.recogniseAddress(address);
@@ -217,14 +220,14 @@ export class CallerRegistry {
   /** Who an address is without credentials: the first network caller whose networks hold it, else local or no one. */
   private recogniseAddress(address: string): Recognition {
     const now = this.clock().getTime();
-    const owner = this.networkOnly.find((entry) => !expired(entry, now) && entry.networks?.contains(address));
+    const owner = this.callers().networkOnly.find((entry) => !expired(entry, now) && entry.networks?.contains(address));
     if (owner) return { kind: 'identified', identity: owner };
     return this.settings.localNetworks.contains(address) ? LOCAL_RECOGNITION : ANONYMOUS;
   }
 
   private async recogniseCredentials(address: string, credentials: Credentials): Promise<Recognition> {
     const name = credentials.kind === 'bearer' ? (callerNameOf(credentials.secret) ?? '') : credentials.name;
-    const entry = this.byName.get(name);
+    const entry = this.callers().byName.get(name);
     if (credentials.kind === 'username-token') return this.recogniseUsernameToken(name, entry, credentials, address);
     const check = await this.checkSecret(name, entry, credentials.secret, address);
     return check.kind === 'match' ? this.admitted(check.entry, address) : check;
@@ -314,7 +317,7 @@ export class CallerRegistry {
     if (token.nonce !== undefined && nonce === undefined)
       return refused('nonce not canonical base64 of 16 to 64 bytes');
     const check = token.digest
-      ? this.checkDigest(name, caller, token, nonce, address)
+      ? this.checkDigest(caller, token, nonce, address)
       : await this.checkSecret(name, caller, token.password, address);
     if (check.kind !== 'match') return check;
     const admitted = this.admitted(check.entry, address);
@@ -326,7 +329,8 @@ export class CallerRegistry {
       // the nonce is kept while its token could be taken.
       const nonceHash = sha256(`${entry.name}\0${nonce?.toString('hex') ?? ''}`);
       const keptFrom = new Date(Math.max(now, created)).toISOString();
-      if (!(await rememberNonce(this.store, nonceHash, keptFrom))) return refused('replayed nonce');
+      const nonces = this.districtOf(entry)?.store ?? this.store;
+      if (!(await rememberNonce(nonces, nonceHash, keptFrom))) return refused('replayed nonce');
     }
     return identified(entry);
   }
@@ -338,7 +342,6 @@ export class CallerRegistry {
    * cannot be guessed; a replay is refused by its nonce).
    */
   private checkDigest(
-    name: string,
     caller: CallerEntry | undefined,
     token: UsernameToken,
     nonce: Buffer | undefined,
@@ -347,7 +350,7 @@ export class CallerRegistry {
     const now = this.clock().getTime();
     const previous = caller?.previous;
     const current = caller?.digestSecret ?? null;
-    if (this.digestMatches(name, current ?? this.unmatchableDigest, token, nonce) && caller && current !== null) {
+    if (this.digestMatches(caller, current ?? this.unmatchableDigest, token, nonce) && caller && current !== null) {
       return this.verifiedOutcome({ entry: caller, until: undefined }, address, now);
     }
     const recognised = previous !== undefined && now < previous.until + RETIRED_RECOGNISED_MS;
@@ -355,7 +358,7 @@ export class CallerRegistry {
       caller &&
       recognised &&
       previous.digestSecret !== null &&
-      this.digestMatches(name, previous.digestSecret, token, nonce)
+      this.digestMatches(caller, previous.digestSecret, token, nonce)
     ) {
       return this.verifiedOutcome({ entry: caller, until: previous.until }, address, now);
     }
@@ -363,12 +366,19 @@ export class CallerRegistry {
   }
 
   /** Whether the token's digest was made with the sealed secret; one that cannot be opened matches nothing. */
-  private digestMatches(name: string, sealed: string, token: UsernameToken, nonce: Buffer | undefined): boolean {
+  private digestMatches(
+    caller: CallerEntry | undefined,
+    sealed: string,
+    token: UsernameToken,
+    nonce: Buffer | undefined,
+  ): boolean {
+    // A district caller's secret is sealed under the deployment's key, a school's own under the school's.
+    const sealer = this.districtOf(caller)?.digestSealer;
     let secret: string;
     try {
-      secret = this.digestSealer.open(sealed);
+      secret = (sealer ?? this.digestSealer).open(sealed);
     } catch {
-      warnOncePerNode("a caller's digest secret cannot be opened (was OUTBOX_KEY changed?)", { caller: name });
+      warnOncePerNode("a caller's digest secret cannot be opened (was OUTBOX_KEY changed?)", { caller: caller?.name });
       return false;
     }
     return digestMatches(token, nonce, secret);
@@ -377,9 +387,4 @@ export class CallerRegistry {
 
 function identified(identity: Identity): Recognition {
   return { kind: 'identified', identity };
-}
-
-/** Whether the identity may call the operation, of the group its policy row names: a public one anyone may. */
-export function mayCall(identity: Identity | undefined, operation: OperationName, group: OperationGroup): boolean {
-  return group === 'public' || (identity?.operations.covers(operation, group) ?? false);
 }

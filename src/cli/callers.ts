@@ -29,6 +29,7 @@ export interface AddOptions {
   readonly operations: string;
   readonly scope: string;
   readonly expires: string | undefined;
+  readonly allSchools: boolean;
 }
 
 export interface UpdateOptions {
@@ -70,7 +71,16 @@ function printSecret(name: string, secret: string, sealedToo: boolean): void {
   );
 }
 
-export function addCommand(name: string, options: AddOptions): Promise<void> {
+/** --all-schools with --school (or SCHOOL): a district caller is the deployment's, never one school's. */
+function checkAllSchools(options: AddOptions, command: Command | undefined): void {
+  const school = command?.parent?.opts<{ school?: string }>().school;
+  if (options.allSchools && school !== undefined && school !== '') {
+    throw new UsageError("--all-schools makes a caller of the deployment's own store: leave out --school (and SCHOOL)");
+  }
+}
+
+export async function addCommand(name: string, options: AddOptions, command?: Command): Promise<void> {
+  checkAllSchools(options, command);
   return withConfiguredStore(async (store, config) => {
     const sealer = await digestSealerOf(store, config);
     const { secret, warnings } = await asUsage(() =>
@@ -84,12 +94,14 @@ export function addCommand(name: string, options: AddOptions): Promise<void> {
           operations: [options.operations],
           scope: options.scope,
           expires: options.expires,
+          allSchools: options.allSchools,
         },
         sealer,
         new Date(),
       ),
     );
-    process.stdout.write(`Added caller ${name}; the services on this store let it in within seconds.\n`);
+    const who = options.allSchools ? 'at every school of the deployment' : 'on this store';
+    process.stdout.write(`Added caller ${name}; the services ${who} let it in within seconds.\n`);
     printWarnings(warnings);
     if (secret !== undefined) printSecret(name, secret, options.wsDigest);
   }, EXISTING);
@@ -128,6 +140,7 @@ function listingLine(caller: CallerListing): string {
     `operations ${caller.operations.join(',')}`,
     `scope ${caller.scope}`,
     `expires ${caller.expires === null ? 'never' : local(caller.expires)}`,
+    ...(caller.allSchools ? ['all schools'] : []),
   ].join('  ');
 }
 
@@ -194,6 +207,7 @@ export function registerCallersCommand(program: Command): void {
     .option('--operations <list>', `operations and groups it may call (${GRANTABLE_GROUPS.join(', ')})`, 'queries')
     .option('--scope <scope>', 'what it may see: school, teacher:ID, guardian:ID or student:ID', 'school')
     .option('--expires <when>', EXPIRES_HELP)
+    .option('--all-schools', 'a district caller: let in at every school of the deployment (scope school)', false)
     .action(addCommand);
 
   callers

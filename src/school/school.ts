@@ -1,4 +1,5 @@
 import { CallerRegistry } from '../access/caller-registry';
+import type { DistrictCallers } from '../access/caller-set';
 import { TokenSigner } from '../access/oauth-tokens';
 import type { ProviderParts } from '../bindings/oneroster/provider-parts';
 import { AuditTrail } from '../audit/audit-trail';
@@ -35,6 +36,8 @@ export interface SchoolShared {
   readonly siblingSchools?: SiblingSchools;
   /** The district's schools, for the deployment's own status page; none in a deployment of one school. */
   readonly districtSchools?: () => readonly ListedSchool[];
+  /** The deployment's district callers, let in at a registered school beside its own (none at the deployment's). */
+  readonly districtCallers?: DistrictCallers;
 }
 
 /** How a school is closed by a process that stops: by when, and the calls to wait for. */
@@ -62,6 +65,8 @@ export interface School {
   readonly provider: ProviderParts;
   /** Reads the callers now, rather than at the next ACCESS_REFRESH_MS. */
   readCallers(): Promise<void>;
+  /** The district callers of this school's store, for the registered schools (only the deployment's holds any). */
+  readonly districtCallers: DistrictCallers;
   /** Writes the audit entries held so far, rather than at the next AUDIT_FLUSH_MS. */
   writeAudit(): Promise<void>;
   /** Starts the school's own rounds once it answers calls (see SchoolRounds). */
@@ -130,7 +135,9 @@ export async function openSchool(store: Store, shared: SchoolShared): Promise<Sc
   const serviceKey = await closingOnFailure(store, () => firstOpen(store, config, clock()));
   const sealer = payloadSealer(serviceKey);
   const digestSealer = payloadSealer(keyFor(serviceKey, 'caller-digest-secrets'));
-  const callers = await closingOnFailure(store, () => CallerRegistry.open(store, config.access, digestSealer, clock));
+  const callers = await closingOnFailure(store, () =>
+    CallerRegistry.open(store, config.access, digestSealer, clock, shared.districtCallers),
+  );
   const audit = new AuditTrail(
     { databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory },
     { flushMs: config.access.auditFlushMs, retentionDays: config.access.auditRetentionDays },
@@ -193,6 +200,7 @@ export async function openSchool(store: Store, shared: SchoolShared): Promise<Sc
     figures,
     provider,
     readCallers: () => callers.refresh(),
+    districtCallers: callers.districtCallers(),
     writeAudit: () => audit.flush(),
     serve: () => rounds.start(),
     close: (closing = {}) => {

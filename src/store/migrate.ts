@@ -20,6 +20,7 @@ import * as subjectErasures from './migrations/017-subject-erasures';
 import * as studentsLeft from './migrations/018-students-left';
 import * as rosterTombstones from './migrations/019-roster-tombstones';
 import * as rosterVersions from './migrations/020-roster-versions';
+import * as districtCallers from './migrations/021-district-callers';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -46,6 +47,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['018-students-left', studentsLeft.up],
   ['019-roster-tombstones', rosterTombstones.up],
   ['020-roster-versions', rosterVersions.up],
+  ['021-district-callers', districtCallers.up],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {

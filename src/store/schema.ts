@@ -113,6 +113,8 @@ export interface CallerTable {
   previous_digest_secret: string | null;
   /** Until when the replaced secret is still let in (the rotation's grace period). */
   previous_secret_until: string | null;
+  /** 1 for a district caller (of the deployment's own store), let in at every school of the deployment; else 0. */
+  all_schools: Generated<number>;
 }
 
 /** A WS-Security nonce seen within the replay window (SHA-256 of the caller's name and nonce). */

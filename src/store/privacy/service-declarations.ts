@@ -58,6 +58,7 @@ export const SERVICE_DECLARATIONS: TableDeclarations<ServiceTableName> = {
       previous_secret_hash: NO,
       previous_digest_secret: NO,
       previous_secret_until: NO,
+      all_schools: NO,
     },
     about: {
       student: { rule: 'scoped-callers' },
