@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { schoolFolder, writeSchools } from '../../src/district/school-list';
 import type { StatusReport } from '../../src/pages/status-report';
 import type { RunningService } from '../../src/service';
+import { eventually } from '../support/eventually';
 import { callJson } from '../support/json-calls';
 import { startLegacyStandIn, type LegacyStandIn } from '../support/legacy-asmx';
 import { call } from '../support/legacy-calls';
@@ -93,6 +94,33 @@ describe('a school’s own SIS and legacy settings in a district', () => {
     expect(deploymentLegacy.requestsFor('HelloWorld')).toHaveLength(0);
     // The deployment's own school keeps its routes.
     await call(service.url, 'soap11');
+    expect(deploymentLegacy.requestsFor('HelloWorld')).toHaveLength(1);
+  });
+
+  it('takes a school’s changed settings in the running service: the school is served anew with them', async () => {
+    const before = legacy.requestsFor('HelloWorld').length;
+    // As `schools set org-a LEGACY_URL=… ROUTES=…` writes the list, with the service running.
+    writeSchools(dataDirectory, [
+      {
+        sourcedId: 'org-a',
+        path: '/alpha',
+        settings: {
+          ...provider.settings('1.2'),
+          SIS_SYNC_INTERVAL: '15m',
+          LEGACY_URL: legacy.url,
+          ROUTES: 'HelloWorld=legacy',
+        },
+      },
+      { sourcedId: 'org-b', path: '/beta', settings: { LEGACY_URL: legacy.url, ROUTES: 'HelloWorld=legacy' } },
+    ]);
+    const forwarded = await eventually(
+      async () => {
+        await call(`${service.url}/alpha`, 'soap11');
+        return legacy.requestsFor('HelloWorld').length;
+      },
+      (count) => count > before,
+    );
+    expect(forwarded).toBeGreaterThan(before);
     expect(deploymentLegacy.requestsFor('HelloWorld')).toHaveLength(1);
   });
 });
