@@ -1,9 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { listFile, schoolsFolder } from '../../src/district/school-list';
+import { listFile, readSchoolList, schoolsFolder } from '../../src/district/school-list';
+import { schoolStoresOf } from '../../src/store/engines';
 import type { RunningService } from '../../src/service';
 import {
   type Balancer,
@@ -12,17 +13,20 @@ import {
   startBalancer,
   UNAVAILABLE_ANSWERS,
 } from '../support/balancer';
+import { cliArguments, ROOT } from '../support/cli';
 import { makeTestDistrict, type TestDistrict } from '../support/district';
 import { createDatabase, startTestPostgres, type TestPostgres } from '../support/postgres';
 import { startTestService } from '../support/service';
 import { envelope11, NS } from '../support/soap';
 import { TEST_TODAY } from '../support/stores';
+import { TEST_OUTBOX_KEY } from '../support/test-key';
 import { describeWithTools } from '../support/tools';
 
 /**
  * A district as docs/districts.md deploys it: two nodes on one PostgreSQL database behind haproxy
  * configured by deploy/haproxy.cfg, the second node given the first's list of schools alone, each
- * school answering at its path and at the bare paths on its own host through the balancer; and the
+ * school answering at its path and at the bare paths on its own host through the balancer, and a
+ * school removed on both nodes at once, as the page says to; and the
  * complete haproxy.cfg the page prints, which must be the template rendered and accepted by haproxy.
  */
 
@@ -51,6 +55,19 @@ function lookupAt(url: string, host: string, path: string, studentId: string): P
     });
     outgoing.on('error', reject);
     outgoing.end(body);
+  });
+}
+
+/** `school-service schools remove SOURCEDID --yes` on a node (its DATA_DIR), run alongside others; its exit code. */
+function removeOnNode(settings: Record<string, string>, sourcedId: string): Promise<number | null> {
+  const removal = spawn(process.execPath, cliArguments('schools', 'remove', sourcedId, '--yes'), {
+    cwd: ROOT,
+    env: { ...process.env, OUTBOX_KEY: TEST_OUTBOX_KEY, LOG_LEVEL: 'warn', ...settings },
+    stdio: 'ignore',
+  });
+  return new Promise((resolveExit, reject) => {
+    removal.once('error', reject);
+    removal.once('exit', (code) => resolveExit(code));
   });
 }
 
@@ -117,6 +134,38 @@ describeWithTools(['haproxy'], { postgres: true })('a district’s schools on tw
     const response = await fetch(`${balancer.url}/alpha${STUDENTS}?WSDL`);
     expect(await response.text()).toContain(`location="${balancer.url}/alpha${STUDENTS}"`);
   });
+
+  it('removes a school on both nodes at once: 404 at its path on both, its schema archived and dropped', async () => {
+    const backups = [
+      mkdtempSync(join(tmpdir(), 'school-backups-1-')),
+      mkdtempSync(join(tmpdir(), 'school-backups-2-')),
+    ];
+    try {
+      const onNodes = [district.settings.DATA_DIR, secondDataDirectory].map((dataDirectory, index) => ({
+        ...district.settings,
+        DATA_DIR: dataDirectory,
+        BACKUP_DIR: backups[index],
+      }));
+      const codes = await Promise.all(onNodes.map((settings) => removeOnNode(settings, 'org-a')));
+      for (const [index, code] of codes.entries()) {
+        // A removal the other node's cut short is finished by the same command again, as the page says.
+        if (code !== 0) expect(await removeOnNode(onNodes[index], 'org-a')).toBe(0);
+      }
+      const host = new URL(balancer.url).host;
+      for (let call = 0; call < 4; call += 1) {
+        expect((await lookupAt(balancer.url, host, `/alpha${STUDENTS}`, '1')).status).toBe(404);
+      }
+      const place = district.storeOf('org-a');
+      expect(await schoolStoresOf(place).exists(place)).toBe(false);
+      expect(backups.flatMap((folder) => readdirSync(folder)).length).toBeGreaterThan(0);
+      for (const settings of onNodes) {
+        const list = readSchoolList(settings.DATA_DIR);
+        expect([...list.schools, ...list.removing].map((school) => school.sourcedId)).toEqual(['org-b']);
+      }
+    } finally {
+      for (const folder of backups) rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 /** The haproxy.cfg docs/districts.md prints: the fenced block that begins with `global`. */
