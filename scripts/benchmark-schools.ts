@@ -25,12 +25,12 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { schoolFolder } from '../src/district/school-list';
-import { procFile, processTree } from '../test/support/processes';
+import { freePort, procFile, processTree } from '../test/support/processes';
 import { benchmarkServiceEnvironment, buildService, SERVICE_ENTRY } from './benchmark/build';
 import { runCli } from './benchmark/run-cli';
 
-const PORT = 18_361;
-const BASE = `http://127.0.0.1:${PORT}`;
+/** The running service's address: each start takes a free port, so that a port in use elsewhere stops no run. */
+let serviceBase = '';
 const OUTBOX_KEY = 'ab'.repeat(32);
 const STUDENTS = 500;
 const CONCURRENCY = 4;
@@ -54,7 +54,7 @@ function timedLookup(path: string, studentId: number): Promise<number> {
     const started = performance.now();
     const body = lookup(studentId);
     const outgoing = request(
-      `${BASE}${path}/GetStudentsInformation.asmx`,
+      `${serviceBase}${path}/GetStudentsInformation.asmx`,
       { method: 'POST', agent, headers: { ...SOAP_HEADERS, 'Content-Length': Buffer.byteLength(body) } },
       (response) => {
         let text = '';
@@ -77,7 +77,7 @@ function timedLookup(path: string, studentId: number): Promise<number> {
 /** Whether a GET of `path` is answered 200: the service listens. */
 function answers(path: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const outgoing = request(`${BASE}${path}`, (response) => {
+    const outgoing = request(`${serviceBase}${path}`, (response) => {
       response.resume();
       response.on('end', () => resolve(response.statusCode === 200));
     });
@@ -120,7 +120,9 @@ function memoryMegabytes(pid: number): number {
 }
 
 async function startService(dataDirectory: string, settings: Record<string, string>): Promise<ChildProcess> {
-  const environment = benchmarkServiceEnvironment(PORT, dataDirectory, {
+  const port = await freePort();
+  serviceBase = `http://127.0.0.1:${port}`;
+  const environment = benchmarkServiceEnvironment(port, dataDirectory, {
     CONTRACT: 'typed',
     OUTBOX_KEY,
     ...settings,

@@ -8,7 +8,7 @@ import { WSDL_DIRECTORY } from './contract/wsdl-directory';
 import { flushLog, log, configureLog } from './lib/log';
 import { bindOperations, type Operations } from './operations/registry';
 import { District, type DistrictParts } from './district/district';
-import { openSchool, type School } from './school/school';
+import { openSchool, type School, type SchoolShared } from './school/school';
 import { answerFigureRequests } from './status/cluster-figures';
 import { closeServer, type IdleConnections } from './server/close-server';
 import { type ClientTimeLimits, createHttpServer } from './server/http-server';
@@ -134,9 +134,23 @@ function stopper(parts: ProcessParts): (idle: IdleConnections) => Promise<void> 
   };
 }
 
-/** The deployment's registered schools; the deployment's school is closed when their list does not read back. */
+/**
+ * What the deployment's own school sees of the district, which opens after it: the schools its
+ * status page lists and the schools its calls reach in process, both asked once the port is open.
+ */
+function districtViews(district: () => District | undefined): Pick<SchoolShared, 'districtSchools' | 'siblingSchools'> {
+  return {
+    districtSchools: () => district()?.listed() ?? [],
+    siblingSchools: { find: (address, requestBaseUrl) => district()?.deploymentSiblings.find(address, requestBaseUrl) },
+  };
+}
+
+/**
+ * The deployment's registered schools, which reach its own school's pipeline in process; the
+ * deployment's school is closed when their list does not read back.
+ */
 function openDistrict(school: School, parts: DistrictParts): Promise<District | undefined> {
-  return District.open(parts).catch(async (error: unknown) => {
+  return District.open({ ...parts, deploymentPipeline: school.pipeline }).catch(async (error: unknown) => {
     await school.close();
     throw error;
   });
@@ -168,8 +182,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
     node: () => node,
     firstSyncAfterMs: options.firstSyncAfterMs,
     firstRetentionAfterMs: options.firstRetentionAfterMs,
-    // The district opens after the deployment's school; the status page asks once the port is open.
-    districtSchools: () => district?.listed() ?? [],
+    // The district opens after the deployment's school.
+    ...districtViews(() => district),
   };
   const school = await openSchool(store, shared);
   let stopping = false;

@@ -1,8 +1,10 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Config } from '../config/service-config';
 import type { Catalog } from '../contract/catalog';
+import type { SiblingSchools } from '../federation/sibling-schools';
 import { log } from '../lib/log';
 import { openSchool, type SchoolClosing, type SchoolShared } from '../school/school';
+import type { CallPipeline } from '../pipeline/call-pipeline';
 import { type ClientTimeLimits, createHttpServer } from '../server/http-server';
 import { unreadyReason } from '../server/readiness';
 import { openStore } from '../store/open-store';
@@ -24,6 +26,8 @@ export interface DistrictParts {
   readonly clientTimeLimits?: ClientTimeLimits;
   /** Whether the process is stopping (each school's /readyz says so as the deployment's does). */
   readonly stopping: () => boolean;
+  /** The deployment's own school's call pipeline: the registered schools reach it in process. */
+  readonly deploymentPipeline?: CallPipeline;
 }
 
 /** Two entries that route and open alike: a school whose path, host, name or own settings changed is served anew. */
@@ -59,6 +63,7 @@ export class District {
   private closingConnections = false;
 
   private readonly parts: DistrictParts;
+  private readonly siblings: DistrictSiblings;
 
   private constructor(parts: DistrictParts) {
     // Each school reaches the others in process (SendMarkNotes and GetNameAbsenceType to a sibling).
@@ -67,7 +72,9 @@ export class District {
       catalog: parts.catalog,
       entries: () => [...this.slots.values()].map((slot) => slot.entry),
       inSchool: (entry, work) => this.slotOf(entry).serveInProcess((opened) => work(opened.school.pipeline)),
+      deploymentPipeline: parts.deploymentPipeline,
     });
+    this.siblings = siblingSchools;
     this.parts = { ...parts, shared: { ...parts.shared, siblingSchools } };
     this.keeper = new SchoolKeeper(parts.config.schools, (entry) => this.openSchool(entry));
   }
@@ -92,6 +99,11 @@ export class District {
     district.watch = watchList(parts.config.dataDirectory, () => district.readList());
     if (entries.length > 0) log.info('district schools listed', { schools: entries.length });
     return district;
+  }
+
+  /** The registered schools as the deployment's own school reaches them, in process. */
+  get deploymentSiblings(): SiblingSchools {
+    return this.siblings.ofDeploymentSchool;
   }
 
   /** How many schools this process holds open now. */

@@ -53,12 +53,18 @@ const NOTIFICATION_SETTINGS = [
 ] as const;
 
 /**
- * Settings that name one school's outside services. A school inherits none of the deployment's:
- * the deployment's SIS would fill every school with the deployment's school (and its client
- * secret would go to any SIS_URL a school names), and its legacy service would answer one
- * school's calls with another school's data.
+ * Settings that name one school's outside services, or its address. A school inherits none of the
+ * deployment's: the deployment's SIS would fill every school with the deployment's school (and its
+ * client secret would go to any SIS_URL a school names), its legacy service would answer one
+ * school's calls with another school's data, and its SCHOOL_BASE_URL names the deployment's own
+ * school, whose calls a school taking it for its own address would answer from its own store.
  */
-const NOT_INHERITED: ReadonlySet<string> = new Set([...SIS_SETTINGS, ...LEGACY_SETTINGS, 'RECORD_FILE']);
+const NOT_INHERITED: ReadonlySet<string> = new Set([
+  ...SIS_SETTINGS,
+  ...LEGACY_SETTINGS,
+  'SCHOOL_BASE_URL',
+  'RECORD_FILE',
+]);
 
 export const SCHOOL_SETTING_NAMES: ReadonlySet<string> = new Set([
   ...SIS_SETTINGS,

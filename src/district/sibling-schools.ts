@@ -22,12 +22,15 @@ export interface SiblingParts {
   readonly entries: () => readonly SchoolEntry[];
   /** Runs `work` with a registered school's call pipeline, opening the school first, as a call in flight. */
   readonly inSchool: <T>(entry: SchoolEntry, work: (pipeline: CallPipeline) => Promise<T>) => Promise<T>;
+  /** The deployment's own school (the bare paths): its call pipeline, open as long as the process runs. */
+  readonly deploymentPipeline?: CallPipeline;
 }
 
 /**
  * The schools of a district as each of them sees the others, for SendMarkNotes and
  * GetNameAbsenceType whose baseUrlSchool is one of them: a school is found at this deployment's
- * address and its path, or at its own host, and the call is handed to its pipeline as the JSON
+ * address and its path, or at its own host; the deployment's own school (the bare paths) at this
+ * deployment's address alone, or its SCHOOL_BASE_URL. The call is handed to its pipeline as the JSON
  * call a partner's instance is sent (the shared secret in its header), so that it passes every
  * check a forwarded call passes there (the secret, no second hop, the school's callers, its audit
  * trail), and never leaves the process.
@@ -39,8 +42,23 @@ export class DistrictSiblings implements SiblingSchools {
     this.json = new JsonBinding(parts.config.budgets);
   }
 
+  /**
+   * The district's schools as the deployment's own school sees them: the registered schools. Not
+   * itself: its own address is its own school, and any other that named it would be a school it
+   * does not know.
+   */
+  readonly ofDeploymentSchool: SiblingSchools = {
+    find: (address, requestBaseUrl) => this.registered(address, this.deploymentUrl(requestBaseUrl)),
+  };
+
+  /** The school at `address` as a registered school sees the others: the registered ones, then the deployment's own. */
   find(address: string, requestBaseUrl: string): SiblingSchool | undefined {
     const deployment = this.deploymentUrl(requestBaseUrl);
+    return this.registered(address, deployment) ?? this.deploymentSchool(address, deployment);
+  }
+
+  /** A registered school: at this deployment's address and its path, or at its own host. */
+  private registered(address: string, deployment: string | undefined): SiblingSchool | undefined {
     const { hostname, pathname } = new URL(address);
     const entry = this.parts
       .entries()
@@ -56,6 +74,18 @@ export class DistrictSiblings implements SiblingSchools {
       baseUrl,
       call: (forwarded) => this.parts.inSchool(entry, (pipeline) => this.run(pipeline, baseUrl, forwarded)),
     };
+  }
+
+  /**
+   * The deployment's own school: at this deployment's address without a path, or at the address
+   * its SCHOOL_BASE_URL names, which is also the one it checks a forwarded call is for.
+   */
+  private deploymentSchool(address: string, deployment: string | undefined): SiblingSchool | undefined {
+    const pipeline = this.parts.deploymentPipeline;
+    const { schoolBaseUrl } = this.parts.config.notifications;
+    if (pipeline === undefined || (address !== deployment && address !== schoolBaseUrl)) return undefined;
+    const baseUrl = schoolBaseUrl ?? address;
+    return { baseUrl, call: (forwarded) => this.run(pipeline, baseUrl, forwarded) };
   }
 
   /** This deployment's address: PUBLIC_BASE_URL, or the scheme, host and port the call reached. */

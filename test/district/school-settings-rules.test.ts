@@ -46,6 +46,20 @@ describe('a school’s own settings', () => {
     expect(schoolEnvironment(deployment)).not.toHaveProperty('SIS_CLIENT_SECRET');
   });
 
+  it('lends a school not the deployment’s SCHOOL_BASE_URL, which names the deployment’s own school', () => {
+    const deployment = { SCHOOL_BASE_URL: 'https://own.example.org', DATA_DIR: '/srv/district' };
+    const config = loadConfig(deployment);
+    const north = schoolEntry({ sourcedId: 'org-n', path: '/north' });
+    expect(config.notifications.schoolBaseUrl).toBe('https://own.example.org');
+    expect(schoolConfig(config, north).notifications.schoolBaseUrl).toBeUndefined();
+    const south = schoolEntry({
+      sourcedId: 'org-s',
+      path: '/south',
+      settings: { SCHOOL_BASE_URL: 'https://south.example.org/' },
+    });
+    expect(schoolConfig(config, south).notifications.schoolBaseUrl).toBe('https://south.example.org');
+  });
+
   it('shows a secret and a URL’s password as ***, and the rest as it is', () => {
     expect(
       shownSchoolSettings({
