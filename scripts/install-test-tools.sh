@@ -2,9 +2,9 @@
 # Installs the Debian packages the tests drive for real: Chromium for the test-form browser test,
 # and the SOAP client stacks of the interop tests (python3-zeep, PHP SoapClient, JAX-WS wsimport,
 # gSOAP, Mono's wsdl), PostgreSQL for the store tests, poppler-utils (pdftotext, pdftoppm,
-# pdfinfo) to read the generated report PDFs, haproxy for the nodes behind a balancer, and systemd's
-# systemd-analyze to check deploy/'s unit. Never downloads a browser or anything outside Debian's
-# and npm's registries.
+# pdfinfo) to read the generated report PDFs, haproxy for the nodes behind a balancer (openssl for
+# the district balancer test's certificate), and systemd's systemd-analyze to check deploy/'s unit.
+# Never downloads a browser or anything outside Debian's and npm's registries.
 set -euo pipefail
 
 packages=(
@@ -19,6 +19,7 @@ packages=(
   postgresql
   poppler-utils
   haproxy
+  openssl
   systemd
 )
 
