@@ -1,11 +1,17 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Kysely, sql } from 'kysely';
 import type { RunningService } from '../../src/service';
 import { describeEachEngine } from '../support/engines';
 import { eventually } from '../support/eventually';
-import { addUniqueChild, UNIQUE_CHILD, uniqueValues, valuesInFiles } from '../support/privacy-subject';
+import {
+  addUniqueChild,
+  UNIQUE_CHILD,
+  uniqueValues,
+  vacuumAndCheckpoint,
+  valuesInFiles,
+  withoutWalRecycling,
+} from '../support/privacy-subject';
 import { startTestService } from '../support/service';
 import { openTestSchool, withTestStore } from '../support/stores';
 import { runStoreCli } from '../support/subject-cli';
@@ -44,10 +50,7 @@ describeEachEngine('a child exported and erased on a running service', (engine) 
     const store = await openTestSchool(settings);
     try {
       childId = await addUniqueChild(store);
-      // PostgreSQL reuses the write-ahead log's old segments, bytes and all, unless told not to.
-      if (store.engine.name === 'postgres')
-        await sql`alter system set wal_recycle = off`.execute(store.db as Kysely<unknown>);
-      if (store.engine.name === 'postgres') await sql`select pg_reload_conf()`.execute(store.db as Kysely<unknown>);
+      await withoutWalRecycling(store);
     } finally {
       await store.close();
     }
@@ -144,12 +147,7 @@ describeEachEngine('a child exported and erased on a running service', (engine) 
     await service?.close();
     service = undefined;
 
-    if (engine.engine === 'postgres') {
-      await withTestStore(settings, async (store) => {
-        await sql`vacuum`.execute(store.db as Kysely<unknown>);
-        await sql`checkpoint`.execute(store.db as Kysely<unknown>);
-      });
-    }
+    if (engine.engine === 'postgres') await withTestStore(settings, vacuumAndCheckpoint);
     expect(valuesInFiles(folders, uniqueValues())).toEqual({});
 
     const again = await runStoreCli(settings, 'subject', 'export', '--student', String(childId), `${out}-again`);

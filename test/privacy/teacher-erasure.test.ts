@@ -1,10 +1,9 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Kysely, sql } from 'kysely';
 import type { RunningService } from '../../src/service';
 import { describeEachEngine } from '../support/engines';
-import { valuesInFiles } from '../support/privacy-subject';
+import { vacuumAndCheckpoint, valuesInFiles, withoutWalRecycling } from '../support/privacy-subject';
 import { type AddedTeacher, addUniqueTeacher, teacherValues, UNIQUE_TEACHER } from '../support/privacy-teacher';
 import { startTestService } from '../support/service';
 import { openTestSchool, withTestStore } from '../support/stores';
@@ -48,11 +47,7 @@ describeEachEngine('a teacher erased on a running service', (engine) => {
         .values({ file: 'users.csv', sourced_id: 'old', fields: before })
         .execute();
       await store.db.deleteFrom('roster_fields').where('sourced_id', '=', 'old').execute();
-      if (store.engine.name === 'postgres') {
-        // PostgreSQL reuses the write-ahead log's old segments, bytes and all, unless told not to.
-        await sql`alter system set wal_recycle = off`.execute(store.db as Kysely<unknown>);
-        await sql`select pg_reload_conf()`.execute(store.db as Kysely<unknown>);
-      }
+      await withoutWalRecycling(store);
     } finally {
       await store.close();
     }
@@ -111,12 +106,7 @@ describeEachEngine('a teacher erased on a running service', (engine) => {
     await service?.close();
     service = undefined;
 
-    if (engine.engine === 'postgres') {
-      await withTestStore(settings, async (store) => {
-        await sql`vacuum`.execute(store.db as Kysely<unknown>);
-        await sql`checkpoint`.execute(store.db as Kysely<unknown>);
-      });
-    }
+    if (engine.engine === 'postgres') await withTestStore(settings, vacuumAndCheckpoint);
     expect(valuesInFiles(folders, teacherValues())).toEqual({});
 
     // The store reads whole after the service that served through the VACUUM closed.

@@ -6,7 +6,7 @@ import {
   idsOf,
   importSmallSchool,
   ROSTERING,
-  startProviderService,
+  startProviderWithToken,
   tokenFor,
   withToken,
 } from '../support/provider-client';
@@ -35,11 +35,10 @@ describeEachEngine('the provider’s copy of the school', (engine) => {
   beforeAll(async () => {
     storeSettings = engine.freshStoreSettings();
     await importSmallSchool(storeSettings);
-    const started = await startProviderService(storeSettings, [
-      { name: 'lms', secret: true, operations: ['roster', 'gradebook'] },
-    ]);
-    service = started.service;
-    token = await tokenFor(service, 'lms', started.secrets.lms);
+    ({ service, token } = await startProviderWithToken(storeSettings, {
+      name: 'lms',
+      operations: ['roster', 'gradebook'],
+    }));
   });
   afterAll(() => service.close());
 

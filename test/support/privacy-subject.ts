@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { type Kysely, sql } from 'kysely';
 import { payloadSealer } from '../../src/lib/payload-sealer';
 import type { Store } from '../../src/store/open-store';
 import { ROOT } from './cli';
@@ -172,6 +173,26 @@ export async function addUniqueChild(store: Store, child: UniqueChild = UNIQUE_C
     })
     .execute();
   return id;
+}
+
+/**
+ * Stops PostgreSQL reusing the write-ahead log's old segments, which it does bytes and all unless
+ * told not to (docs/privacy.md): a scan of the cluster's files after an erasure would find the
+ * values in a segment kept for reuse. SQLite needs nothing.
+ */
+export async function withoutWalRecycling(store: Store): Promise<void> {
+  if (store.engine.name !== 'postgres') return;
+  await sql`alter system set wal_recycle = off`.execute(store.db as Kysely<unknown>);
+  await sql`select pg_reload_conf()`.execute(store.db as Kysely<unknown>);
+}
+
+/**
+ * A vacuum and a checkpoint on PostgreSQL after an erasure, so that a scan of the cluster's files
+ * reads them settled: the dead tuples' pages rewritten, the log's pages written out.
+ */
+export async function vacuumAndCheckpoint(store: Store): Promise<void> {
+  await sql`vacuum`.execute(store.db as Kysely<unknown>);
+  await sql`checkpoint`.execute(store.db as Kysely<unknown>);
 }
 
 /**
