@@ -8,12 +8,11 @@ import {
   addUniqueChild,
   UNIQUE_CHILD,
   uniqueValues,
+  startScannedSchool,
   vacuumAndCheckpoint,
   valuesInFiles,
-  withoutWalRecycling,
 } from '../support/privacy-subject';
-import { startTestService } from '../support/service';
-import { openTestSchool, withTestStore } from '../support/stores';
+import { withTestStore } from '../support/stores';
 import { runStoreCli } from '../support/subject-cli';
 import { callOperation } from '../support/typed-calls';
 
@@ -39,22 +38,13 @@ describeEachEngine('a child exported and erased on a running service', (engine) 
   let childId: number;
 
   beforeAll(async () => {
-    settings = {
-      ...engine.freshStoreSettings(),
-      DEMO_DATA: 'off',
-      CONTRACT: 'typed',
-      AUDIT_FLUSH_MS: '50',
-      LOG_LEVEL: 'error',
-    };
-    if (!settings.DATA_DIR) settings.DATA_DIR = mkdtempSync(join(tmpdir(), 'school-privacy-'));
-    const store = await openTestSchool(settings);
-    try {
-      childId = await addUniqueChild(store);
-      await withoutWalRecycling(store);
-    } finally {
-      await store.close();
-    }
-    service = await startTestService(settings);
+    const storeSettings = { DEMO_DATA: 'off', CONTRACT: 'typed', AUDIT_FLUSH_MS: '50', LOG_LEVEL: 'error' };
+    ({ service, settings } = await startScannedSchool(
+      { ...engine.freshStoreSettings(), ...storeSettings },
+      async (store) => {
+        childId = await addUniqueChild(store);
+      },
+    ));
   });
 
   afterAll(async () => {

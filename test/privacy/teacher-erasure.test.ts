@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningService } from '../../src/service';
 import { describeEachEngine } from '../support/engines';
-import { vacuumAndCheckpoint, valuesInFiles, withoutWalRecycling } from '../support/privacy-subject';
+import { startScannedSchool, vacuumAndCheckpoint, valuesInFiles } from '../support/privacy-subject';
 import { type AddedTeacher, addUniqueTeacher, teacherValues, UNIQUE_TEACHER } from '../support/privacy-teacher';
-import { startTestService } from '../support/service';
-import { openTestSchool, withTestStore } from '../support/stores';
+import { withTestStore } from '../support/stores';
 import { runStoreCli } from '../support/subject-cli';
 import { callOperation } from '../support/typed-calls';
 
@@ -34,10 +33,8 @@ describeEachEngine('a teacher erased on a running service', (engine) => {
   let added: AddedTeacher;
 
   beforeAll(async () => {
-    settings = { ...engine.freshStoreSettings(), DEMO_DATA: 'off', CONTRACT: 'typed', LOG_LEVEL: 'error' };
-    if (!settings.DATA_DIR) settings.DATA_DIR = mkdtempSync(join(tmpdir(), 'school-privacy-'));
-    const store = await openTestSchool(settings);
-    try {
+    const storeSettings = { ...engine.freshStoreSettings(), DEMO_DATA: 'off', CONTRACT: 'typed', LOG_LEVEL: 'error' };
+    ({ service, settings } = await startScannedSchool(storeSettings, async (store) => {
       added = await addUniqueTeacher(store);
       // A copy from before, as an import that rewrote the row leaves it: deleted without secure_delete, its
       // bytes stay in the file's free pages until a VACUUM rebuilds it.
@@ -47,11 +44,7 @@ describeEachEngine('a teacher erased on a running service', (engine) => {
         .values({ file: 'users.csv', sourced_id: 'old', fields: before })
         .execute();
       await store.db.deleteFrom('roster_fields').where('sourced_id', '=', 'old').execute();
-      await withoutWalRecycling(store);
-    } finally {
-      await store.close();
-    }
-    service = await startTestService(settings);
+    }));
   });
 
   afterAll(async () => {
