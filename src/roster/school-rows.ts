@@ -2,33 +2,16 @@ import type { ImportConnection } from '../store/roster/import-connection';
 import { keptColumns } from '../store/roster/kept-fields';
 import { readGuardianLinks } from '../store/roster/school-reader';
 import type { Cell, ExportPart, ExportSource } from './collections/collection';
+import { NAMED_TABLES } from './collections/registry';
 import { SchoolSnapshot } from './school-snapshot';
 
 /**
  * The school's collections as rows of their files, for the export and any other reader of the
  * store's records (a OneRoster REST provider): open the source once, then page through a
  * collection's rows (`collectionRows`), each a record keyed by the file's columns. The tables other
- * rows name are read whole (small beside marks, which are read a page at a time).
+ * rows name are read whole (small beside marks, which are read a page at a time): those the
+ * collection modules declare (`NAMED_TABLES`).
  */
-export const NAMED_TABLES = [
-  'schools',
-  'academic_years',
-  'terms',
-  'grade_levels',
-  'subjects',
-  'classes',
-  'class_subjects',
-  'teachers',
-  'students',
-  'guardians',
-  'student_records',
-  'teacher_assignments',
-  'assessment_categories',
-  'assessments',
-  'absence_types',
-  'note_types',
-  'exams',
-] as const;
 
 /** Reads what the row sources need of the store, on the connection given (which stays the caller's). */
 export async function openSchoolRows(connection: ImportConnection): Promise<ExportSource> {

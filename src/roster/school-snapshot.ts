@@ -30,10 +30,23 @@ export class SchoolSnapshot {
     return generatedSourcedId(table, row.id);
   }
 
+  /**
+   * A loaded table's rows. A table not loaded is refused rather than read as empty: a row source
+   * that reads a table its module does not declare (`export.reads`) would otherwise write rows
+   * without it, and a change to that table could go unseen by the provider's copy of the school.
+   */
+  loaded(table: SchoolTableName): StoredRow[] {
+    const rows = this.rows.get(table);
+    if (!rows) throw notDeclared(table);
+    return rows;
+  }
+
   /** The sourcedId of a record another row names, by its id. */
   ref(table: SchoolTableName, id: unknown): string {
+    const ids = this.sourcedIds.get(table);
+    if (!ids) throw notDeclared(table);
     if (id === null || id === undefined) return '';
-    return this.sourcedIds.get(table)?.get(Number(id)) ?? generatedSourcedId(table, Number(id));
+    return ids.get(Number(id)) ?? generatedSourcedId(table, Number(id));
   }
 
   /** The sourcedIds of every record loaded. */
@@ -42,8 +55,12 @@ export class SchoolSnapshot {
   }
 
   byId(table: SchoolTableName): Map<number, StoredRow> {
-    return new Map((this.rows.get(table) ?? []).map((row) => [row.id, row]));
+    return new Map(this.loaded(table).map((row) => [row.id, row]));
   }
+}
+
+function notDeclared(table: SchoolTableName): Error {
+  return new Error(`the table ${table} is read by a row source whose module does not declare it (export.reads)`);
 }
 
 /** Writes the rows of a file and counts them. */

@@ -1,10 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDemoSchool } from '../../src/demo/load-demo-school';
 import { readSchools, schoolFolder } from '../../src/district/school-list';
-import { cliArguments, ROOT } from '../support/cli';
+import { runCommand } from '../support/cli';
 import { districtBundle } from '../support/district-bundle';
 import { writeBundle } from '../support/roster-bundle';
 import { schoolRowsIn } from '../support/roster-import';
@@ -23,18 +22,7 @@ describe('import --all-schools', () => {
   let dataDirectory: string;
   let bundle: string;
 
-  const cli = (args: string[]) =>
-    spawnSync(process.execPath, cliArguments(...args), {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDirectory,
-        DATABASE_URL: '',
-        OUTBOX_KEY: TEST_OUTBOX_KEY,
-        LOG_LEVEL: 'warn',
-      },
-      encoding: 'utf8',
-    });
+  const cli = (args: string[]) => runCommand({ DATA_DIR: dataDirectory }, args);
   const students = async (sourcedId: string) =>
     (await schoolRowsIn(schoolFolder(dataDirectory, sourcedId))).students.length;
   const listed = () => readSchools(dataDirectory).map((school) => `${school.sourcedId} ${school.path}`);

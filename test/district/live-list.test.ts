@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
@@ -8,7 +7,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { loadDemoSchool } from '../../src/demo/load-demo-school';
 import { readSchoolList, schoolFolder, writeSchoolList, writeSchools } from '../../src/district/school-list';
 import type { RunningService } from '../../src/service';
-import { cliArguments, ROOT } from '../support/cli';
+import { runCommandAside } from '../support/cli';
 import { eventually } from '../support/eventually';
 import { startTestService } from '../support/service';
 import { envelope11, get, NS, post } from '../support/soap';
@@ -25,12 +24,6 @@ import { TEST_TODAY, withTestStore } from '../support/stores';
 
 const STUDENTS = '/GetStudentsInformation.asmx';
 
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 function studentCall(baseUrl: string, studentId: string) {
   return post(
     baseUrl + STUDENTS,
@@ -45,30 +38,7 @@ describe('a running service follows the list of schools', () => {
   let service: RunningService;
 
   /** The command as a process of its own, asynchronously: the service in this process answers meanwhile. */
-  const cli = (...args: string[]): Promise<Run> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, cliArguments(...args), {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          DATA_DIR: dataDirectory,
-          DATABASE_URL: '',
-          BACKUP_DIR: backupDirectory,
-          OUTBOX_KEY: TEST_OUTBOX_KEY,
-          LOG_LEVEL: 'warn',
-        },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString('utf8');
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString('utf8');
-      });
-      child.on('error', reject);
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-    });
+  const cli = (...args: string[]) => runCommandAside({ DATA_DIR: dataDirectory, BACKUP_DIR: backupDirectory }, args);
 
   beforeAll(async () => {
     dataDirectory = mkdtempSync(join(tmpdir(), 'school-district-live-'));

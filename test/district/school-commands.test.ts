@@ -1,11 +1,11 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadDemoSchool } from '../../src/demo/load-demo-school';
 import { readSchools, schoolFolder } from '../../src/district/school-list';
-import { cliArguments, ROOT } from '../support/cli';
+import { cliArguments, ROOT, runCommand } from '../support/cli';
 import { OneRosterProvider, PROVIDER_CLIENT, schoolOf, sisSchool } from '../support/oneroster-provider';
 import { schoolRowsIn } from '../support/roster-import';
 import { TEST_OUTBOX_KEY } from '../support/test-key';
@@ -19,12 +19,6 @@ import { withTestStore } from '../support/stores';
  * suite runs on SQLite.
  */
 
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 const SECRET = 'a-school-secret-5e1b7a90';
 
 describe('--school on the store commands, and a school’s own settings', () => {
@@ -32,19 +26,8 @@ describe('--school on the store commands, and a school’s own settings', () => 
   let scratch: string;
   let provider: OneRosterProvider;
 
-  const cli = (args: string[], env: Record<string, string> = {}): Run =>
-    spawnSync(process.execPath, cliArguments(...args), {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDirectory,
-        DATABASE_URL: '',
-        OUTBOX_KEY: TEST_OUTBOX_KEY,
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-      encoding: 'utf8',
-    });
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    runCommand({ DATA_DIR: dataDirectory, ...env }, args);
   const students = async (sourcedId: string) =>
     (await schoolRowsIn(schoolFolder(dataDirectory, sourcedId))).students.length;
   const ownStoreMade = () => existsSync(join(dataDirectory, 'school.sqlite'));

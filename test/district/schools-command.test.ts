@@ -1,10 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDemoSchool } from '../../src/demo/load-demo-school';
 import { readSchools, schoolFolder } from '../../src/district/school-list';
-import { cliArguments, ROOT } from '../support/cli';
+import { runCommand } from '../support/cli';
 import { TEST_OUTBOX_KEY } from '../support/test-key';
 import { withTestStore } from '../support/stores';
 
@@ -15,30 +14,12 @@ import { withTestStore } from '../support/stores';
  * is archived to BACKUP_DIR before its folder goes. On PostgreSQL: schools-postgres.test.ts.
  */
 
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 describe('the schools command', () => {
   let dataDirectory: string;
   let backupDirectory: string;
 
-  const cli = (args: string[], env: Record<string, string> = {}): Run =>
-    spawnSync(process.execPath, cliArguments(...args), {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDirectory,
-        DATABASE_URL: '',
-        BACKUP_DIR: backupDirectory,
-        OUTBOX_KEY: TEST_OUTBOX_KEY,
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-      encoding: 'utf8',
-    });
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    runCommand({ DATA_DIR: dataDirectory, BACKUP_DIR: backupDirectory, ...env }, args);
 
   beforeAll(() => {
     dataDirectory = mkdtempSync(join(tmpdir(), 'school-district-cli-'));

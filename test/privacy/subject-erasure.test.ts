@@ -1,13 +1,18 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Kysely, sql } from 'kysely';
 import type { RunningService } from '../../src/service';
 import { describeEachEngine } from '../support/engines';
 import { eventually } from '../support/eventually';
-import { addUniqueChild, UNIQUE_CHILD, uniqueValues, valuesInFiles } from '../support/privacy-subject';
-import { startTestService } from '../support/service';
-import { openTestSchool, withTestStore } from '../support/stores';
+import {
+  addUniqueChild,
+  UNIQUE_CHILD,
+  uniqueValues,
+  startScannedSchool,
+  vacuumAndCheckpoint,
+  valuesInFiles,
+} from '../support/privacy-subject';
+import { withTestStore } from '../support/stores';
 import { runStoreCli } from '../support/subject-cli';
 import { callOperation } from '../support/typed-calls';
 
@@ -33,25 +38,13 @@ describeEachEngine('a child exported and erased on a running service', (engine) 
   let childId: number;
 
   beforeAll(async () => {
-    settings = {
-      ...engine.freshStoreSettings(),
-      DEMO_DATA: 'off',
-      CONTRACT: 'typed',
-      AUDIT_FLUSH_MS: '50',
-      LOG_LEVEL: 'error',
-    };
-    if (!settings.DATA_DIR) settings.DATA_DIR = mkdtempSync(join(tmpdir(), 'school-privacy-'));
-    const store = await openTestSchool(settings);
-    try {
-      childId = await addUniqueChild(store);
-      // PostgreSQL reuses the write-ahead log's old segments, bytes and all, unless told not to.
-      if (store.engine.name === 'postgres')
-        await sql`alter system set wal_recycle = off`.execute(store.db as Kysely<unknown>);
-      if (store.engine.name === 'postgres') await sql`select pg_reload_conf()`.execute(store.db as Kysely<unknown>);
-    } finally {
-      await store.close();
-    }
-    service = await startTestService(settings);
+    const storeSettings = { DEMO_DATA: 'off', CONTRACT: 'typed', AUDIT_FLUSH_MS: '50', LOG_LEVEL: 'error' };
+    ({ service, settings } = await startScannedSchool(
+      { ...engine.freshStoreSettings(), ...storeSettings },
+      async (store) => {
+        childId = await addUniqueChild(store);
+      },
+    ));
   });
 
   afterAll(async () => {
@@ -144,12 +137,7 @@ describeEachEngine('a child exported and erased on a running service', (engine) 
     await service?.close();
     service = undefined;
 
-    if (engine.engine === 'postgres') {
-      await withTestStore(settings, async (store) => {
-        await sql`vacuum`.execute(store.db as Kysely<unknown>);
-        await sql`checkpoint`.execute(store.db as Kysely<unknown>);
-      });
-    }
+    if (engine.engine === 'postgres') await withTestStore(settings, vacuumAndCheckpoint);
     expect(valuesInFiles(folders, uniqueValues())).toEqual({});
 
     const again = await runStoreCli(settings, 'subject', 'export', '--student', String(childId), `${out}-again`);

@@ -1,13 +1,19 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Kysely, sql } from 'kysely';
 import { loadDemoSchool } from '../../src/demo/load-demo-school';
 import { schoolStoreSettings } from '../../src/district/school-store-place';
 import type { EngineSettings } from '../../src/store/engine-driver';
 import { withStoreAt } from '../support/district';
 import { describeEachEngine } from '../support/engines';
-import { addUniqueChild, UNIQUE_CHILD, uniqueValues, valuesInFiles } from '../support/privacy-subject';
+import {
+  addUniqueChild,
+  UNIQUE_CHILD,
+  uniqueValues,
+  vacuumAndCheckpoint,
+  valuesInFiles,
+  withoutWalRecycling,
+} from '../support/privacy-subject';
 import { TEST_SCHOOL } from '../support/stores';
 import { runStoreCli } from '../support/subject-cli';
 
@@ -33,11 +39,7 @@ describeEachEngine('subject export and erase in a school of a district', (engine
     north = schoolStoreSettings({ databaseUrl: engineSettings.DATABASE_URL, dataDirectory }, 'org-north');
     childId = await withStoreAt(north, async (store) => {
       await loadDemoSchool(store, TEST_SCHOOL);
-      // PostgreSQL reuses the write-ahead log's old segments, bytes and all, unless told not to (docs/privacy.md).
-      if (store.engine.name === 'postgres') {
-        await sql`alter system set wal_recycle = off`.execute(store.db as Kysely<unknown>);
-        await sql`select pg_reload_conf()`.execute(store.db as Kysely<unknown>);
-      }
+      await withoutWalRecycling(store);
       return addUniqueChild(store);
     });
   });
@@ -75,13 +77,7 @@ describeEachEngine('subject export and erase in a school of a district', (engine
     expect(erased.output).toContain(
       engine.engine === 'sqlite' ? 'store files: secure_delete, VACUUM, wal_checkpoint(TRUNCATE)' : 'VACUUM FULL',
     );
-    if (engine.engine === 'postgres') {
-      // As the erasure test of one school: a vacuum and a checkpoint after it, for the scan to read settled files.
-      await withStoreAt(north, async (store) => {
-        await sql`vacuum`.execute(store.db as Kysely<unknown>);
-        await sql`checkpoint`.execute(store.db as Kysely<unknown>);
-      });
-    }
+    if (engine.engine === 'postgres') await withStoreAt(north, vacuumAndCheckpoint);
     expect(valuesInFiles(folders, uniqueValues())).toEqual({});
     expect((await runStoreCli(settings(), ...erase)).code).toBe(2);
   });

@@ -1,13 +1,11 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Kysely, sql } from 'kysely';
 import type { RunningService } from '../../src/service';
 import { describeEachEngine } from '../support/engines';
-import { valuesInFiles } from '../support/privacy-subject';
+import { startScannedSchool, vacuumAndCheckpoint, valuesInFiles } from '../support/privacy-subject';
 import { type AddedTeacher, addUniqueTeacher, teacherValues, UNIQUE_TEACHER } from '../support/privacy-teacher';
-import { startTestService } from '../support/service';
-import { openTestSchool, withTestStore } from '../support/stores';
+import { withTestStore } from '../support/stores';
 import { runStoreCli } from '../support/subject-cli';
 import { callOperation } from '../support/typed-calls';
 
@@ -35,10 +33,8 @@ describeEachEngine('a teacher erased on a running service', (engine) => {
   let added: AddedTeacher;
 
   beforeAll(async () => {
-    settings = { ...engine.freshStoreSettings(), DEMO_DATA: 'off', CONTRACT: 'typed', LOG_LEVEL: 'error' };
-    if (!settings.DATA_DIR) settings.DATA_DIR = mkdtempSync(join(tmpdir(), 'school-privacy-'));
-    const store = await openTestSchool(settings);
-    try {
+    const storeSettings = { ...engine.freshStoreSettings(), DEMO_DATA: 'off', CONTRACT: 'typed', LOG_LEVEL: 'error' };
+    ({ service, settings } = await startScannedSchool(storeSettings, async (store) => {
       added = await addUniqueTeacher(store);
       // A copy from before, as an import that rewrote the row leaves it: deleted without secure_delete, its
       // bytes stay in the file's free pages until a VACUUM rebuilds it.
@@ -48,15 +44,7 @@ describeEachEngine('a teacher erased on a running service', (engine) => {
         .values({ file: 'users.csv', sourced_id: 'old', fields: before })
         .execute();
       await store.db.deleteFrom('roster_fields').where('sourced_id', '=', 'old').execute();
-      if (store.engine.name === 'postgres') {
-        // PostgreSQL reuses the write-ahead log's old segments, bytes and all, unless told not to.
-        await sql`alter system set wal_recycle = off`.execute(store.db as Kysely<unknown>);
-        await sql`select pg_reload_conf()`.execute(store.db as Kysely<unknown>);
-      }
-    } finally {
-      await store.close();
-    }
-    service = await startTestService(settings);
+    }));
   });
 
   afterAll(async () => {
@@ -111,12 +99,7 @@ describeEachEngine('a teacher erased on a running service', (engine) => {
     await service?.close();
     service = undefined;
 
-    if (engine.engine === 'postgres') {
-      await withTestStore(settings, async (store) => {
-        await sql`vacuum`.execute(store.db as Kysely<unknown>);
-        await sql`checkpoint`.execute(store.db as Kysely<unknown>);
-      });
-    }
+    if (engine.engine === 'postgres') await withTestStore(settings, vacuumAndCheckpoint);
     expect(valuesInFiles(folders, teacherValues())).toEqual({});
 
     // The store reads whole after the service that served through the VACUUM closed.

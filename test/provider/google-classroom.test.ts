@@ -1,10 +1,14 @@
 import type { RunningService } from '../../src/service';
 import { describeEachEngine } from '../support/engines';
 import { schemaProblems } from '../support/oneroster-json-schema';
-import { ALL_SCOPES, ROSTERING, startProviderService, tokenFor, withToken } from '../support/provider-client';
-import { smallSchool, writeBundle } from '../support/roster-bundle';
-import { importBundle, problemsOf } from '../support/roster-import';
-import { openTestStore } from '../support/stores';
+import {
+  ALL_SCOPES,
+  importSmallSchool,
+  ROSTERING,
+  startProviderWithToken,
+  withToken,
+} from '../support/provider-client';
+import { smallSchool } from '../support/roster-bundle';
 
 /**
  * The sequence Google Classroom publishes for a SIS, driven end to end from another address on
@@ -45,18 +49,12 @@ describeEachEngine('Google Classroom’s sequence', (engine) => {
     const storeSettings = engine.freshStoreSettings();
     const school = smallSchool();
     for (const user of school.users) user.email = `${user.sourcedId}@school.example`;
-    const store = await openTestStore(storeSettings);
-    try {
-      const outcome = await importBundle(store, writeBundle(school));
-      if (problemsOf(outcome).length > 0) throw new Error(JSON.stringify(problemsOf(outcome)));
-    } finally {
-      await store.close();
-    }
-    let secrets: Record<string, string>;
-    ({ service, secrets } = await startProviderService(storeSettings, [
-      { name: 'classroom', secret: true, operations: ['roster', 'gradebook'] },
-    ]));
-    token = await tokenFor(service, 'classroom', secrets.classroom, ALL_SCOPES);
+    await importSmallSchool(storeSettings, school);
+    ({ service, token } = await startProviderWithToken(
+      storeSettings,
+      { name: 'classroom', operations: ['roster', 'gradebook'] },
+      ALL_SCOPES,
+    ));
   });
   afterAll(() => service.close());
 

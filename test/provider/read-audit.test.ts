@@ -1,9 +1,7 @@
 import type { RunningService } from '../../src/service';
 import { describeEachEngine } from '../support/engines';
-import { ROSTERING, startProviderService, tokenFor, withToken } from '../support/provider-client';
-import { smallSchool, writeBundle } from '../support/roster-bundle';
-import { importBundle, problemsOf } from '../support/roster-import';
-import { openTestStore } from '../support/stores';
+import { importSmallSchool, ROSTERING, startProviderWithToken, withToken } from '../support/provider-client';
+import { smallSchool } from '../support/roster-bundle';
 
 /**
  * An LMS's reads in the audit trail, from another address on both engines: a person's record by
@@ -49,18 +47,11 @@ describeEachEngine('reads in the audit trail', (engine) => {
     for (let index = 1; index <= EXTRA_STUDENTS; index += 1) {
       school.users.push({ ...template, sourcedId: `x${index}`, username: `x${index}`, identifier: `${2000 + index}` });
     }
-    const store = await openTestStore(storeSettings);
-    try {
-      const outcome = await importBundle(store, writeBundle(school));
-      if (problemsOf(outcome).length > 0) throw new Error(JSON.stringify(problemsOf(outcome)));
-    } finally {
-      await store.close();
-    }
-    let secrets: Record<string, string>;
-    ({ service, secrets } = await startProviderService(storeSettings, [
-      { name: 'lms', secret: true, operations: ['roster', 'gradebook'] },
-    ]));
-    token = await tokenFor(service, 'lms', secrets.lms);
+    await importSmallSchool(storeSettings, school);
+    ({ service, token } = await startProviderWithToken(storeSettings, {
+      name: 'lms',
+      operations: ['roster', 'gradebook'],
+    }));
   });
   afterAll(() => service.close());
 

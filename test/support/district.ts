@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +8,7 @@ import { schoolStoreSettings } from '../../src/district/school-store-place';
 import type { EngineSettings } from '../../src/store/engine-driver';
 import { schoolStoresOf } from '../../src/store/engines';
 import { openStore, type Store } from '../../src/store/open-store';
-import { cliArguments, ROOT } from './cli';
-import { TEST_OUTBOX_KEY } from './test-key';
+import { type CliRun, runCommand } from './cli';
 
 /** A school of a test district: its entry, the demo school its store holds, and what else to put in it. */
 export interface TestSchool {
@@ -78,24 +76,7 @@ export async function makeTestDistrict(
   };
 }
 
-export interface CliRun {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** Runs `school-service ARGS...` as the operator does, with the deployment's settings and `env` on top. */
 export function districtCli(district: TestDistrict, args: readonly string[], env: Record<string, string> = {}): CliRun {
-  return spawnSync(process.execPath, cliArguments(...args), {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: '',
-      OUTBOX_KEY: TEST_OUTBOX_KEY,
-      LOG_LEVEL: 'warn',
-      ...district.settings,
-      ...env,
-    },
-    encoding: 'utf8',
-  });
+  return runCommand({ ...district.settings, ...env }, args);
 }

@@ -1,8 +1,14 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Kysely, sql } from 'kysely';
 import { payloadSealer } from '../../src/lib/payload-sealer';
+import type { RunningService } from '../../src/service';
 import type { Store } from '../../src/store/open-store';
 import { ROOT } from './cli';
+import { startTestService } from './service';
+import { openTestSchool } from './stores';
 import { TEST_OUTBOX_KEY } from './test-key';
 
 /**
@@ -172,6 +178,49 @@ export async function addUniqueChild(store: Store, child: UniqueChild = UNIQUE_C
     })
     .execute();
   return id;
+}
+
+/**
+ * Stops PostgreSQL reusing the write-ahead log's old segments, which it does bytes and all unless
+ * told not to (docs/privacy.md): a scan of the cluster's files after an erasure would find the
+ * values in a segment kept for reuse. SQLite needs nothing.
+ */
+export async function withoutWalRecycling(store: Store): Promise<void> {
+  if (store.engine.name !== 'postgres') return;
+  await sql`alter system set wal_recycle = off`.execute(store.db as Kysely<unknown>);
+  await sql`select pg_reload_conf()`.execute(store.db as Kysely<unknown>);
+}
+
+/**
+ * A service on the test school as an erasure test scans its files: the school with what `prepare`
+ * adds, PostgreSQL's log segments kept from reuse, and a DATA_DIR of its own for the service's
+ * files where the settings name a database. The settings with that DATA_DIR, for the scan.
+ */
+export async function startScannedSchool(
+  storeSettings: Record<string, string>,
+  prepare: (store: Store) => Promise<void>,
+): Promise<{ service: RunningService; settings: Record<string, string> }> {
+  const settings = {
+    ...storeSettings,
+    DATA_DIR: storeSettings.DATA_DIR || mkdtempSync(join(tmpdir(), 'school-privacy-')),
+  };
+  const store = await openTestSchool(settings);
+  try {
+    await prepare(store);
+    await withoutWalRecycling(store);
+  } finally {
+    await store.close();
+  }
+  return { service: await startTestService(settings), settings };
+}
+
+/**
+ * A vacuum and a checkpoint on PostgreSQL after an erasure, so that a scan of the cluster's files
+ * reads them settled: the dead tuples' pages rewritten, the log's pages written out.
+ */
+export async function vacuumAndCheckpoint(store: Store): Promise<void> {
+  await sql`vacuum`.execute(store.db as Kysely<unknown>);
+  await sql`checkpoint`.execute(store.db as Kysely<unknown>);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { RunningService } from '../../src/service';
 import { addTestCallers, REMOTE_TEST_SETTINGS, type TestCaller } from './callers';
 import { basic, type RemoteResponse, remoteFetch } from './remote-client';
-import { smallSchool, writeBundle } from './roster-bundle';
+import { type BundleRows, smallSchool, writeBundle } from './roster-bundle';
 import { importBundle, problemsOf } from './roster-import';
 import { startTestService } from './service';
 import { openTestStore } from './stores';
@@ -74,11 +74,35 @@ export async function startProviderService(
   return { service, secrets };
 }
 
-/** Imports the small test school (roster-bundle.ts) into the store of `storeSettings`, as `import` does. */
-export async function importSmallSchool(storeSettings: Record<string, string>): Promise<void> {
+/**
+ * A provider service (`startProviderService`) with one caller, who took a token as an LMS does:
+ * for `scopes`, or all the caller may have.
+ */
+export async function startProviderWithToken(
+  storeSettings: Record<string, string>,
+  caller: TestCaller,
+  scopes?: readonly string[],
+): Promise<{ service: RunningService; token: string }> {
+  const { service, secrets } = await startProviderService(storeSettings, [{ secret: true, ...caller }]);
+  try {
+    return { service, token: await tokenFor(service, caller.name, secrets[caller.name], scopes) };
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+}
+
+/**
+ * Imports the small test school (roster-bundle.ts), or `school` (the small school as a test
+ * changed it), into the store of `storeSettings`, as `import` does; throws on any problem.
+ */
+export async function importSmallSchool(
+  storeSettings: Record<string, string>,
+  school: BundleRows = smallSchool(),
+): Promise<void> {
   const store = await openTestStore(storeSettings);
   try {
-    const outcome = await importBundle(store, writeBundle(smallSchool()));
+    const outcome = await importBundle(store, writeBundle(school));
     if (problemsOf(outcome).length > 0) throw new Error(JSON.stringify(problemsOf(outcome)));
   } finally {
     await store.close();

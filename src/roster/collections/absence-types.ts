@@ -13,6 +13,7 @@ export const absenceTypes = {
   required: ['sourcedId', 'name'],
   read: (reader): FilledRow<'absence_types'> => named(reader),
   export: {
+    reads: { whole: ['absence_types'] },
     header: COLUMNS,
     *rows({ school }): RowsOf<Column> {
       for (const row of storedRows(school, 'absence_types'))

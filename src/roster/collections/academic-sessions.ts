@@ -39,6 +39,7 @@ export const academicSessions = {
   required: ['sourcedId', 'title', 'type', 'startDate', 'endDate', 'schoolYear'],
   import: { fills: ['academic_years', 'terms'], read: readAcademicSessions },
   export: {
+    reads: { whole: ['academic_years', 'terms'] },
     header: [...ACADEMIC_SESSIONS_COLUMNS, 'metadata.nameEn', 'metadata.contractId'],
     *rows({ school }): RowsOf<Column> {
       for (const row of storedRows(school, 'academic_years')) {

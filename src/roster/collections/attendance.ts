@@ -60,6 +60,7 @@ export const attendance = {
   required: ['sourcedId', 'studentSourcedId', 'classSourcedId', 'date', 'kind'],
   read,
   export: {
+    reads: { whole: ['student_records', 'students', 'classes', 'absence_types'], paged: ['attendance'] },
     header: COLUMNS,
     async *rows({ school }): AsyncRowsOf<Column> {
       const records = storedById(school, 'student_records');

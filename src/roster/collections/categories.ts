@@ -40,6 +40,7 @@ export const categories = {
   required: ['sourcedId', 'title'],
   import: { fills: ['assessment_categories'], read: readCategories },
   export: {
+    reads: { whole: ['assessment_categories'] },
     header: [...CATEGORIES_COLUMNS, 'metadata.nameEn', 'metadata.contractId'],
     *rows({ school }): RowsOf<Column> {
       for (const row of storedRows(school, 'assessment_categories')) {

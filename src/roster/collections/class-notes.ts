@@ -20,6 +20,7 @@ export const classNotes = {
     text: reader.required('text', MAX_TEXT_LENGTH),
   }),
   export: {
+    reads: { whole: ['classes', 'teachers'], paged: ['class_notes'] },
     header: COLUMNS,
     async *rows({ school }): AsyncRowsOf<Column> {
       for await (const row of streamedRows(school, 'class_notes')) {

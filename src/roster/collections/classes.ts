@@ -63,6 +63,7 @@ export const classes = {
   required: ['sourcedId', 'title', 'courseSourcedId', 'classType', 'schoolSourcedId', 'termSourcedIds'],
   import: { fills: ['classes', 'class_subjects'], read: readClasses },
   export: {
+    reads: { whole: ['classes', 'class_subjects', 'subjects', 'grade_levels', 'academic_years', 'schools'] },
     header: [...CLASSES_COLUMNS, 'metadata.nameEn', 'metadata.homeroomSourcedId', 'metadata.contractId'],
     *rows({ school }): RowsOf<Column> {
       const schoolSourcedIdOf = schoolSourcedId(school);

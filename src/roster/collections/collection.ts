@@ -63,8 +63,21 @@ export type RowSource<Column extends string> = (
   source: ExportSource,
 ) => Iterable<CsvRecord<Column>> | AsyncIterable<CsvRecord<Column>>;
 
+/**
+ * The store's tables a row source reads, declared beside it so that the tables a reading loads
+ * (registry.ts, `NAMED_TABLES`) are made from the modules and no list is kept by hand. `whole`:
+ * read once a reading, all rows (the records its rows are, when few, and every record they name by
+ * sourcedId); the source finds them in the snapshot, which refuses a table no module declares.
+ * `paged`: read a page at a time as the rows are written (marks, attendance: millions of rows).
+ */
+export interface TablesRead {
+  readonly whole: readonly SchoolTableName[];
+  readonly paged?: readonly SchoolTableName[];
+}
+
 /** Where the export of a collection is written: its header and its rows. */
 export interface ExportPart<Column extends string> {
+  readonly reads: TablesRead;
   /** The header the export writes (the binding's columns, then the service's metadata.* ones). */
   readonly header: readonly (Column | MetadataColumn)[];
   readonly rows: RowSource<Column | MetadataColumn>;
@@ -77,7 +90,7 @@ export function storedRows<Table extends SchoolTableName>(
   school: SchoolSnapshot,
   table: Table,
 ): readonly StoredRowOf<Table>[] {
-  return (school.rows.get(table) ?? []) as readonly StoredRow[] as unknown as readonly StoredRowOf<Table>[];
+  return school.loaded(table) as readonly StoredRow[] as unknown as readonly StoredRowOf<Table>[];
 }
 
 /** The rows of a school table, by id, typed as the table. */
@@ -154,7 +167,7 @@ export type AsyncRowsOf<Column extends string> = AsyncGenerator<CsvRecord<Column
 
 /** The sourcedId of the school, which classes, users and enrolments name as their org. */
 export function schoolSourcedId(school: SchoolSnapshot): string {
-  return school.ref('schools', school.rows.get('schools')?.[0]?.id);
+  return school.ref('schools', school.loaded('schools')[0]?.id);
 }
 
 /** The class section of a class and subject (a scheduled class): what assignments and assessments are in. */

@@ -50,6 +50,7 @@ export const courses = {
   required: ['sourcedId', 'title', 'orgSourcedId'],
   import: { fills: ['subjects'], read: readCourses },
   export: {
+    reads: { whole: ['subjects', 'schools'] },
     header: [...COURSES_COLUMNS, 'metadata.nameEn', 'metadata.contractId'],
     *rows({ school }): RowsOf<Column> {
       const orgSourcedId = schoolSourcedId(school);

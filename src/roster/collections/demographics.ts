@@ -76,6 +76,7 @@ export const demographics = {
   // Its rows are no records of their own: a student's are users.csv's.
   import: { fills: [], read: readDemographics },
   export: {
+    reads: { whole: ['students'] },
     header: DEMOGRAPHICS_COLUMNS,
     *rows({ school }): RowsOf<Column> {
       for (const row of storedRows(school, 'students')) {

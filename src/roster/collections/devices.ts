@@ -36,6 +36,7 @@ export const devices = {
     enabled: reader.boolean('enabled', false) === false ? 0 : 1,
   }),
   export: {
+    reads: { whole: ['guardians'], paged: ['devices'] },
     header: COLUMNS,
     async *rows({ school }): AsyncRowsOf<Column> {
       for await (const row of streamedRows(school, 'devices')) {

@@ -60,6 +60,9 @@ export const enrollments = {
   required: ['sourcedId', 'classSourcedId', 'schoolSourcedId', 'userSourcedId', 'role'],
   import: { fills: ['student_records', 'teacher_assignments'], read: readEnrollments },
   export: {
+    reads: {
+      whole: ['student_records', 'teacher_assignments', 'class_subjects', 'classes', 'students', 'teachers', 'schools'],
+    },
     header: [...ENROLLMENTS_COLUMNS, 'metadata.contractId'],
     *rows({ school }): RowsOf<Column> {
       const orgSourcedId = schoolSourcedId(school);

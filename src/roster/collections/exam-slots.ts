@@ -44,6 +44,7 @@ export const examSlots = {
   required: ['sourcedId', 'examSourcedId', 'classSourcedId', 'courseSourcedId', 'date', 'startTime', 'endTime'],
   read,
   export: {
+    reads: { whole: ['exams', 'classes', 'subjects'], paged: ['exam_slots'] },
     header: COLUMNS,
     async *rows({ school }): AsyncRowsOf<Column> {
       for await (const row of streamedRows(school, 'exam_slots')) {

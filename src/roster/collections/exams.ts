@@ -16,6 +16,7 @@ export const exams = {
     ...named(reader),
   }),
   export: {
+    reads: { whole: ['exams', 'terms'] },
     header: COLUMNS,
     *rows({ school }): RowsOf<Column> {
       for (const row of storedRows(school, 'exams')) {

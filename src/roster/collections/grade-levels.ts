@@ -36,6 +36,7 @@ export const gradeLevels = {
   required: ['sourcedId', 'ordinal', 'name'],
   import: { fills: ['grade_levels'], read: readGradeLevels },
   export: {
+    reads: { whole: ['grade_levels'] },
     header: COLUMNS,
     *rows({ school }): RowsOf<Column> {
       for (const row of storedRows(school, 'grade_levels'))

@@ -65,6 +65,7 @@ export const lineItems = {
   notRequiredIn12: ['gradingPeriodSourcedId'],
   import: { fills: ['assessments'], read: readLineItems },
   export: {
+    reads: { whole: ['assessments', 'class_subjects', 'classes', 'assessment_categories', 'terms'] },
     header: [...LINE_ITEMS_COLUMNS, 'metadata.nameEn', 'metadata.contractId'],
     *rows({ school }): RowsOf<Column> {
       const sections = sectionsOf(school);

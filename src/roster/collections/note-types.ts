@@ -16,6 +16,7 @@ export const noteTypes = {
     is_positive: reader.boolean('positive', true) ? 1 : 0,
   }),
   export: {
+    reads: { whole: ['note_types'] },
     header: COLUMNS,
     *rows({ school }): RowsOf<Column> {
       for (const row of storedRows(school, 'note_types')) {

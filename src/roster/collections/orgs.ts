@@ -91,6 +91,7 @@ export const orgs = {
   required: ['sourcedId', 'name', 'type'],
   import: { fills: ['schools'], read: readOrgs },
   export: {
+    reads: { whole: ['schools'] },
     header: [...ORGS_COLUMNS, 'metadata.nameEn', 'metadata.contractId'],
     *rows({ school }): RowsOf<Column> {
       for (const row of storedRows(school, 'schools')) {

@@ -1,3 +1,4 @@
+import type { SchoolTableName } from '../../store/roster/school-tables';
 import type { ImportPart } from '../bundle-reading';
 import type { BundleFile } from '../read-file';
 import { absenceTypes } from './absence-types';
@@ -55,6 +56,21 @@ export const OWN_FILE_COLLECTIONS = [
   examSlots,
   devices,
 ] as const;
+
+/**
+ * The tables a reading of the school's rows loads whole (school-rows.ts), made from what each
+ * module's row source declares it reads (`export.reads.whole`). The OneRoster provider keeps what
+ * it read from them until roster_versions moves, which triggers on these tables move: a table a
+ * module starts to read is counted by a migration of its own (test/provider/copy-invalidation.test.ts
+ * fails until one does).
+ */
+export const NAMED_TABLES: readonly SchoolTableName[] = [
+  ...new Set(
+    [...ONEROSTER_COLLECTIONS, ...OWN_FILE_COLLECTIONS].flatMap(
+      (collection): readonly SchoolTableName[] => collection.export.reads.whole,
+    ),
+  ),
+];
 
 export type OneRosterCollectionName = (typeof ONEROSTER_COLLECTIONS)[number]['name'];
 export type OneRoster12CollectionName = (typeof ONEROSTER_12_COLLECTIONS)[number]['name'];

@@ -119,7 +119,13 @@ export const results = {
   required: ['sourcedId', 'lineItemSourcedId', 'studentSourcedId', 'scoreStatus', 'score', 'scoreDate'],
   notRequiredIn12: ['score'],
   import: { fills: ['marks'], keptWhole: false, read: readResults },
-  export: { header: HEADER, rows: exportedResults, keptHeader },
+  export: {
+    // The marks, millions in a large school, are read a page at a time as their rows are written.
+    reads: { whole: ['assessments', 'student_records', 'students'], paged: ['marks'] },
+    header: HEADER,
+    rows: exportedResults,
+    keptHeader,
+  },
   fromRest: byColumns<Column | 'textScore'>([
     ['lineItemSourcedId', 'lineItem', 'ref'],
     ['studentSourcedId', 'student', 'ref'],

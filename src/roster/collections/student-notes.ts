@@ -27,6 +27,7 @@ export const studentNotes = {
     text: reader.required('text', MAX_TEXT_LENGTH),
   }),
   export: {
+    reads: { whole: ['students', 'note_types', 'teachers'], paged: ['student_notes'] },
     header: COLUMNS,
     async *rows({ school }): AsyncRowsOf<Column> {
       for await (const row of streamedRows(school, 'student_notes')) {

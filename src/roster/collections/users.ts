@@ -177,6 +177,7 @@ export const users = {
   notRequiredIn12: ['orgSourcedIds', 'role'],
   import: { fills: USER_TABLES, read: readUsers },
   export: {
+    reads: { whole: ['students', 'teachers', 'guardians', 'schools'] },
     header: [...USERS_COLUMNS, 'metadata.nameAr', 'metadata.nameEn', 'metadata.relation', 'metadata.contractId'],
     rows: ({ school, links }) => exportedUsers(school, links),
   },
