@@ -14,6 +14,7 @@ import {
   deleteUnscoredResult,
   unscoredResultBySourcedId,
 } from '../store/queries/provider-marks';
+import { recordTombstones } from '../store/roster/tombstones';
 import { inTransaction } from '../store/session';
 import { keptFieldsOf, parseResult, unscoredRowOf } from './result-body';
 import { auditWrite } from './write-audit';
@@ -134,9 +135,12 @@ export async function deleteResult(
   const found = await resultRecord(parts.store, sourcedId);
   const enrolment = found && (await new Visibility(parts.store, who.scope).enrolment(found.recordId));
   if (!found || !enrolment) return { kind: 'unknown', problem: `There is no result ${sourcedId}.` };
+  const at = parts.clock().toISOString();
   await inTransaction(parts.store, async (transaction) => {
     if (found.unscored) await deleteUnscoredResult(transaction, sourcedId);
     else await deleteMark(transaction, sourcedId);
+    // Read as tobedeleted by a consumer reading changes, as a result an import deleted is.
+    await recordTombstones(transaction, 'marks', [sourcedId], at);
   });
   parts.changed();
   auditWrite(parts, who, address, 'DELETE results', { students: [enrolment.studentId], classes: [enrolment.classId] });

@@ -1,4 +1,5 @@
 import { compiledQuery } from '../compiled-query';
+import { forgetTombstone } from '../roster/tombstones';
 import type { Session } from '../session';
 import { ledgerWrite } from './provider-ledger';
 
@@ -168,7 +169,7 @@ export async function unscoredResultBySourcedId(
 /**
  * Writes a result without a mark under its sourcedId: its row kept whole (as the import keeps an
  * unscored 1.2 result), and the mark the sourcedId named, if any, deleted, since the result now
- * has no score. Whether it is new.
+ * has no score; a new one takes away the tombstone its sourcedId had. Whether it is new.
  */
 export async function putUnscoredResult(
   transaction: Session,
@@ -188,6 +189,7 @@ export async function putUnscoredResult(
     .insertInto('roster_fields')
     .values({ file: RESULTS_FILE, sourced_id: result.sourcedId, fields: result.row })
     .execute();
+  if (!known) await forgetTombstone(transaction, 'marks', result.sourcedId);
   return { created: !known };
 }
 
