@@ -12,8 +12,14 @@ const touchIdQuery = compiledQuery((db, p: { kind: string; id: number; modifiedA
 const deleteFieldsQuery = compiledQuery((db, p: { file: string; sourcedId: string }) =>
   db.deleteFrom('roster_fields').where('file', '=', p.file).where('sourced_id', '=', p.sourcedId),
 );
-const insertFieldsQuery = compiledQuery((db, p: { file: string; sourcedId: string; fields: string }) =>
-  db.insertInto('roster_fields').values({ file: p.file, sourced_id: p.sourcedId, fields: p.fields }),
+// One statement where a delete and an insert were two: a row kept replaces the one before it.
+const putFieldsQuery = compiledQuery((db, p: { file: string; sourcedId: string; fields: string }) =>
+  db
+    .insertInto('roster_fields')
+    .values({ file: p.file, sourced_id: p.sourcedId, fields: p.fields })
+    .onConflict((conflict) =>
+      conflict.columns(['file', 'sourced_id']).doUpdateSet((eb) => ({ fields: eb.ref('excluded.fields') })),
+    ),
 );
 
 /**
@@ -40,6 +46,6 @@ export async function ledgerWrite(
     // A record deleted before and written again is no longer deleted for a consumer reading changes.
     await forgetTombstone(transaction, kind, sourcedId);
   } else await touchIdQuery(transaction, { kind, id, modifiedAt });
-  await deleteFieldsQuery(transaction, { file, sourcedId });
-  if (fields !== null) await insertFieldsQuery(transaction, { file, sourcedId, fields });
+  if (fields !== null) await putFieldsQuery(transaction, { file, sourcedId, fields });
+  else await deleteFieldsQuery(transaction, { file, sourcedId });
 }
