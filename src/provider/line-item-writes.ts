@@ -9,6 +9,7 @@ import {
   termBySourcedId,
 } from '../store/queries/provider-line-items';
 import { teacherSubjectIds } from '../store/queries/visibility';
+import { recordTombstones } from '../store/roster/tombstones';
 import { inTransaction } from '../store/session';
 import { parseLineItem } from './line-item-body';
 import { WRITERS, type WriteOutcome, type WriteParts } from './result-writes';
@@ -20,7 +21,7 @@ import { auditWrite } from './write-audit';
  * period, held on its dueDate, scored out of resultValueMax). A teacher's caller writes those of
  * the classes and subjects they teach; one out of its reach answers as unknown, writing nothing.
  * DELETE removes the line item with its results (the binding's results cannot outlive their line
- * item), each student whose mark went named in the audit trail.
+ * item), each student whose mark went named in the audit trail, and leaves a tombstone for each.
  */
 const FORBIDDEN: WriteOutcome = { kind: 'forbidden', problem: "The caller's scope may not write line items." };
 
@@ -106,9 +107,14 @@ export async function deleteLineItem(
   if (!existing || !(await reaches(parts, who, existing))) {
     return { kind: 'unknown', problem: `There is no line item ${sourcedId}.` };
   }
-  const students = await inTransaction(parts.store, (transaction) =>
-    deleteAssessment(transaction, existing.id, sourcedId),
-  );
+  const at = parts.clock().toISOString();
+  // The line item and its results are deleted for a consumer reading changes too, in the same transaction.
+  const { students } = await inTransaction(parts.store, async (transaction) => {
+    const deleted = await deleteAssessment(transaction, existing.id, sourcedId);
+    await recordTombstones(transaction, 'assessments', [sourcedId], at);
+    await recordTombstones(transaction, 'marks', deleted.results, at);
+    return deleted;
+  });
   parts.changed();
   auditWrite(parts, who, address, 'DELETE lineItems', { students, classes: [existing.classId] });
   return { kind: 'deleted' };

@@ -14,6 +14,7 @@ import {
   deleteUnscoredResult,
   unscoredResultBySourcedId,
 } from '../store/queries/provider-marks';
+import { recordTombstones } from '../store/roster/tombstones';
 import { inTransaction } from '../store/session';
 import { keptFieldsOf, parseResult, unscoredRowOf } from './result-body';
 import { auditWrite } from './write-audit';
@@ -64,7 +65,10 @@ export async function putResult(
   const lineItem = await lineItemBySourcedId(store, result.lineItem);
   const enrolment = lineItem && (await enrolmentBySourcedId(store, result.student, lineItem.classId));
   const visibility = new Visibility(store, who.scope);
-  const seen = enrolment?.recordId !== undefined && (await visibility.enrolment(enrolment.recordId)) !== undefined;
+  // The school's scope sees every enrolment: the one just found needs no second read to be seen.
+  const seen =
+    enrolment?.recordId !== undefined &&
+    (visibility.seesEverything || (await visibility.enrolment(enrolment.recordId)) !== undefined);
   if (!lineItem) return { kind: 'unknown', problem: `lineItem: there is no line item ${result.lineItem}.` };
   if (!enrolment || (enrolment.recordId !== undefined && !seen)) {
     return { kind: 'unknown', problem: `student: there is no student ${result.student}.` };
@@ -134,9 +138,12 @@ export async function deleteResult(
   const found = await resultRecord(parts.store, sourcedId);
   const enrolment = found && (await new Visibility(parts.store, who.scope).enrolment(found.recordId));
   if (!found || !enrolment) return { kind: 'unknown', problem: `There is no result ${sourcedId}.` };
+  const at = parts.clock().toISOString();
   await inTransaction(parts.store, async (transaction) => {
     if (found.unscored) await deleteUnscoredResult(transaction, sourcedId);
     else await deleteMark(transaction, sourcedId);
+    // Read as tobedeleted by a consumer reading changes, as a result an import deleted is.
+    await recordTombstones(transaction, 'marks', [sourcedId], at);
   });
   parts.changed();
   auditWrite(parts, who, address, 'DELETE results', { students: [enrolment.studentId], classes: [enrolment.classId] });

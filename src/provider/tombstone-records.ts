@@ -5,11 +5,11 @@ import { pruneTombstones, tombstonesSince } from '../store/roster/tombstones';
 import type { RecordScan } from './record-pages';
 
 /**
- * The records an import, a sync or an erasure deleted, as a delta consumer reads them: a list
- * whose filter names dateLastModified (`filter=dateLastModified>'…'`) ends with a record
- * `{sourcedId, status: "tobedeleted", dateLastModified}` for each record of the collection deleted
- * within the last ONEROSTER_TOMBSTONE_DAYS, and nothing else of it (an erased child's name or
- * birth date is nowhere to read). The filter, paging and sorting apply to them as to every
+ * The records an import, a sync, an erasure or a consumer's DELETE deleted, as a delta consumer
+ * reads them: a list whose filter names dateLastModified (`filter=dateLastModified>'…'`) ends with
+ * a record `{sourcedId, status: "tobedeleted", dateLastModified}` for each record of the collection
+ * deleted within the last ONEROSTER_TOMBSTONE_DAYS, and nothing else of it (an erased child's name
+ * or birth date is nowhere to read). The filter, paging and sorting apply to them as to every
  * record. Only the school's scope reads them: whether a record that is gone was in a teacher's
  * classes cannot be told any more. A record itself still answers 404.
  */

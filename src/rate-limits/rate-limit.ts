@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  countBucketEvents,
   countRateLimitEvents,
   lockRateLimitBuckets,
   pruneRateLimitBuckets,
@@ -33,6 +34,7 @@ export async function countAgainstLimits(
   limits: readonly RateLimit[],
   now: Date,
 ): Promise<RateLimit | undefined> {
+  if (limits.length === 1) return countAgainstOneLimit(transaction, limits[0], now);
   const buckets = new Map<string, RateLimit[]>();
   for (const limit of limits) buckets.set(bucketOf(limit.key), [...(buckets.get(bucketOf(limit.key)) ?? []), limit]);
   // Buckets are locked in one order, so that two requests counting the same two cannot deadlock.
@@ -59,6 +61,23 @@ export async function countAgainstLimits(
     ordered.map(([bucket]) => bucket),
     now.toISOString(),
   );
+  await pruneExpiredEventsWhenDue(transaction, now);
+  return undefined;
+}
+
+/**
+ * The same for one limit, the case of most calls (a caller's admission, a device's pushes): its
+ * count also says whether the bucket holds events past its window, and only then are they pruned,
+ * a statement fewer for a bucket used within its window.
+ */
+async function countAgainstOneLimit(transaction: Session, limit: RateLimit, now: Date): Promise<RateLimit | undefined> {
+  const bucket = bucketOf(limit.key);
+  await lockRateLimitBuckets(transaction, [bucket]);
+  const since = new Date(now.getTime() - limit.windowMs).toISOString();
+  const counted = await countBucketEvents(transaction, bucket, since);
+  if (counted.recent >= limit.limit) return limit;
+  if (counted.older) await pruneRateLimitBuckets(transaction, [{ bucket, before: since }]);
+  await recordRateLimitEvents(transaction, [bucket], now.toISOString());
   await pruneExpiredEventsWhenDue(transaction, now);
   return undefined;
 }

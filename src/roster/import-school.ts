@@ -215,13 +215,18 @@ async function writeUnlessRefused(
   if (options.dryRun || refused || replaces) {
     return { written: false, mode, problems, counts, rows, changes, replaces };
   }
-  await writeSchool(context, connection, counts.marks ?? 0, {
-    startedAt,
-    mode,
-    source: context.bundle.location,
-    rowsWritten: Object.values(counts).reduce((sum, count) => sum + (count ?? 0), 0),
-    rowsSkipped: problems.rowCount,
-  });
+  await writeSchool(
+    context,
+    connection,
+    { count: counts.marks ?? 0, deleted: changes.marks?.deleted ?? 0 },
+    {
+      startedAt,
+      mode,
+      source: context.bundle.location,
+      rowsWritten: Object.values(counts).reduce((sum, count) => sum + (count ?? 0), 0),
+      rowsSkipped: problems.rowCount,
+    },
+  );
   return { written: true, mode, problems, counts, rows, changes };
 }
 

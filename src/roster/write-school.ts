@@ -41,18 +41,20 @@ function valuesOf(entry: Entry, columns: readonly string[]): unknown[] {
 export async function writeSchool(
   context: ImportContext,
   connection: ImportConnection,
-  markCount: number,
+  marks: { readonly count: number; readonly deleted: number },
   log: Parameters<typeof commitSchoolChange>[1],
 ): Promise<void> {
   const { book } = context;
   const delta = context.mode === 'delta';
+  const markCount = marks.count;
   await beginSchoolChange(connection);
   try {
-    await holdBeforeWrite(connection);
+    const deleted = deletedIds(book);
+    // The marks it deletes are held for their tombstones; an import that deletes none reads none.
+    await holdBeforeWrite(connection, marks.deleted === 0 ? 'none' : delta ? deleted : 'bulk');
     if (!delta) await clearSchoolTables(connection);
     // A delta's deletions before its rows: a scheduled class placed again may take the section and
     // subject of one it deletes.
-    const deleted = deletedIds(book);
     for (const table of [...SCHOOL_TABLES].reverse()) {
       await deleteWithDependents(connection, table.name, deleted.get(table.name) ?? []);
     }

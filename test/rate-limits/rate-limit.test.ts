@@ -49,6 +49,27 @@ describeEachEngine('Rate limits in the store', ({ engine, freshStoreSettings }) 
     expect((await take('pair-a', 3, at))?.key).toBe('pair-a');
   });
 
+  test('a bucket counted alone loses its events past the window as it is used, and keeps those within', async () => {
+    const start = new Date('2026-11-25T10:00:00Z');
+    const at = (seconds: number) => new Date(start.getTime() + seconds * 1000);
+    const times = async () =>
+      (
+        await store.db
+          .selectFrom('rate_limit_events')
+          .select('occurred_at')
+          .where('occurred_at', '>=', start.toISOString())
+          .execute()
+      )
+        .map((row) => row.occurred_at)
+        .sort();
+    expect(await take('pruned', 5, at(0))).toBeUndefined();
+    expect(await take('pruned', 5, at(30))).toBeUndefined();
+    expect(await times()).toEqual([at(0).toISOString(), at(30).toISOString()]);
+    // At 70 s the event at 0 s is past the window: it goes, the one at 30 s stays.
+    expect(await take('pruned', 5, at(70))).toBeUndefined();
+    expect(await times()).toEqual([at(30).toISOString(), at(70).toISOString()]);
+  });
+
   test('store buckets as hashes, never the key in clear', async () => {
     await take('auth-code:phone:+966501112233', 5, new Date());
     const rows = await store.db.selectFrom('rate_limit_events').select('bucket').execute();

@@ -1,5 +1,7 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Engine, StoreColumn, TableReference } from '../engine';
+
+const LOCK_ONE_BUCKET = 'select pg_advisory_xact_lock(hashtext($1))';
 
 /** PostgreSQL's spelling of the SQL the two engines differ on (see ../engine.ts). */
 export const postgresEngine: Engine = {
@@ -13,6 +15,12 @@ export const postgresEngine: Engine = {
   // the aggregate takes them in), so that two calls locking the same buckets cannot deadlock.
   lockBuckets: async (db, buckets) => {
     if (buckets.length === 0) return;
+    // Most calls lock one bucket: its statement is written once, where kysely would build the
+    // template below afresh on every call.
+    if (buckets.length === 1) {
+      await db.executeQuery(CompiledQuery.raw(LOCK_ONE_BUCKET, [buckets[0]]));
+      return;
+    }
     await sql`select count(pg_advisory_xact_lock(hashtext(bucket))) from (
         select bucket from unnest(${[...buckets]}::text[]) with ordinality as given(bucket, position)
         order by position

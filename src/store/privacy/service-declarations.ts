@@ -112,7 +112,7 @@ export const SERVICE_DECLARATIONS: TableDeclarations<ServiceTableName> = {
     about: { student: { rule: 'roster-ids' }, guardian: { rule: 'roster-ids' }, teacher: { rule: 'roster-ids' } },
   },
   roster_tombstones: {
-    holds: 'A record an import, a sync or an erasure deleted: its kind, sourcedId and when it went.',
+    holds: "A record an import, a sync, an erasure or an LMS's DELETE deleted: its kind, sourcedId and when it went.",
     why: 'A learning platform reading changes (a delta) learns that the record is gone.',
     kept: 'ONEROSTER_TOMBSTONE_DAYS (90) after the deletion; a record brought back takes its tombstone away.',
     columns: {

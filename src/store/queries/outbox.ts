@@ -1,5 +1,6 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import { OUTBOX_STATES, type OutboxChannel, type OutboxMessageTable, type OutboxState } from '../schema';
+import { compiledQuery } from '../compiled-query';
 import type { Session } from '../session';
 
 /** The outbox's statements: accepting messages, claiming due ones under a lease, recording outcomes, counting. */
@@ -9,8 +10,55 @@ export type NewOutboxRow = Omit<Insertable<OutboxMessageTable>, 'id'>;
 /** Rows per statement, under both engines' limits on bound parameters. */
 const INSERT_BATCH = 200;
 
+/*
+ * Most calls queue one message, or look for one idempotency key (a mark's notification to one
+ * device): those statements are built and compiled once (see compiled-query.ts); lists of other
+ * lengths keep the statement built for their number.
+ */
+const insertOneQuery = compiledQuery((db, p: Required<NewOutboxRow>) =>
+  db
+    .insertInto('outbox_messages')
+    .values({
+      reference: p.reference,
+      channel: p.channel,
+      recipient: p.recipient,
+      device_id: p.device_id,
+      payload: p.payload,
+      idempotency_key: p.idempotency_key,
+      state: p.state,
+      attempts: p.attempts,
+      next_attempt_at: p.next_attempt_at,
+      lease_owner: p.lease_owner,
+      lease_until: p.lease_until,
+      last_error: p.last_error,
+      created_at: p.created_at,
+      finished_at: p.finished_at,
+    })
+    .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
+    // The row given back says it was inserted; one skipped gives none.
+    .returning('id'),
+);
+
+/** A row with each column it leaves out given as the table's default (null), for the statement compiled once. */
+function everyColumnOf(row: NewOutboxRow): Required<NewOutboxRow> {
+  return {
+    ...row,
+    device_id: row.device_id ?? null,
+    idempotency_key: row.idempotency_key ?? null,
+    lease_owner: row.lease_owner ?? null,
+    lease_until: row.lease_until ?? null,
+    last_error: row.last_error ?? null,
+    finished_at: row.finished_at ?? null,
+  };
+}
+const keyQuery = compiledQuery((db, p: { key: string }) =>
+  db.selectFrom('outbox_messages').select('idempotency_key').where('idempotency_key', '=', p.key),
+);
+
 /** Inserts the rows; one whose idempotency key is already in the outbox is skipped. Returns how many were inserted. */
-export async function insertOutboxRows({ db }: Session, rows: readonly NewOutboxRow[]): Promise<number> {
+export async function insertOutboxRows(session: Session, rows: readonly NewOutboxRow[]): Promise<number> {
+  if (rows.length === 1) return (await insertOneQuery(session, everyColumnOf(rows[0]))).length;
+  const { db } = session;
   let inserted = 0;
   for (let start = 0; start < rows.length; start += INSERT_BATCH) {
     const result = await db
@@ -110,8 +158,14 @@ export async function outboxCounts({ db }: Session): Promise<OutboxCounts> {
 }
 
 /** Which of these idempotency keys are already in the outbox. */
-export async function existingIdempotencyKeys({ db }: Session, keys: readonly string[]): Promise<Set<string>> {
+export async function existingIdempotencyKeys(session: Session, keys: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
+  if (keys.length === 1) {
+    for (const row of await keyQuery(session, { key: keys[0] }))
+      if (row.idempotency_key) found.add(row.idempotency_key);
+    return found;
+  }
+  const { db } = session;
   for (let start = 0; start < keys.length; start += INSERT_BATCH) {
     const rows = await db
       .selectFrom('outbox_messages')

@@ -128,9 +128,13 @@ export async function putAssessment(
 
 /**
  * Deletes an assessment with its marks (their ledger entries and kept fields) and its own ledger
- * entry and kept row; returns the students whose marks went.
+ * entry and kept row; returns the students whose marks went and the sourcedIds of those marks.
  */
-export async function deleteAssessment(transaction: Session, id: number, sourcedId: string): Promise<number[]> {
+export async function deleteAssessment(
+  transaction: Session,
+  id: number,
+  sourcedId: string,
+): Promise<{ students: number[]; results: string[] }> {
   const { db } = transaction;
   const marks = await db
     .selectFrom('marks')
@@ -158,5 +162,5 @@ export async function deleteAssessment(transaction: Session, id: number, sourced
     .where('file', '=', LINE_ITEMS_FILE)
     .where('sourced_id', '=', sourcedId)
     .execute();
-  return [...new Set(marks.map((mark) => Number(mark.studentId)))];
+  return { students: [...new Set(marks.map((mark) => Number(mark.studentId)))], results: markSourcedIds };
 }

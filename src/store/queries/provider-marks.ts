@@ -1,4 +1,5 @@
 import { compiledQuery } from '../compiled-query';
+import { forgetTombstone } from '../roster/tombstones';
 import type { Session } from '../session';
 import { ledgerWrite } from './provider-ledger';
 
@@ -121,7 +122,7 @@ export interface PutMark {
 export async function putMark(transaction: Session, mark: PutMark): Promise<{ id: number; created: boolean }> {
   const existing = await markBySourcedId(transaction, mark.sourcedId);
   // A result that held no mark (exempt, say) and now has a score is the same result, replaced.
-  const wasUnscored = !existing && (await unscoredResultBySourcedId(transaction, mark.sourcedId)) !== undefined;
+  const wasUnscored = !existing && (await keptUnscoredResult(transaction, mark.sourcedId)) !== undefined;
   const values = { assessmentId: mark.assessmentId, recordId: mark.recordId, score: mark.score };
   let id: number;
   if (existing) {
@@ -158,6 +159,14 @@ export async function unscoredResultBySourcedId(
   sourcedId: string,
 ): Promise<{ lineItem: string; student: string } | undefined> {
   if (await markBySourcedId(session, sourcedId)) return undefined;
+  return keptUnscoredResult(session, sourcedId);
+}
+
+/** The unscored result kept under a sourcedId that names no mark (the caller knows it names none). */
+async function keptUnscoredResult(
+  session: Session,
+  sourcedId: string,
+): Promise<{ lineItem: string; student: string } | undefined> {
   const [kept] = await keptResultQuery(session, { sourcedId });
   const fields = kept && (JSON.parse(kept.fields) as Record<string, string>);
   // A row kept whole has its sourcedId among its fields; one kept in part completes a mark's row.
@@ -168,7 +177,7 @@ export async function unscoredResultBySourcedId(
 /**
  * Writes a result without a mark under its sourcedId: its row kept whole (as the import keeps an
  * unscored 1.2 result), and the mark the sourcedId named, if any, deleted, since the result now
- * has no score. Whether it is new.
+ * has no score; a new one takes away the tombstone its sourcedId had. Whether it is new.
  */
 export async function putUnscoredResult(
   transaction: Session,
@@ -188,6 +197,7 @@ export async function putUnscoredResult(
     .insertInto('roster_fields')
     .values({ file: RESULTS_FILE, sourced_id: result.sourcedId, fields: result.row })
     .execute();
+  if (!known) await forgetTombstone(transaction, 'marks', result.sourcedId);
   return { created: !known };
 }
 

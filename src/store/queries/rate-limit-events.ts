@@ -11,12 +11,14 @@ import type { Session } from '../session';
 /*
  * Most calls count against one bucket (a caller's admission, a device's pushes): that case runs
  * statements built and compiled once (see compiled-query.ts), as building them afresh cost more
- * than running them; several buckets at once keep the one statement built for their number.
+ * than running them, and prunes only a bucket that holds events past its window; several buckets
+ * at once keep the one statement built for their number.
  */
-const countOneQuery = compiledQuery(
+const bucketEventsQuery = compiledQuery(
   (_db, p: { bucket: string; since: string }) =>
-    sql<{ position: number; count: number | string }>`select 0 as position, count(*) as count
-    from rate_limit_events where bucket = ${p.bucket} and occurred_at > ${p.since}`,
+    sql<{ recent: number | string | null; held: number | string }>`select
+    sum(case when occurred_at > ${p.since} then 1 else 0 end) as recent, count(*) as held
+    from rate_limit_events where bucket = ${p.bucket}`,
 );
 const recordOneQuery = compiledQuery((db, p: { bucket: string; at: string }) =>
   db.insertInto('rate_limit_events').values({ bucket: p.bucket, occurred_at: p.at }),
@@ -34,16 +36,26 @@ export function lockRateLimitBuckets({ db, engine }: Session, buckets: readonly 
   return engine.lockBuckets(db as unknown as Kysely<unknown>, buckets);
 }
 
+/**
+ * How many events one bucket holds after `since`, and whether it holds any older: a bucket counted
+ * alone learns in the same statement whether it has events to prune.
+ */
+export async function countBucketEvents(
+  session: Session,
+  bucket: string,
+  since: string,
+): Promise<{ readonly recent: number; readonly older: boolean }> {
+  const [row] = await bucketEventsQuery(session, { bucket, since });
+  const recent = Number(row?.recent ?? 0);
+  return { recent, older: Number(row?.held ?? 0) > recent };
+}
+
 /** How many events each bucket holds after its time, in the order asked. */
 export async function countRateLimitEvents(
   session: Session,
   checks: ReadonlyArray<{ readonly bucket: string; readonly since: string }>,
 ): Promise<number[]> {
   if (checks.length === 0) return [];
-  if (checks.length === 1) {
-    const [row] = await countOneQuery(session, checks[0]);
-    return [Number(row?.count ?? 0)];
-  }
   const { db } = session;
   const counts = checks.map(
     ({ bucket, since }, index) =>

@@ -14,40 +14,51 @@ export async function cascadedDeletions(
   connection: ImportConnection,
   deleted: ReadonlyMap<SchoolTableName, readonly number[]>,
 ): Promise<Map<SchoolTableName, number>> {
-  const temporary = connection.engine.temporaryTable;
-  await connection.run('DROP TABLE IF EXISTS doomed_rows');
-  await connection.run(
-    `CREATE ${temporary} TABLE doomed_rows (kind TEXT NOT NULL, id INTEGER NOT NULL, direct INTEGER NOT NULL, ` +
-      'PRIMARY KEY (kind, id))',
-  );
   try {
-    // The kinds with a row to delete so far: a delta that deletes nothing reads none of the school's tables.
-    const doomed = new Set<string>();
-    // Parents come before children in SCHOOL_TABLES: a table's doomed parents are all known when it is reached.
-    for (const table of SCHOOL_TABLES) {
-      if (!table.hasId) continue;
-      const ids = deleted.get(table.name) ?? [];
-      const own = ids.map((id) => [table.name, id, 1]);
-      await connection.insert('doomed_rows', ['kind', 'id', 'direct'], own, ' ON CONFLICT DO NOTHING');
-      let count = own.length;
-      if (table.name === 'marks') count += await doomStagedMarkDeletions(connection);
-      for (const [column, parent] of Object.entries(table.references)) {
-        // A reference that may be empty is emptied, not deleted with what it names.
-        if (!doomed.has(parent) || NULLABLE_REFERENCES.has(`${table.name}.${column}`)) continue;
-        count += await connection.run(
-          `INSERT INTO doomed_rows (kind, id, direct) SELECT ?, id, 0 FROM ${table.name} ` +
-            `WHERE ${column} IN (SELECT id FROM doomed_rows WHERE kind = ?) ON CONFLICT DO NOTHING`,
-          [table.name, parent],
-        );
-      }
-      if (count > 0) doomed.add(table.name);
-    }
+    await doomRows(connection, deleted);
     const rows = await connection.all<{ kind: SchoolTableName; count: number }>(
       'SELECT kind, COUNT(*) AS count FROM doomed_rows WHERE direct = 0 GROUP BY kind',
     );
     return new Map(rows.map((row) => [row.kind, Number(row.count)]));
   } finally {
     await connection.run('DROP TABLE IF EXISTS doomed_rows');
+  }
+}
+
+/**
+ * Fills `doomed_rows` (kind, id, direct), a temporary table of the connection, with every row the
+ * delta's deletions reach, its own (direct = 1) and those they take with them; the caller drops it.
+ */
+export async function doomRows(
+  connection: ImportConnection,
+  deleted: ReadonlyMap<SchoolTableName, readonly number[]>,
+): Promise<void> {
+  const temporary = connection.engine.temporaryTable;
+  await connection.run('DROP TABLE IF EXISTS doomed_rows');
+  await connection.run(
+    `CREATE ${temporary} TABLE doomed_rows (kind TEXT NOT NULL, id INTEGER NOT NULL, direct INTEGER NOT NULL, ` +
+      'PRIMARY KEY (kind, id))',
+  );
+  // The kinds with a row to delete so far: a delta that deletes nothing reads none of the school's tables.
+  const doomed = new Set<string>();
+  // Parents come before children in SCHOOL_TABLES: a table's doomed parents are all known when it is reached.
+  for (const table of SCHOOL_TABLES) {
+    if (!table.hasId) continue;
+    const ids = deleted.get(table.name) ?? [];
+    const own = ids.map((id) => [table.name, id, 1]);
+    await connection.insert('doomed_rows', ['kind', 'id', 'direct'], own, ' ON CONFLICT DO NOTHING');
+    let count = own.length;
+    if (table.name === 'marks') count += await doomStagedMarkDeletions(connection);
+    for (const [column, parent] of Object.entries(table.references)) {
+      // A reference that may be empty is emptied, not deleted with what it names.
+      if (!doomed.has(parent) || NULLABLE_REFERENCES.has(`${table.name}.${column}`)) continue;
+      count += await connection.run(
+        `INSERT INTO doomed_rows (kind, id, direct) SELECT ?, id, 0 FROM ${table.name} ` +
+          `WHERE ${column} IN (SELECT id FROM doomed_rows WHERE kind = ?) ON CONFLICT DO NOTHING`,
+        [table.name, parent],
+      );
+    }
+    if (count > 0) doomed.add(table.name);
   }
 }
 
