@@ -3,7 +3,7 @@ import type { Config } from '../config/service-config';
 import type { Catalog } from '../contract/catalog';
 import { log } from '../lib/log';
 import { openSchool, type SchoolClosing, type SchoolShared } from '../school/school';
-import { type ClientTimeLimits, createHttpServer } from '../server/http-server';
+import { type RequestRouting, requestRouting, trackSchoolRequests } from '../server/http-server';
 import { unreadyReason } from '../server/readiness';
 import { openStore } from '../store/open-store';
 import { hostNameOf } from '../wire/host-name';
@@ -21,7 +21,6 @@ export interface DistrictParts {
   readonly config: Config;
   readonly catalog: Catalog;
   readonly shared: SchoolShared;
-  readonly clientTimeLimits?: ClientTimeLimits;
   /** Whether the process is stopping (each school's /readyz says so as the deployment's does). */
   readonly stopping: () => boolean;
 }
@@ -59,6 +58,8 @@ export class District {
   private closingConnections = false;
 
   private readonly parts: DistrictParts;
+  /** The router, bindings and pages every school's requests go through, with the school's own parts. */
+  private readonly routing: RequestRouting;
 
   private constructor(parts: DistrictParts) {
     // Each school reaches the others in process (SendMarkNotes and GetNameAbsenceType to a sibling).
@@ -69,6 +70,7 @@ export class District {
       inSchool: (entry, work) => this.slotOf(entry).serveInProcess((opened) => work(opened.school.pipeline)),
     });
     this.parts = { ...parts, shared: { ...parts.shared, siblingSchools } };
+    this.routing = requestRouting(parts.config, parts.catalog);
     this.keeper = new SchoolKeeper(parts.config.schools, (entry) => this.openSchool(entry));
   }
 
@@ -204,7 +206,7 @@ export class District {
   }
 
   private async openSchool(entry: SchoolEntry): Promise<KeptSchool> {
-    const opened = await openServedSchool(entry, this.parts);
+    const opened = await openServedSchool(entry, this.parts, this.routing);
     if (this.serving) opened.school.serve();
     if (this.closingConnections) opened.tracking.closeConnectionsAfterResponses();
     return opened;
@@ -217,10 +219,15 @@ function syncsOnSchedule(config: Config): boolean {
 }
 
 /**
- * Opens a registered school: its store, its School unit and its router. Its retention first looks
- * within half the idle time, so that a school opened for a while runs it (once a day per store).
+ * Opens a registered school: its store, its School unit and its requests' tracking over the
+ * district's routing. Its retention first looks within half the idle time, so that a school opened
+ * for a while runs it (once a day per store).
  */
-async function openServedSchool(entry: SchoolEntry, parts: DistrictParts): Promise<KeptSchool> {
+async function openServedSchool(
+  entry: SchoolEntry,
+  parts: DistrictParts,
+  routing: RequestRouting,
+): Promise<KeptSchool> {
   const config = schoolConfig(parts.config, entry);
   const { telemetry } = parts.shared;
   const store = await openStore({
@@ -230,7 +237,7 @@ async function openServedSchool(entry: SchoolEntry, parts: DistrictParts): Promi
   });
   const firstRetentionAfterMs = parts.shared.firstRetentionAfterMs ?? Math.min(60_000, config.schools.idleCloseMs / 2);
   const school = await openSchool(store, { ...parts.shared, config, firstRetentionAfterMs });
-  const { tracking } = createHttpServer(
+  const tracking = trackSchoolRequests(
     {
       config,
       catalog: parts.catalog,
@@ -240,7 +247,7 @@ async function openServedSchool(entry: SchoolEntry, parts: DistrictParts): Promi
       figures: school.figures,
       unreadyReason: () => unreadyReason(store, parts.stopping()),
     },
-    parts.clientTimeLimits,
+    routing,
   );
   return { school, tracking, syncsOnSchedule: syncsOnSchedule(config) };
 }
