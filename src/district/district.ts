@@ -60,6 +60,11 @@ export class District {
   private readonly parts: DistrictParts;
   /** The router, bindings and pages every school's requests go through, with the school's own parts. */
   private readonly routing: RequestRouting;
+  /**
+   * Each listed school's settings, read once rather than at each opening and each look of the
+   * visits: an entry changed in the list is a new entry, served by a new slot.
+   */
+  private readonly configs = new WeakMap<SchoolEntry, Config>();
 
   private constructor(parts: DistrictParts) {
     // Each school reaches the others in process (SendMarkNotes and GetNameAbsenceType to a sibling).
@@ -132,7 +137,7 @@ export class District {
     this.stopVisits = startSchoolVisits(() => this.slots.values(), this.keeper, {
       retention: this.parts.config.retentionAfterLeavingDays !== undefined,
       idleCloseMs: this.parts.config.schools.idleCloseMs,
-      syncsOnSchedule: (slot) => syncsOnSchedule(schoolConfig(this.parts.config, slot.entry)),
+      syncsOnSchedule: (slot) => syncsOnSchedule(this.configOf(slot.entry)),
     });
   }
 
@@ -205,8 +210,17 @@ export class District {
     );
   }
 
+  private configOf(entry: SchoolEntry): Config {
+    let config = this.configs.get(entry);
+    if (!config) {
+      config = schoolConfig(this.parts.config, entry);
+      this.configs.set(entry, config);
+    }
+    return config;
+  }
+
   private async openSchool(entry: SchoolEntry): Promise<KeptSchool> {
-    const opened = await openServedSchool(entry, this.parts, this.routing);
+    const opened = await openServedSchool(this.configOf(entry), this.parts, this.routing);
     if (this.serving) opened.school.serve();
     if (this.closingConnections) opened.tracking.closeConnectionsAfterResponses();
     return opened;
@@ -223,12 +237,7 @@ function syncsOnSchedule(config: Config): boolean {
  * district's routing. Its retention first looks within half the idle time, so that a school opened
  * for a while runs it (once a day per store).
  */
-async function openServedSchool(
-  entry: SchoolEntry,
-  parts: DistrictParts,
-  routing: RequestRouting,
-): Promise<KeptSchool> {
-  const config = schoolConfig(parts.config, entry);
+async function openServedSchool(config: Config, parts: DistrictParts, routing: RequestRouting): Promise<KeptSchool> {
   const { telemetry } = parts.shared;
   const store = await openStore({
     databaseUrl: config.databaseUrl,
