@@ -192,7 +192,6 @@ export async function startService(config: Config, options: StartOptions = {}): 
     catalog,
     // The district callers are the deployment's store's, which its own school's registry reads.
     shared: { ...shared, districtCallers: school.districtCallers },
-    clientTimeLimits: options.clientTimeLimits,
     stopping: () => stopping,
   });
   const { server, tracking } = createHttpServer(

@@ -5,7 +5,7 @@ import type { SiblingSchools } from '../federation/sibling-schools';
 import { log } from '../lib/log';
 import { openSchool, type SchoolClosing, type SchoolShared } from '../school/school';
 import type { CallPipeline } from '../pipeline/call-pipeline';
-import { type ClientTimeLimits, createHttpServer } from '../server/http-server';
+import { type RequestRouting, requestRouting, trackSchoolRequests } from '../server/http-server';
 import { unreadyReason } from '../server/readiness';
 import { openStore } from '../store/open-store';
 import { hostNameOf } from '../wire/host-name';
@@ -23,7 +23,6 @@ export interface DistrictParts {
   readonly config: Config;
   readonly catalog: Catalog;
   readonly shared: SchoolShared;
-  readonly clientTimeLimits?: ClientTimeLimits;
   /** Whether the process is stopping (each school's /readyz says so as the deployment's does). */
   readonly stopping: () => boolean;
   /** The deployment's own school's call pipeline: the registered schools reach it in process. */
@@ -64,6 +63,13 @@ export class District {
 
   private readonly parts: DistrictParts;
   private readonly siblings: DistrictSiblings;
+  /** The router, bindings and pages every school's requests go through, with the school's own parts. */
+  private readonly routing: RequestRouting;
+  /**
+   * Each listed school's settings, read once rather than at each opening and each look of the
+   * visits: an entry changed in the list is a new entry, served by a new slot.
+   */
+  private readonly configs = new WeakMap<SchoolEntry, Config>();
 
   private constructor(parts: DistrictParts) {
     // Each school reaches the others in process (SendMarkNotes and GetNameAbsenceType to a sibling).
@@ -76,6 +82,7 @@ export class District {
     });
     this.siblings = siblingSchools;
     this.parts = { ...parts, shared: { ...parts.shared, siblingSchools } };
+    this.routing = requestRouting(parts.config, parts.catalog);
     this.keeper = new SchoolKeeper(parts.config.schools, (entry) => this.openSchool(entry));
   }
 
@@ -142,7 +149,7 @@ export class District {
     this.stopVisits = startSchoolVisits(() => this.slots.values(), this.keeper, {
       retention: this.parts.config.retentionAfterLeavingDays !== undefined,
       idleCloseMs: this.parts.config.schools.idleCloseMs,
-      syncsOnSchedule: (slot) => syncsOnSchedule(schoolConfig(this.parts.config, slot.entry)),
+      syncsOnSchedule: (slot) => syncsOnSchedule(this.configOf(slot.entry)),
     });
   }
 
@@ -215,8 +222,17 @@ export class District {
     );
   }
 
+  private configOf(entry: SchoolEntry): Config {
+    let config = this.configs.get(entry);
+    if (!config) {
+      config = schoolConfig(this.parts.config, entry);
+      this.configs.set(entry, config);
+    }
+    return config;
+  }
+
   private async openSchool(entry: SchoolEntry): Promise<KeptSchool> {
-    const opened = await openServedSchool(entry, this.parts);
+    const opened = await openServedSchool(this.configOf(entry), this.parts, this.routing);
     if (this.serving) opened.school.serve();
     if (this.closingConnections) opened.tracking.closeConnectionsAfterResponses();
     return opened;
@@ -229,11 +245,11 @@ function syncsOnSchedule(config: Config): boolean {
 }
 
 /**
- * Opens a registered school: its store, its School unit and its router. Its retention first looks
- * within half the idle time, so that a school opened for a while runs it (once a day per store).
+ * Opens a registered school: its store, its School unit and its requests' tracking over the
+ * district's routing. Its retention first looks within half the idle time, so that a school opened
+ * for a while runs it (once a day per store).
  */
-async function openServedSchool(entry: SchoolEntry, parts: DistrictParts): Promise<KeptSchool> {
-  const config = schoolConfig(parts.config, entry);
+async function openServedSchool(config: Config, parts: DistrictParts, routing: RequestRouting): Promise<KeptSchool> {
   const { telemetry } = parts.shared;
   const store = await openStore({
     databaseUrl: config.databaseUrl,
@@ -242,7 +258,7 @@ async function openServedSchool(entry: SchoolEntry, parts: DistrictParts): Promi
   });
   const firstRetentionAfterMs = parts.shared.firstRetentionAfterMs ?? Math.min(60_000, config.schools.idleCloseMs / 2);
   const school = await openSchool(store, { ...parts.shared, config, firstRetentionAfterMs });
-  const { tracking } = createHttpServer(
+  const tracking = trackSchoolRequests(
     {
       config,
       catalog: parts.catalog,
@@ -252,7 +268,7 @@ async function openServedSchool(entry: SchoolEntry, parts: DistrictParts): Promi
       figures: school.figures,
       unreadyReason: () => unreadyReason(store, parts.stopping()),
     },
-    parts.clientTimeLimits,
+    routing,
   );
   return { school, tracking, syncsOnSchedule: syncsOnSchedule(config) };
 }

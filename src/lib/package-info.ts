@@ -12,8 +12,13 @@ function findPackageJson(start: string): string {
   return join(directory, 'package.json');
 }
 
-/** The version of the installed service. */
+let installedVersion: string | undefined;
+
+/**
+ * The version of the installed service, read once: each school a district opens names it in its
+ * row among the processes serving, and a file read on each opening was a cost of its first call.
+ */
 export function serviceVersion(): string {
-  const { version } = JSON.parse(readFileSync(findPackageJson(__dirname), 'utf8')) as { version: string };
-  return version;
+  installedVersion ??= (JSON.parse(readFileSync(findPackageJson(__dirname), 'utf8')) as { version: string }).version;
+  return installedVersion;
 }

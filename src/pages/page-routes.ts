@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalog, Endpoint } from '../contract/catalog';
 import type { Config } from '../config/service-config';
-import { baseUrlFor } from '../wire/base-url';
+import { baseUrlFor, type PublicAddress } from '../wire/base-url';
 import { FormFields } from '../wire/form-fields';
 import { send } from '../wire/send';
 import { isLocalCaller } from './local-caller';
@@ -39,9 +39,16 @@ export class PageRoutes {
     return isLocalCaller(request, this.config.access) ? 'form' : 'local-only';
   }
 
-  handle(request: IncomingMessage, response: ServerResponse, endpoint: Endpoint, query: string): void {
+  /** `address`: where the school that is asked is reached, which its WSDL, DISCO and pages name. */
+  handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    endpoint: Endpoint,
+    query: string,
+    address: PublicAddress,
+  ): void {
     const { config } = this;
-    const baseUrl = baseUrlFor(request.headers.host, config);
+    const baseUrl = baseUrlFor(request.headers.host, address);
     const fields = new FormFields(query);
     // ?WSDL and ?disco are values without a name; ?wsdl= names an id.
     const bare = fields.get(null)?.toLowerCase();

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createPageServer } from './express-app';
+import type { Catalog } from '../contract/catalog';
+import type { Config } from '../config/service-config';
+import { createPageServer, type PageServer } from './express-app';
 import { HttpBinding } from '../bindings/http/http-binding';
 import { JsonBinding } from '../bindings/json/json-binding';
 import { SoapBinding } from '../bindings/soap/soap-binding';
@@ -75,22 +77,46 @@ async function writeWhenServed(
 }
 
 /**
- * The HTTP server: every request is tracked (its id, the access log, the figures) and its target
- * resolved once (request-target.ts). A SOAP call goes straight to the pipeline with the SOAP
+ * What resolves, decodes and pages a request alike whichever school it is for: the router, the
+ * bindings and the page server (an Express application) read the catalog and the deployment's
+ * wire settings alone, so a district makes them once for all its schools rather than once per
+ * school opened, which made up much of a school's opening and of the memory it holds.
+ */
+export interface RequestRouting {
+  readonly router: RequestRouter;
+  readonly soap: SoapBinding;
+  readonly http: HttpBinding;
+  readonly json: JsonBinding;
+  readonly pages: PageServer;
+}
+
+export function requestRouting(config: Config, catalog: Catalog): RequestRouting {
+  return {
+    router: new RequestRouter(catalog),
+    soap: new SoapBinding(catalog, config),
+    http: new HttpBinding(config),
+    json: new JsonBinding(config.budgets),
+    pages: createPageServer(config, catalog),
+  };
+}
+
+/**
+ * A school's requests: every request is tracked (its id, the access log, the figures) and its
+ * target resolved once (request-target.ts). A SOAP call goes straight to the pipeline with the SOAP
  * binding, handed what they read of node's request as plain values (node-call-request.ts), an
  * operation call (/X.asmx/Op) with the HTTP or JSON binding as directly, the operator's endpoints
  * to their routes, and everything else (the pages, the 404 page) through the Express application.
  * The bindings and the pipeline answer with a reply; the server writes it.
  */
-export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits = CLIENT_TIME_LIMITS): HttpServer {
+export function trackSchoolRequests(
+  parts: ServiceParts,
+  routing: RequestRouting = requestRouting(parts.config, parts.catalog),
+): RequestTracking {
   const { pipeline } = parts;
-  const soap = new SoapBinding(parts.catalog, parts.config);
-  const http = new HttpBinding(parts.config);
-  const json = new JsonBinding(parts.config.budgets);
+  const { soap, http, json, pages } = routing;
   const operator = new OperatorRoutes(parts);
   const provider = providerRoutes(parts.provider);
-  const pages = createPageServer(parts);
-  const tracking = trackRequests(
+  return trackRequests(
     (request, response, record, target) => {
       let serving: Promise<Served>;
       switch (target.kind) {
@@ -123,18 +149,23 @@ export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits =
           send(response, 500, HTML, exceptionPage(NO_SCRIPT_SERVICE));
           return;
         case 'page':
-          pages(request, response, target);
+          pages(request, response, target, parts.config);
           return;
       }
       writeWhenServed(pipeline, request, response, serving);
     },
     {
-      router: new RequestRouter(parts.catalog),
+      router: routing.router,
       trustedProxies: parts.config.access.trustedProxies,
       telemetry: parts.telemetry,
       school: parts.config.school,
     },
   );
+}
+
+/** The HTTP server of the deployment's own school (see trackSchoolRequests). */
+export function createHttpServer(parts: ServiceParts, limits: ClientTimeLimits = CLIENT_TIME_LIMITS): HttpServer {
+  const tracking = trackSchoolRequests(parts);
   const server = createServer(
     {
       // A client that sends headers or a body slowly must not hold a connection for ever.

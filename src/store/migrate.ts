@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, sql } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE as MIGRATION_TABLE, Migrator, type Kysely, type Migration, sql } from 'kysely';
 import type { Engine } from './engine';
 import * as school from './migrations/001-school';
 import * as documents from './migrations/002-documents';
@@ -50,12 +50,31 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['021-district-callers', districtCallers.up],
 ];
 
+/**
+ * Whether the store has run exactly this version's migrations, read in one statement: then there is
+ * nothing to migrate. kysely's migrator would find the same, but only after reading the catalog of
+ * every table twice and taking its lock in a transaction, which made up most of a district school's
+ * opening. Anything else (a new store without the record, a store behind or ahead of this version,
+ * a store that cannot be read) is left to the migrator, which migrates or refuses as before.
+ */
+async function runsThisVersion(db: Kysely<unknown>, schema: string | undefined): Promise<boolean> {
+  const record = sql.table(schema === undefined ? MIGRATION_TABLE : `${schema}.${MIGRATION_TABLE}`);
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${record}`.execute(db);
+    const applied = new Set(rows.map((row) => row.name));
+    return applied.size === MIGRATIONS.length && MIGRATIONS.every(([name]) => applied.has(name));
+  } catch {
+    return false;
+  }
+}
+
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<string[]> {
+  // Without a schema, kysely takes a record in any schema of the database for this store's.
+  const migrationTableSchema = await engine.storeSchema(db);
+  if (await runsThisVersion(db, migrationTableSchema)) return [];
   const migrations: Record<string, Migration> = Object.fromEntries(
     MIGRATIONS.map(([name, up]) => [name, { up: (migrating: Kysely<unknown>) => up(migrating, engine) }]),
   );
-  // Without a schema, kysely takes a record in any schema of the database for this store's.
-  const migrationTableSchema = await engine.storeSchema(db);
   const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -104,6 +104,19 @@ describe('a district deployment serves each registered school at its own path', 
     expect(bare.text).toContain(`location="${service.url}${STUDENTS}"`);
   });
 
+  it('names each school’s own path in pages asked of several schools at once (one page server)', async () => {
+    const paths = ['/alpha', '/beta', '', '/beta', '/alpha'];
+    const answers = await Promise.all(paths.map((path) => get(`${service.url}${path}${STUDENTS}?WSDL`)));
+    answers.forEach((answer, index) => {
+      expect(answer.status).toBe(200);
+      expect(answer.text).toContain(`location="${service.url}${paths[index]}${STUDENTS}"`);
+    });
+    const forms = await Promise.all(paths.map((path) => get(`${service.url}${path}${STUDENTS}?op=GetStudentInfoById`)));
+    forms.forEach((form, index) => {
+      expect(form.text).toContain(`action="${service.url}${paths[index]}${STUDENTS}/GetStudentInfoById"`);
+    });
+  });
+
   it('answers a path of an unknown school with the 404 page of any unknown path', async () => {
     for (const path of [`/gamma${STUDENTS}`, `/Alpha${STUDENTS}`, '/alpha']) {
       const unknown = await get(service.url + path);
