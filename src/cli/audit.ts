@@ -85,7 +85,7 @@ export async function auditCommand(options: AuditOptions): Promise<void> {
   };
   if (options.allSchools) return allSchoolsListing(options, query);
   if (options.student === undefined && options.caller === undefined) {
-    throw new UsageError('name a --student or a --caller (or both), or --all-schools');
+    throw new UsageError('name a --student or a --caller (or both)');
   }
   const withSchool = options.school !== undefined && options.school !== '';
   return withConfiguredStore(async (store) => printEntries(await auditEntries(store, query), options, withSchool), {
