@@ -1,7 +1,9 @@
 import { writeSchools } from '../../src/district/school-list';
+import { configureLog } from '../../src/lib/log';
 import type { StatusReport } from '../../src/pages/status-report';
 import type { RunningService } from '../../src/service';
 import { schoolStoresOf } from '../../src/store/engines';
+import { capturedLog } from '../support/captured-log';
 import { makeTestDistrict, type TestDistrict, withStoreAt } from '../support/district';
 import { describeEachEngine } from '../support/engines';
 import { eventually } from '../support/eventually';
@@ -13,7 +15,8 @@ import { startTestService } from '../support/service';
  * service starts, not at its first request: its sync runs against a stand-in SIS, and its store
  * fills, while nothing calls the school. Schools are otherwise opened at their first request and
  * looked at for work of their own once a minute (SCHOOLS_IDLE_CLOSE_SECONDS is left at its
- * default), so a sync within seconds of the start is the start's doing. On each engine.
+ * default), so a sync within seconds of the start is the start's doing. Its log line names the
+ * school. On each engine.
  */
 
 const SIS_SCHOOL = 'org-sis';
@@ -48,18 +51,29 @@ describeEachEngine('a school that syncs on a schedule of its own, at the start',
       },
     ]);
     expect(await sisStore()).toEqual({ runs: [], students: 0 });
-    service = await startTestService({ DEMO_DATA: 'off', ...district.settings }, { firstSyncAfterMs: 0 });
   });
 
   afterAll(async () => {
+    configureLog({ logLevel: 'silent', logFormat: 'json' });
     await service?.close();
     await provider?.close();
     district?.remove();
   });
 
-  it('pulls the school from its SIS without a request to the school', async () => {
-    const synced = await eventually(sisStore, (held) => held.runs.length > 0, { timeoutMs: 20_000, intervalMs: 200 });
+  it('pulls the school from its SIS without a request to the school, its log line naming the school', async () => {
+    let synced = await sisStore();
+    const lines = await capturedLog(async () => {
+      service = await startTestService(
+        { DEMO_DATA: 'off', LOG_LEVEL: 'info', ...district.settings },
+        { firstSyncAfterMs: 0 },
+      );
+      synced = await eventually(sisStore, (held) => held.runs.length > 0, { timeoutMs: 20_000, intervalMs: 200 });
+    });
     expect(synced.runs).toEqual([{ mode: 'bulk', outcome: 'done' }]);
+    const syncLines = lines
+      .filter((line) => line.includes('"message":"sis sync"'))
+      .map((line) => JSON.parse(line) as { school?: string; outcome?: string });
+    expect(syncLines).toEqual([expect.objectContaining({ school: SIS_SCHOOL, outcome: 'done' })]);
     expect(synced.students).toBe(3);
     expect(provider.requests.length).toBeGreaterThan(0);
     // Asked now, after the sync: the deployment's page, which opens no school, counts no call at either.
