@@ -88,6 +88,7 @@ function deliveryWorker(store: Store, shared: SchoolShared, sealer: PayloadSeale
   return startDeliveryWorker(store, config.delivery, sealer, {
     now: clock,
     attempted: (channel, result) => telemetry.gatewayAttempt(channel, result),
+    school: config.school,
   });
 }
 
