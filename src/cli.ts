@@ -96,6 +96,7 @@ actsOnSchool(program.command('audit'))
   .option('--since <date>', 'only calls since then')
   .option('--limit <count>', 'at most this many calls', positiveInteger, 1000)
   .option('--json', 'print them as JSON', false)
+  .option('--all-schools', "every school's trail of the deployment in one listing, each entry naming its school", false)
   .action(auditCommand);
 
 registerSubjectCommand(program, positiveInteger);

@@ -72,9 +72,11 @@ export interface AuditRows {
  * same records, are one entry with their count: what a busy client repeats many times a second is
  * written once. An entry's id is its time and the id of its first call, so the same lines always
  * give the same rows: a batch written twice (its writer died before saying so, or a journal
- * moved again after a crash) adds nothing the second time.
+ * moved again after a crash) adds nothing the second time. Every entry names `school`, the
+ * district school whose trail (and journal) the lines are, rather than each line naming it: a
+ * trail is one school's, so the call's path pays nothing for it.
  */
-export function auditRowsOf(lines: readonly string[]): AuditRows {
+export function auditRowsOf(lines: readonly string[], school: string | null = null): AuditRows {
   const events: AuditEventRow[] = [];
   const subjects: AuditSubjectRow[] = [];
   const bySameCalls = new Map<string, AuditEventRow>();
@@ -120,6 +122,7 @@ export function auditRowsOf(lines: readonly string[]): AuditRows {
       // the entry: a student's subjects name ten of them, and no one asks the trail for a teacher.
       teachers,
       calls: 1,
+      school,
     };
     events.push(event);
     bySameCalls.set(same, event);

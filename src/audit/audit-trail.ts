@@ -11,6 +11,8 @@ export type { AuditRecord } from './audit-lines';
 export interface AuditTrailSettings {
   readonly flushMs: number;
   readonly retentionDays: number;
+  /** The district school whose trail this is (its sourcedId), named by its entries and log lines. */
+  readonly school?: string;
 }
 
 /** Calls held at most between writes; past it they are sent to the writer at once. */
@@ -53,6 +55,7 @@ export class AuditTrail implements WriterClient {
   private readonly writerSettings: WriterSettings;
   private readonly writer: WriterThread;
   private readonly id = ++lastTrail;
+  private readonly school: string | undefined;
   private timer: NodeJS.Timeout;
   private sequence = 0;
   private nextBatch = 0;
@@ -71,12 +74,17 @@ export class AuditTrail implements WriterClient {
     this.writerSettings = {
       store: { databaseUrl: store.databaseUrl, dataDirectory: store.dataDirectory },
       retentionDays: settings.retentionDays,
+      school: settings.school ?? null,
     };
+    this.school = settings.school;
     this.writer = writerThreadOf(writerFile);
     this.writer.join(this.id, this);
     this.attach();
     for (const orphan of this.journal.claimOrphans()) {
-      log.info('audit journal of a stopped process moved to the trail', { calls: orphan.lines.length });
+      log.info('audit journal of a stopped process moved to the trail', {
+        school: this.school,
+        calls: orphan.lines.length,
+      });
       this.send(orphan);
     }
     // Each process at its own moment in the period, so that processes sharing a store write by turns.
@@ -187,15 +195,16 @@ export class AuditTrail implements WriterClient {
   heard(message: FromWriter): void {
     if (message.kind === 'detached') return; // the thread's own
     if (message.kind === 'prune-failed') {
-      log.error('could not prune the audit trail', { error: message.error });
+      log.error('could not prune the audit trail', { school: this.school, error: message.error });
       return;
     }
     if (message.kind === 'written') {
       this.unconfirmed.delete(message.id);
       if (message.unreadable > 0)
-        log.warn('audit journal lines cut short were left out', { lines: message.unreadable });
+        log.warn('audit journal lines cut short were left out', { school: this.school, lines: message.unreadable });
     } else {
       log.error('could not write the audit trail; will try again', {
+        school: this.school,
         calls: this.unconfirmed.get(message.id)?.lines.length,
         error: message.error,
       });
@@ -221,6 +230,7 @@ export class AuditTrail implements WriterClient {
       this.answered.get(id)?.();
       this.answered.delete(id);
       log.error('the audit trail could not be written for long: calls left in the journal for the next start', {
+        school: this.school,
         calls: batch.lines.length,
         journal: batch.path,
       });

@@ -17,6 +17,8 @@ import { auditRowsOf } from './audit-lines';
 export interface WriterSettings {
   readonly store: StoreSettings;
   readonly retentionDays: number;
+  /** The district school whose trail this is, which each of its entries names; null at the deployment's own. */
+  readonly school: string | null;
 }
 
 /** From the service: a trail to write for, a segment of it to write, a trail done with, or the end. */
@@ -69,7 +71,7 @@ async function write(batch: Extract<ToWriter, { kind: 'batch' }>): Promise<void>
     // Opened at the first batch, in the try: a store that cannot be opened fails the batch, which is sent again.
     target.connection ??= openStoreConnection(target.settings.store);
     store = target.connection;
-    const rows = auditRowsOf(batch.lines);
+    const rows = auditRowsOf(batch.lines, target.settings.school);
     await appendAuditBatchOnce(store, rows.events, rows.subjects);
     rmSync(batch.path, { force: true });
     tell({ kind: 'written', trail: batch.trail, id: batch.id, unreadable: rows.unreadable });

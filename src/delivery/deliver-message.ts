@@ -21,6 +21,8 @@ export interface SendingParts {
   readonly stopping: AbortSignal;
   /** Told of each attempt to hand a message to its gateway, with what the answer was taken for. */
   readonly attempted?: (channel: OutboxChannel, result: GatewayOutcome['kind']) => void;
+  /** The district school whose outbox this is, which the worker's log lines name; none at the deployment's own. */
+  readonly school?: string;
 }
 
 /** A phone number or token in a log line: enough to tell messages apart, not enough to use. */
@@ -47,6 +49,7 @@ async function recordWhileLeased(
     } catch (error) {
       if (Date.now() + settings.pollMs >= leaseEndsAt || stopping.aborted) throw error;
       log.warn('delivery worker: could not record an outcome; trying again', {
+        school: parts.school,
         id: message.id,
         error: error instanceof Error ? error.message : String(error),
       });
@@ -70,8 +73,14 @@ async function send(parts: SendingParts, message: ClaimedMessage): Promise<Gatew
   }
 }
 
-function logDelivery(message: ClaimedMessage, state: RecordedState, outcome: GatewayOutcome): void {
+function logDelivery(
+  message: ClaimedMessage,
+  state: RecordedState,
+  outcome: GatewayOutcome,
+  school: string | undefined,
+): void {
   const fields = {
+    school,
     id: message.id,
     channel: message.channel,
     recipient: masked(message.recipient),
@@ -93,5 +102,5 @@ export async function deliverMessage(parts: SendingParts, message: ClaimedMessag
   if (parts.stopping.aborted && outcome.kind !== 'sent') return;
   parts.attempted?.(message.channel, outcome.kind);
   const state = await recordWhileLeased(parts, message, outcome, leaseEndsAt);
-  logDelivery(message, state, outcome);
+  logDelivery(message, state, outcome, parts.school);
 }

@@ -30,6 +30,8 @@ export interface WorkerOptions {
   readonly countsLogMs?: number;
   /** Told of each attempt to hand a message to its gateway, with what the answer was taken for. */
   readonly attempted?: (channel: OutboxChannel, result: GatewayOutcome['kind']) => void;
+  /** The district school whose outbox this is, which the worker's log lines name. */
+  readonly school?: string;
 }
 
 function gatewaysFor(settings: DeliveryConfig, now: () => Date): Map<OutboxChannel, Gateway> {
@@ -93,6 +95,7 @@ async function deliverDue(parts: SendingParts, channels: readonly OutboxChannel[
     return claimed.length;
   } catch (error) {
     log.error('delivery worker: store failure; trying again at the next poll', {
+      school: parts.school,
       error: error instanceof Error ? error.message : String(error),
     });
     return 0;
@@ -100,12 +103,13 @@ async function deliverDue(parts: SendingParts, channels: readonly OutboxChannel[
 }
 
 /** Gives back the messages a stopping worker still holds, to be claimed at once rather than when their lease ends. */
-async function giveBack(store: Store, owner: string): Promise<void> {
+async function giveBack({ store, owner, school }: SendingParts): Promise<void> {
   try {
     const released = await releaseLeases(store, owner);
-    if (released > 0) log.info('delivery worker gave back the messages it held', { messages: released });
+    if (released > 0) log.info('delivery worker gave back the messages it held', { school, messages: released });
   } catch (error) {
     log.error('delivery worker: could not give back its messages; their leases will run out', {
+      school,
       error: error instanceof Error ? error.message : String(error),
     });
   }
@@ -139,6 +143,7 @@ export function startDeliveryWorker(
     now,
     stopping: stopping.signal,
     attempted: options.attempted,
+    school: options.school,
   };
   const counts = new CountsLog(store, options.countsLogMs ?? 60_000);
   const loop = (async () => {
@@ -159,7 +164,7 @@ export function startDeliveryWorker(
         deadline === undefined ? undefined : setTimeout(() => stopping.abort(), Math.max(0, deadline - Date.now()));
       await loop;
       clearTimeout(abandon);
-      await giveBack(store, owner);
+      await giveBack(parts);
     },
   };
 }

@@ -89,7 +89,7 @@ export class AdmissionStage {
     const identity = recognition.kind === 'identified' ? recognition.identity : undefined;
     if (recognition.kind === 'refused' || (operation !== undefined && !this.mayCall(identity, operation))) {
       if (exchange.record && operation !== undefined) exchange.record.operation = operation;
-      throw this.refusal(caller, operation, recognition);
+      throw this.refusal(caller, operation, recognition, exchange.record?.school);
     }
     return { caller, recognition };
   }
@@ -97,15 +97,22 @@ export class AdmissionStage {
   private decide(call: Call, name: OperationName, recognition: Recognition, record?: RequestRecord): Admission {
     const identity = recognition.kind === 'identified' ? recognition.identity : undefined;
     if (record && recognition.kind !== 'refused') record.caller = identity?.name ?? 'anonymous';
-    if (!this.mayCall(identity, name)) return { ok: false, error: this.refusal(call.caller, name, recognition) };
+    if (!this.mayCall(identity, name))
+      return { ok: false, error: this.refusal(call.caller, name, recognition, record?.school) };
     return { ok: true, identity };
   }
 
   /**
-   * Refuses a call the caller may not make, in the log with its address and never with a secret.
-   * Where credentials could let it in, the answer is a challenge (401); else a plain refusal.
+   * Refuses a call the caller may not make, in the log with its address (and the district school
+   * it was made at) and never with a secret. Where credentials could let it in, the answer is a
+   * challenge (401); else a plain refusal.
    */
-  private refusal(caller: Caller, name: OperationName | undefined, recognition: Recognition): CallError {
+  private refusal(
+    caller: Caller,
+    name: OperationName | undefined,
+    recognition: Recognition,
+    school: string | undefined,
+  ): CallError {
     const { address, binding } = caller;
     const callerName = recognition.kind === 'identified' ? recognition.identity.name : undefined;
     const reason =
@@ -114,7 +121,7 @@ export class AdmissionStage {
         : recognition.kind === 'anonymous'
           ? 'no credentials'
           : 'operation not granted';
-    log.warn('call refused', { address, operation: name, binding, caller: callerName, reason });
+    log.warn('call refused', { school, address, operation: name, binding, caller: callerName, reason });
     if (recognition.kind === 'refused') {
       return new CallError('unauthenticated', `Access denied: the credentials were not accepted. ${HOW_TO_LET_IN}`);
     }

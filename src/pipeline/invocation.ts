@@ -58,7 +58,11 @@ export class InvocationStage {
         if (record && error instanceof RateLimitReached) record.outcome = 'rate-limited';
         return { ok: false, error: new CallError('rule', error.message) };
       }
-      log.error('operation failed', { operation: name, error: error instanceof Error ? error.stack : String(error) });
+      log.error('operation failed', {
+        school: record?.school,
+        operation: name,
+        error: error instanceof Error ? error.stack : String(error),
+      });
       invocation = { ok: false, error: new CallError('internal', INTERNAL_REASON) };
     }
     if (options.audited !== false) this.audit.recordAnswered(call, context, invocation, touched);

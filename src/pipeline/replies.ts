@@ -22,6 +22,7 @@ export function failureReply<State>(exchange: Exchange, binding: Binding<State>,
     callError = error;
   } else {
     log.error('request failed', {
+      school: record?.school,
       url: exchange.request.target,
       error: error instanceof Error ? error.stack : String(error),
     });

@@ -105,7 +105,11 @@ export class RouteStage {
         },
         (error: unknown) => {
           if (!answered) reject(error);
-          else log.error('routed call failed', { error: error instanceof Error ? error.stack : String(error) });
+          else
+            log.error('routed call failed', {
+              school: exchange.record?.school,
+              error: error instanceof Error ? error.stack : String(error),
+            });
         },
       );
     });
@@ -144,12 +148,12 @@ export class RouteStage {
         deliver(passedOn(answer));
       },
       unavailable: (reason) => {
-        log.warn('legacy service unavailable', { operation: name, reason });
+        log.warn('legacy service unavailable', { school: record?.school, operation: name, reason });
         if (record) record.outcome = 'legacy-unavailable';
         deliver(failureReply(exchange, binding, state, new CallError('internal', LEGACY_UNAVAILABLE)));
       },
       busy: (reason) => {
-        log.warn('legacy calls in flight at their bound', { operation: name });
+        log.warn('legacy calls in flight at their bound', { school: record?.school, operation: name });
         deliver(failureReply(exchange, binding, state, new CallError('rule', reason)));
       },
       auditForwarded: (answer) => this.audit.recordForwarded(call, identity, answer),

@@ -68,6 +68,7 @@ export class SchoolRounds {
         node,
         now: clock,
         firstAfterMs: this.parts.firstRetentionAfterMs,
+        school: config.school,
       });
     }
     if (config.sis.url && config.sis.intervalMs > 0) this.schedule = this.startSyncSchedule();
@@ -81,6 +82,7 @@ export class SchoolRounds {
         ? { sealer, perDevicePerMinute: config.notifications.pushPerDevicePerMinute }
         : undefined,
       firstAfterMs: this.parts.firstSyncAfterMs,
+      school: config.school,
       // New marks' notifications are in the outbox: the worker looks now rather than at its next poll.
       ended: (outcome) => {
         if (outcome.notified > 0) this.parts.outboxChanged();

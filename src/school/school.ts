@@ -88,6 +88,7 @@ function deliveryWorker(store: Store, shared: SchoolShared, sealer: PayloadSeale
   return startDeliveryWorker(store, config.delivery, sealer, {
     now: clock,
     attempted: (channel, result) => telemetry.gatewayAttempt(channel, result),
+    school: config.school,
   });
 }
 
@@ -129,6 +130,18 @@ function providerParts(
   };
 }
 
+/** The school's audit trail, in its store; a district school's entries name it. */
+function auditTrailOf(config: Config): AuditTrail {
+  return new AuditTrail(
+    { databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory },
+    {
+      flushMs: config.access.auditFlushMs,
+      retentionDays: config.access.auditRetentionDays,
+      school: config.school,
+    },
+  );
+}
+
 /** Builds a school on `store`, which it owns from here: it closes it, also when opening fails. */
 export async function openSchool(store: Store, shared: SchoolShared): Promise<School> {
   const { config, clock } = shared;
@@ -138,10 +151,7 @@ export async function openSchool(store: Store, shared: SchoolShared): Promise<Sc
   const callers = await closingOnFailure(store, () =>
     CallerRegistry.open(store, config.access, digestSealer, clock, shared.districtCallers),
   );
-  const audit = new AuditTrail(
-    { databaseUrl: config.databaseUrl, dataDirectory: config.dataDirectory },
-    { flushMs: config.access.auditFlushMs, retentionDays: config.access.auditRetentionDays },
-  );
+  const audit = auditTrailOf(config);
   const worker = deliveryWorker(store, shared, sealer);
   const services: OperationServices = {
     store,

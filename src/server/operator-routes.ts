@@ -57,7 +57,7 @@ export class OperatorRoutes {
       ? this.healthNetworks.some((networks) => networks.contains(address))
       : this.parts.config.operator.metricsNetworks.contains(address);
     if (!allowed) {
-      log.warn('operator endpoint refused', { address, path });
+      log.warn('operator endpoint refused', { school: this.parts.config.school, address, path });
       const who = health ? 'this machine, TRUSTED_PROXIES and METRICS_NETWORKS' : 'METRICS_NETWORKS';
       send(response, 403, TEXT, `${path} is answered only to ${who}.\n`);
       return;

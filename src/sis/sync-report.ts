@@ -4,9 +4,10 @@ import type { SyncOutcome } from './sync-school';
 
 /** What a sync tells the operator: one log line (the command's and the service's), and the command's summary. */
 
-/** The one line a sync leaves in the log, from the command or the service. */
-export function logSync(outcome: SyncOutcome): void {
+/** The one line a sync leaves in the log, from the command or the service (naming the district school it synced). */
+export function logSync(outcome: SyncOutcome, school?: string): void {
   const fields = {
+    school,
     outcome: outcome.outcome,
     mode: outcome.mode,
     durationMs: outcome.durationMs,

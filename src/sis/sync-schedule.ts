@@ -27,6 +27,8 @@ export interface ScheduleParts {
   /** The first sync, this long after the start. */
   readonly firstAfterMs?: number;
   readonly ended?: (outcome: SyncOutcome) => void;
+  /** The district school whose sync this is, which its log lines name; none at the deployment's own. */
+  readonly school?: string;
 }
 
 const FIRST_AFTER_MS = 5_000;
@@ -50,13 +52,16 @@ export function startSyncSchedule(store: Store, settings: SisSettings, parts: Sc
         defaultCountryCode: parts.defaultCountryCode,
         notify: parts.notify,
       });
-      if (outcome.outcome !== 'busy') logSync(outcome);
+      if (outcome.outcome !== 'busy') logSync(outcome, parts.school);
       attempt = { at, outcome: outcome.outcome };
       parts.ended?.(outcome);
     } catch (error) {
       attempt = { at, outcome: 'failed' };
       // The store itself failed (the sync's own faults are outcomes): the next turn tries again.
-      log.warn('sis sync could not run', { reason: error instanceof Error ? error.message : String(error) });
+      log.warn('sis sync could not run', {
+        school: parts.school,
+        reason: error instanceof Error ? error.message : String(error),
+      });
     }
   };
   const plan = () => {

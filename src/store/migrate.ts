@@ -21,6 +21,7 @@ import * as studentsLeft from './migrations/018-students-left';
 import * as rosterTombstones from './migrations/019-roster-tombstones';
 import * as rosterVersions from './migrations/020-roster-versions';
 import * as districtCallers from './migrations/021-district-callers';
+import * as auditSchool from './migrations/022-audit-school';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -48,6 +49,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['019-roster-tombstones', rosterTombstones.up],
   ['020-roster-versions', rosterVersions.up],
   ['021-district-callers', districtCallers.up],
+  ['022-audit-school', auditSchool.up],
 ];
 
 /**

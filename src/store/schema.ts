@@ -138,6 +138,8 @@ export interface AuditEventTable {
   teachers: string;
   /** How many such calls there were within the second: repeats of one call are one entry. */
   calls: number;
+  /** The district school it was answered at (its sourcedId); null at the deployment's own school. */
+  school: string | null;
 }
 
 /** A student or class an audited call touched, to find the call by. */

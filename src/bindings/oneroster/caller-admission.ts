@@ -25,7 +25,7 @@ export async function admitCaller(
   const close: Record<string, string> = closeAfter ? { Connection: 'close' } : {};
   const access = bearerAccess(request.headers.authorization, parts, needed);
   if (!access.ok) {
-    log.warn('OneRoster request refused', { address: record.address, reason: access.reason });
+    log.warn('OneRoster request refused', { school: record.school, address: record.address, reason: access.reason });
     const challenge: Record<string, string> = access.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
     const codeMinor = access.status === 401 ? 'unauthorisedrequest' : 'forbidden';
     sendStatusInfo(response, access.status, codeMinor, access.reason, { ...challenge, ...close });

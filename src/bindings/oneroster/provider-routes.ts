@@ -31,6 +31,7 @@ export function providerRoutes(parts: ProviderParts): ProviderRoutes {
       await route(request, response, record);
     } catch (error) {
       log.error('OneRoster request failed', {
+        school: record.school,
         path: (request.url ?? '/').split('?')[0].slice(0, 200),
         error: error instanceof Error ? error.stack : String(error),
       });

@@ -84,7 +84,7 @@ export async function answerTokenRequest(
   const holder = recognition.kind === 'identified' ? parts.callers.secretHolder(recognition.identity.name) : undefined;
   if (!holder) {
     const reason = recognition.kind === 'refused' ? recognition.reason : 'not a caller with a secret';
-    log.warn('token refused', { address: record.address, reason });
+    log.warn('token refused', { school: record.school, address: record.address, reason });
     return refuse(response, 401, 'invalid_client', 'the client was not accepted', { 'WWW-Authenticate': CHALLENGE });
   }
   record.caller = holder.identity.name;

@@ -11,12 +11,12 @@ export async function appendPostgresAuditBatch(
   await store.transaction().execute(async (db) => {
     if (events.length > 0) {
       await sql`insert into audit_events
-          (id, occurred_at, caller, address, operation, binding, outcome, teachers, calls)
+          (id, occurred_at, caller, address, operation, binding, outcome, teachers, calls, school)
         select * from unnest(${column(events, (e) => e.id)}::text[], ${column(events, (e) => e.occurred_at)}::text[],
           ${column(events, (e) => e.caller)}::text[], ${column(events, (e) => e.address)}::text[],
           ${column(events, (e) => e.operation)}::text[], ${column(events, (e) => e.binding)}::text[],
           ${column(events, (e) => e.outcome)}::text[], ${column(events, (e) => e.teachers)}::text[],
-          ${column(events, (e) => e.calls)}::integer[])
+          ${column(events, (e) => e.calls)}::integer[], ${column(events, (e) => e.school)}::text[])
         on conflict do nothing`.execute(db);
     }
     if (subjects.length > 0) {

@@ -17,7 +17,7 @@ const LOOK_EVERY_MS = 3_600_000;
 export function startRetentionSchedule(
   store: Store,
   settings: RetentionSettings,
-  options: { node: () => string; now: () => Date; firstAfterMs?: number },
+  options: { node: () => string; now: () => Date; firstAfterMs?: number; school?: string },
 ): RetentionSchedule {
   let running: Promise<void> | undefined;
   let stopped = false;
@@ -31,7 +31,10 @@ export function startRetentionSchedule(
     if (stopped || running) return;
     running = look()
       .catch((error: unknown) =>
-        log.error('retention after leaving failed', { error: error instanceof Error ? error.message : String(error) }),
+        log.error('retention after leaving failed', {
+          school: options.school,
+          error: error instanceof Error ? error.message : String(error),
+        }),
       )
       .finally(() => {
         running = undefined;

@@ -87,6 +87,7 @@ export const SERVICE_DECLARATIONS: TableDeclarations<ServiceTableName> = {
       outcome: NO,
       teachers: personal('teacher', 'the teachers the answer showed, by id'),
       calls: NO,
+      school: NO,
     },
     about: { student: { rule: 'audited-calls' } },
     erasure: { keep: 'who saw which id, when: the record the school must keep' },

@@ -17,8 +17,8 @@ export function appendSqliteAuditBatch(
 ): void {
   const insertEvent = database.prepare(
     'insert or ignore into audit_events' +
-      ' (id, occurred_at, caller, address, operation, binding, outcome, teachers, calls)' +
-      ' values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ' (id, occurred_at, caller, address, operation, binding, outcome, teachers, calls, school)' +
+      ' values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const insertSubject = database.prepare(
     'insert or ignore into audit_subjects (event_id, kind, subject_id) values (?, ?, ?)',
@@ -36,6 +36,7 @@ export function appendSqliteAuditBatch(
           event.outcome,
           event.teachers,
           event.calls,
+          event.school,
         ),
     ),
     ...subjects.map((subject) => () => insertSubject.run(subject.event_id, subject.kind, subject.subject_id)),
