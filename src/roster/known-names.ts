@@ -13,11 +13,17 @@ const KEPT_FILES = [...ONEROSTER_COLLECTIONS, ...ONEROSTER_12_COLLECTIONS].map((
  * records of the tables rows name (by the ledger's sourcedId, or the one made up for a record
  * without), and the rows kept whole. The same set, restricted to `names`, as the one the export
  * gives back kept lists by (giving-back.ts): a kept list naming a record the school no longer has
- * comes back without it, on a page as in the whole file.
+ * comes back without it, on a page as in the whole file. `stored`: sourcedIds of records the
+ * caller has just read from the store, known without a look-up.
  */
-export async function knownNames(connection: ImportConnection, names: Iterable<string>): Promise<Set<string>> {
-  const wanted = [...new Set(names)].filter((name) => name !== '');
+export async function knownNames(
+  connection: ImportConnection,
+  names: Iterable<string>,
+  stored: ReadonlySet<string> = new Set(),
+): Promise<Set<string>> {
+  const wanted = [...new Set(names)].filter((name) => name !== '' && !stored.has(name));
   const known = await ledgeredSourcedIds(connection, NAMED_TABLES, wanted);
+  for (const name of stored) known.add(name);
   const unknown = () => wanted.filter((name) => !known.has(name));
   if (unknown().length > 0)
     for (const name of await keptWholeSourcedIds(connection, KEPT_FILES, unknown())) known.add(name);

@@ -83,7 +83,9 @@ async function exportedRows(
     cells.map((values) => String(values[0] ?? '')),
   );
   const fieldsOf = new Map([...kept].map(([sourcedId, fields]) => [sourcedId, keptFieldsOf(fields)]));
-  const known = await knownNames(connection, [...fieldsOf.values()].flatMap(namesIn));
+  // The records the page's rows name that were just read (the school, their guardians) need no look-up.
+  const stored = new Set(school.storedSourcedIds());
+  const known = await knownNames(connection, [...fieldsOf.values()].flatMap(namesIn), stored);
   const merge = { ...outline.merge, known };
   return cells.map((values) => mergedRow(merge, outline.columns, values, fieldsOf.get(String(values[0] ?? ''))));
 }
