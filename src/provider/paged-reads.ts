@@ -32,15 +32,12 @@ export async function pageFromStore(
   if ('codeMinor' in query) return undefined;
   const pages = await reading.userPages?.();
   if (!pages) return undefined;
-  const make = recordMaker(
-    collection.file,
-    pages.columns.map((column) => cellText(column).trim()),
-    version,
-  );
   const { role } = collection;
   const total = pages.total(role);
   const records = async (each: (record: Json) => boolean | Promise<boolean>) => {
     if (query.offset >= total) return;
+    const columns = (await pages.columns()).map((column) => cellText(column).trim());
+    const make = recordMaker(collection.file, columns, version);
     await pages.rows(role, query.offset, query.limit, (values) => each(make(values.map(cellText))));
   };
   return { query, page: { total, records } };

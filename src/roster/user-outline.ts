@@ -4,13 +4,14 @@ import { countSchoolRows, type StoredRow } from '../store/roster/school-reader';
 import { type SchoolTableName, schoolTable } from '../store/roster/school-tables';
 import {
   firstKeptRowsHolding,
+  keptRowsOfFile,
   type KeptRowToResolve,
   keptRowsToResolve,
   type RoleTable,
   unledgeredIds,
 } from '../store/queries/roster-pages';
 import { users } from './collections/users';
-import { extraColumns, type KeptMerge, type MergedColumns, mergedColumns, mergedRow, namesKnown } from './giving-back';
+import { extraColumns, type KeptMerge, type MergedColumns, mergedColumns, namesKnown } from './giving-back';
 import { isNeverKept } from './kept-fields';
 import { knownNames } from './known-names';
 import { requiredColumnsOf } from './oneroster-columns';
@@ -27,17 +28,23 @@ import { restoreCell } from './spreadsheet-cells';
  * those than a page can hold is read whole (undefined).
  */
 export interface UsersOutline {
-  /** The export's header and the kept columns it lacks, as the export writes them. */
-  readonly header: readonly string[];
-  readonly columns: MergedColumns;
-  readonly merge: Omit<KeptMerge, 'known'>;
   readonly counts: ReadonlyMap<string, number>;
   /** By table, the rows (by id) whose kept role is not their table's, and that role. */
   readonly roles: ReadonlyMap<SchoolTableName, ReadonlyMap<number, string>>;
-  /** The kept rows given back on their own, merged, in sourcedId order. */
-  readonly alone: readonly (readonly unknown[])[];
+  /** The kept rows given back on their own, in sourcedId order, each with the role its cell reads. */
+  readonly alone: readonly { readonly fields: Readonly<Record<string, string>>; readonly role?: string }[];
+  /** What the rows kept alone are merged by. */
+  readonly merge: KeptMerge;
   /** The school's own row, which every user names. */
   readonly schools: StoredRow[];
+  /** The file's columns, read when a page's first row is made (after its count is answered), once. */
+  layout(connection: ImportConnection): Promise<UsersLayout>;
+}
+
+/** users.csv's columns: the export's header and the kept columns it lacks, as the export writes them. */
+export interface UsersLayout {
+  readonly header: readonly string[];
+  readonly columns: MergedColumns;
 }
 
 export const USERS_FILE = 'users.csv';
@@ -71,19 +78,22 @@ function keptRole(fields: Readonly<Record<string, string>>): string | undefined 
 
 /**
  * The kept columns the header lacks, in the order the whole file's rows first have them: found
- * from the first row holding each, which is where a reading of every row first meets it.
+ * from the first row holding each, which is where a reading of every row first meets it (every
+ * row is read only for a key the engine cannot look up, with a quote in its name).
  */
-async function keptExtraColumns(connection: ImportConnection, header: readonly string[]) {
+async function usersLayout(connection: ImportConnection): Promise<UsersLayout> {
+  const header: readonly string[] = users.export.header;
   const present = new Set(header.map((column) => column.toLowerCase()));
   const keys = (await keptColumns(connection, USERS_FILE)).filter(
     (key) => !isNeverKept(key) && !present.has(key.toLowerCase()),
   );
-  if (keys.length === 0) return [];
-  const rows = await firstKeptRowsHolding(connection, USERS_FILE, keys);
-  const extra = extraColumns(header, new Map(rows.map((row) => [row.sourced_id, keptFieldsOf(row.fields)])));
-  // A key the engine cannot look up (a quote in its name) is missed: then the file is read whole.
-  const wanted = new Set(keys.map((key) => key.toLowerCase()));
-  return extra.length === wanted.size ? extra : undefined;
+  const rows = keys.length === 0 ? [] : await firstKeptRowsHolding(connection, USERS_FILE, keys);
+  const rowsOf = (found: Array<{ sourced_id: string; fields: string }>) =>
+    new Map(found.map((row) => [row.sourced_id, keptFieldsOf(row.fields)]));
+  let extra = extraColumns(header, rowsOf(rows));
+  if (extra.length !== new Set(keys.map((key) => key.toLowerCase())).size)
+    extra = extraColumns(header, rowsOf(await keptRowsOfFile(connection, USERS_FILE)));
+  return { header: [...header, ...extra], columns: mergedColumns(header, extra) };
 }
 
 /** The rows no ledger entry gives to a record, given to the record whose made-up sourcedId they carry. */
@@ -109,13 +119,8 @@ export async function readUsersOutline(connection: ImportConnection): Promise<Us
   const counts = await countSchoolRows(connection, tables);
   // A school without users writes no users.csv, or one of kept rows alone: read whole.
   if ([...counts.values()].every((count) => count === 0)) return undefined;
-  const header: readonly string[] = users.export.header;
-  const extra = await keptExtraColumns(connection, header);
-  if (!extra) return undefined;
   const found = await keptRowsToResolve(connection, USERS_FILE, USER_ROLE_TABLES, CHOSEN_ROLES);
   if (found.length > MOST_ROWS_TO_RESOLVE) return undefined;
-  const columns = mergedColumns(header, extra);
-  const merge = { needed: new Set(requiredColumnsOf(USERS_FILE, '1.1').map((column) => column.toLowerCase())) };
   const roles = new Map<SchoolTableName, Map<number, string>>(USER_ROLE_TABLES.map(({ table }) => [table, new Map()]));
   const alone: Array<Record<string, string>> = [];
   for (const row of await withMadeUpIds(connection, found)) {
@@ -130,16 +135,22 @@ export async function readUsersOutline(connection: ImportConnection): Promise<Us
     if (other) roles.get(row.table)?.set(row.id, role ?? '');
   }
   const known = await knownNames(connection, alone.flatMap(namesIn));
-  const given = alone.filter((fields) => namesKnown(known, fields));
-  const school = new SchoolSnapshot(connection);
+  const needed = new Set(requiredColumnsOf(USERS_FILE, '1.1').map((column) => column.toLowerCase()));
+  let layout: Promise<UsersLayout> | undefined;
   return {
-    header: [...header, ...extra],
-    columns,
-    merge,
     counts,
     roles,
-    alone: given.map((fields) => mergedRow({ ...merge, known }, columns, [], fields)),
-    schools: await school.load('schools'),
+    alone: alone.filter((fields) => namesKnown(known, fields)).map((fields) => ({ fields, role: keptRole(fields) })),
+    merge: { needed, known },
+    schools: await new SchoolSnapshot(connection).load('schools'),
+    layout(reader) {
+      layout ??= usersLayout(reader);
+      // A failed read (the store unreachable) is not kept: the next page tries again.
+      layout.catch(() => {
+        layout = undefined;
+      });
+      return layout;
+    },
   };
 }
 

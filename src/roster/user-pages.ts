@@ -5,10 +5,9 @@ import type { SchoolTableName } from '../store/roster/school-tables';
 import { guardianLinksOf, tableRowsAt, tableRowsWithIds } from '../store/queries/roster-pages';
 import { cellsOf } from './collections/collection';
 import { users } from './collections/users';
-import { mergedRow } from './giving-back';
+import { type MergedColumns, mergedRow } from './giving-back';
 import { knownNames } from './known-names';
 import { SchoolSnapshot } from './school-snapshot';
-import { restoreCell } from './spreadsheet-cells';
 import { keptFieldsOf, namesIn, USER_ROLE_TABLES, USERS_FILE, type UsersOutline } from './user-outline';
 
 /** A row of users.csv as a reader of the export's files sees it: the cells in the header's order. */
@@ -21,7 +20,8 @@ export type UserRowVisit = (values: readonly unknown[]) => boolean | Promise<boo
  * its order (the students, the teachers, the guardians, each by id, then the kept rows alone).
  */
 export interface UserPages {
-  readonly columns: readonly string[];
+  /** The file's columns, worked out once a version of the school (after a count, before the first row). */
+  columns(): Promise<readonly string[]>;
   total(role: string | undefined): number;
   rows(role: string | undefined, start: number, count: number, visit: UserRowVisit): Promise<void>;
 }
@@ -61,6 +61,7 @@ async function exportedRows(
   outline: UsersOutline,
   table: SchoolTableName,
   rows: StoredRow[],
+  columns: MergedColumns,
 ): Promise<unknown[][]> {
   const ids = rows.map((row) => row.id);
   const links = await guardianLinksOf(connection, table === 'students' ? ids : [], table === 'guardians' ? ids : []);
@@ -87,18 +88,18 @@ async function exportedRows(
   const stored = new Set(school.storedSourcedIds());
   const known = await knownNames(connection, [...fieldsOf.values()].flatMap(namesIn), stored);
   const merge = { ...outline.merge, known };
-  return cells.map((values) => mergedRow(merge, outline.columns, values, fieldsOf.get(String(values[0] ?? ''))));
+  return cells.map((values) => mergedRow(merge, columns, values, fieldsOf.get(String(values[0] ?? ''))));
 }
 
 export function userPages(connection: ImportConnection, outline: UsersOutline): UserPages {
-  const roleAt = outline.columns.lower.get('role') ?? -1;
   const alone = (role: string | undefined) =>
-    role === undefined ? outline.alone : outline.alone.filter((row) => restoreCell(String(row[roleAt] ?? '')) === role);
+    role === undefined ? outline.alone : outline.alone.filter((row) => row.role === role);
   return {
-    columns: outline.header,
+    columns: async () => (await outline.layout(connection)).header,
     total: (role) =>
       segmentsOf(connection, outline, role).reduce((sum, segment) => sum + segment.count, 0) + alone(role).length,
     async rows(role, start, count, visit) {
+      const { columns } = await outline.layout(connection);
       let skip = start;
       let left = count;
       for (const segment of segmentsOf(connection, outline, role)) {
@@ -107,14 +108,15 @@ export function userPages(connection: ImportConnection, outline: UsersOutline): 
           const rows = await segment.read(at, Math.min(CHUNK, left), after);
           after = rows[rows.length - 1]?.id;
           if (after === undefined) break;
-          for (const values of await exportedRows(connection, outline, segment.table, rows)) {
+          for (const values of await exportedRows(connection, outline, segment.table, rows, columns)) {
             left -= 1;
             if (!(await visit(values))) return;
           }
         }
         skip = Math.max(0, skip - segment.count);
       }
-      for (const values of alone(role).slice(skip, skip + left)) if (!(await visit(values))) return;
+      for (const { fields } of alone(role).slice(skip, skip + left))
+        if (!(await visit(mergedRow(outline.merge, columns, [], fields)))) return;
     },
   };
 }

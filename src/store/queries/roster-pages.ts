@@ -261,3 +261,13 @@ export async function firstKeptRowsHolding(
     [file, ...first],
   );
 }
+
+/** Every kept row of `file`, in sourcedId order. */
+export function keptRowsOfFile(
+  connection: ImportConnection,
+  file: string,
+): Promise<Array<{ sourced_id: string; fields: string }>> {
+  return connection.all('SELECT f.sourced_id, f.fields FROM roster_fields f WHERE f.file = ? ORDER BY f.sourced_id', [
+    file,
+  ]);
+}
