@@ -30,6 +30,8 @@ export interface ExportedRows {
    * a mark's, and marks are read afresh each time), so this does nothing.
    */
   changed(): void;
+  /** Stops reading files into memory in the background, and waits for such reads to end: before the store closes. */
+  close(): Promise<void>;
 }
 
 /**
@@ -74,5 +76,9 @@ async function openStoreReading(store: Store): Promise<StoreReading> {
 
 export function exportedRowsOf(store: Store): ExportedRows {
   const copy = new SchoolCopy(() => rosterVersion(store));
-  return { open: () => copy.reading(() => openStoreReading(store)), changed: () => undefined };
+  return {
+    open: () => copy.reading(() => openStoreReading(store)),
+    changed: () => undefined,
+    close: () => copy.close(),
+  };
 }
