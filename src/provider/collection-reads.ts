@@ -3,6 +3,7 @@ import { type Json, recordMaker, type RestVersion } from '../roster/rest-records
 import type { SchoolReading } from './exported-rows';
 import { GRADEBOOK, GRADEBOOK_NESTED, GRADEBOOK_NESTED_READS } from './gradebook-collections';
 import { NESTED, NESTED_READS, type Narrowing } from './nested-collections';
+import { pageFromStore } from './paged-reads';
 import { pageOf, type RecordPage, type RecordScan } from './record-pages';
 import type { QueryProblem, RecordQuery } from './record-query';
 import { type Collection, ROSTERING, type RowReader, rowReader } from './rostering-collections';
@@ -118,6 +119,10 @@ export async function readCollection(
   const collection = collectionOf(service, segments);
   if (!collection) return { kind: 'unknown-path' };
   const nested = segments.length === 3 ? `${segments[0]}/${segments[2]}` : undefined;
+  if (tombstones.length === 0) {
+    const paged = await pageFromStore(reading, collection, segments, search, scope, version);
+    if (paged) return { kind: 'list', key: collection.plural, ...paged };
+  }
   // Only the files a scope or a nesting is decided by are read whole; the collection is scanned.
   const school = await reading.whole([...readsForScope(scope), ...((nested && service.reads[nested]) || [])]);
   const visible = visibleTo(scope, school);

@@ -3,13 +3,15 @@ import { restoreCell } from '../roster/spreadsheet-cells';
 import type { Store } from '../store/open-store';
 import { rosterVersion } from '../store/queries/roster-version';
 import { openImportConnection } from '../store/roster/import-connection';
+import { readUsersOutline } from '../roster/user-outline';
+import { userPages } from '../roster/user-pages';
 import { SchoolCopy } from './school-copy';
-import type { ExportedFile, RowVisit, SchoolReading } from './school-reading';
+import type { ExportedFile, RowVisit, SchoolReading, StoreReading } from './school-reading';
 
 export type { ExportedFile, ExportedSchool, RowVisit, SchoolReading } from './school-reading';
 
 /** A cell as the exported file is read back: written as text, and a neutralised one restored. */
-function cellText(value: unknown): string {
+export function cellText(value: unknown): string {
   return restoreCell(value === null || value === undefined ? '' : String(value));
 }
 
@@ -28,46 +30,55 @@ export interface ExportedRows {
    * a mark's, and marks are read afresh each time), so this does nothing.
    */
   changed(): void;
+  /** Stops reading files into memory in the background, and waits for such reads to end: before the store closes. */
+  close(): Promise<void>;
 }
 
-/** Opens a reading of the store itself: the row sources and kept fields read, on a connection of its own. */
-async function openStoreReading(store: Store): Promise<SchoolReading> {
+/**
+ * Opens a reading of the store itself, on a connection of its own: the row sources and kept fields
+ * are read when a file is first scanned, and not at all for users.csv read a page at a time.
+ */
+async function openStoreReading(store: Store): Promise<StoreReading> {
   const connection = await openImportConnection(store.connection);
-  try {
-    const rows = await openGivenBackRows(connection);
-    const scan = async (file: string, visit: RowVisit) => {
-      let columns: string[] | undefined;
-      await rows.scan(file, {
-        header: (names) => {
-          columns = names.map((name) => cellText(name).trim());
-        },
-        row: (values) => visit(columns ?? [], values.map(cellText)),
-      });
-      return columns;
-    };
-    return {
-      scan,
-      async whole(files) {
-        const school = new Map<string, ExportedFile>();
-        for (const file of new Set(files)) {
-          const read: string[][] = [];
-          const columns = await scan(file, (_columns, values) => {
-            read.push([...values]);
-            return true;
-          });
-          if (columns) school.set(file, { columns, rows: read });
-        }
-        return school;
+  let given: ReturnType<typeof openGivenBackRows> | undefined;
+  const scan = async (file: string, visit: RowVisit) => {
+    let columns: string[] | undefined;
+    given ??= openGivenBackRows(connection);
+    await (await given).scan(file, {
+      header: (names) => {
+        columns = names.map((name) => cellText(name).trim());
       },
-      close: () => connection.release(),
-    };
-  } catch (error) {
-    await connection.release();
-    throw error;
-  }
+      row: (values) => visit(columns ?? [], values.map(cellText)),
+    });
+    return columns;
+  };
+  return {
+    scan,
+    async whole(files) {
+      const school = new Map<string, ExportedFile>();
+      for (const file of new Set(files)) {
+        const read: string[][] = [];
+        const columns = await scan(file, (_columns, values) => {
+          read.push([...values]);
+          return true;
+        });
+        if (columns) school.set(file, { columns, rows: read });
+      }
+      return school;
+    },
+    async userPages(keep) {
+      const outline = await keep('users', () => readUsersOutline(connection));
+      return outline && userPages(connection, outline);
+    },
+    close: () => connection.release(),
+  };
 }
 
 export function exportedRowsOf(store: Store): ExportedRows {
   const copy = new SchoolCopy(() => rosterVersion(store));
-  return { open: () => copy.reading(() => openStoreReading(store)), changed: () => undefined };
+  return {
+    open: () => copy.reading(() => openStoreReading(store)),
+    changed: () => undefined,
+    close: () => copy.close(),
+  };
 }

@@ -16,6 +16,8 @@ export interface Collection {
   readonly scopes: readonly string[];
   /** Which of the file's rows are of it; all when undefined. */
   readonly keeps?: (row: RowReader) => boolean;
+  /** For users of one role (students, teachers): that role, which `keeps` chooses by. */
+  readonly role?: string;
 }
 
 /** A row read by its column names. */
@@ -26,10 +28,8 @@ const DEMOGRAPHICS = ['roster-demographics.readonly', 'roster.readonly'];
 const GUARDIANS = ['parent', 'guardian', 'relative'];
 
 const ofType = (type: string) => (row: RowReader) => row('type') === type;
-const ofRole =
-  (...roles: string[]) =>
-  (row: RowReader) =>
-    roles.includes(row('role'));
+/** The users of one role: a row's role must be exactly it. */
+const ofRole = (role: string) => ({ role, keeps: (row: RowReader) => row('role') === role });
 
 export const ROSTERING: Readonly<Record<string, Collection>> = {
   orgs: { file: 'orgs', plural: 'orgs', singular: 'org', scopes: CORE },
@@ -52,8 +52,8 @@ export const ROSTERING: Readonly<Record<string, Collection>> = {
   courses: { file: 'courses', plural: 'courses', singular: 'course', scopes: CORE },
   classes: { file: 'classes', plural: 'classes', singular: 'class', scopes: CORE },
   users: { file: 'users', plural: 'users', singular: 'user', scopes: CORE },
-  students: { file: 'users', plural: 'users', singular: 'user', scopes: CORE, keeps: ofRole('student') },
-  teachers: { file: 'users', plural: 'users', singular: 'user', scopes: CORE, keeps: ofRole('teacher') },
+  students: { file: 'users', plural: 'users', singular: 'user', scopes: CORE, ...ofRole('student') },
+  teachers: { file: 'users', plural: 'users', singular: 'user', scopes: CORE, ...ofRole('teacher') },
   enrollments: { file: 'enrollments', plural: 'enrollments', singular: 'enrollment', scopes: CORE },
   demographics: { file: 'demographics', plural: 'demographics', singular: 'demographics', scopes: DEMOGRAPHICS },
 };

@@ -1,3 +1,5 @@
+import type { UserPages } from '../roster/user-pages';
+
 /** What a request reads of the school's OneRoster files (exported-rows.ts gives it). */
 export interface ExportedFile {
   readonly columns: readonly string[];
@@ -16,5 +18,18 @@ export interface SchoolReading {
   whole(files: readonly string[]): Promise<ExportedSchool>;
   /** Hands each row of `file` to `visit` (false stops); its columns, undefined when the export writes no such file. */
   scan(file: string, visit: RowVisit): Promise<readonly string[] | undefined>;
+  /**
+   * users.csv read from the store a page at a time, when the reading does not hold the file
+   * already; undefined when it does, or when the file is better read whole.
+   */
+  userPages?(): Promise<UserPages | undefined>;
   close(): Promise<void>;
+}
+
+/** Keeps what is worked out of the whole school once per version of the store (users.csv's outline). */
+export type KeepOnce = <Value>(name: string, read: () => Promise<Value>) => Promise<Value>;
+
+/** A reading of the store itself: its users.csv in pages, with what the pages share kept by `keep`. */
+export interface StoreReading extends Omit<SchoolReading, 'userPages'> {
+  userPages(keep: KeepOnce): Promise<UserPages | undefined>;
 }

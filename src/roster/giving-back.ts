@@ -77,7 +77,7 @@ function knownSourcedIds(kept: ReadonlyMap<string, KeptRows>, stored: ReadonlySe
 }
 
 /** Whether every record a kept row names is known, so that the row may come back on its own. */
-function namesKnown(known: ReadonlySet<string>, fields: Readonly<Record<string, string>>): boolean {
+export function namesKnown(known: ReadonlySet<string>, fields: Readonly<Record<string, string>>): boolean {
   return Object.entries(fields).every(
     ([column, value]) =>
       !/sourcedids?$/i.test(column) ||
@@ -97,22 +97,33 @@ function knownOnly(known: ReadonlySet<string>, value: string): string {
     : names.filter((name) => name !== '' && known.has(name)).join(',');
 }
 
+/** What a file's exported rows are merged with their kept fields by. */
+export interface KeptMerge {
+  /** The columns (lower-cased) the export's value is kept in even when the school's row has none. */
+  readonly needed: ReadonlySet<string>;
+  /** The sourcedIds a kept list may name (all of those a kept row names, at least). */
+  readonly known: ReadonlySet<string>;
+}
+
 /** A file of the export that has kept rows, and what its rows are merged with. */
-interface KeptFile {
+interface KeptFile extends KeptMerge {
   readonly inner: BundleWriter;
   readonly name: string;
   /** The export's own header. */
   readonly header: readonly string[];
   readonly rows: KeptRows;
-  /** The columns (lower-cased) the export's value is kept in even when the school's row has none. */
-  readonly needed: ReadonlySet<string>;
-  readonly known: ReadonlySet<string>;
 }
 
 /** Where a row's fields go: each column (lower-cased) by its index, and the header's width. */
-interface MergedColumns {
+export interface MergedColumns {
   readonly lower: ReadonlyMap<string, number>;
   readonly width: number;
+}
+
+/** The merged file's columns: the export's header, then the kept columns it lacks. */
+export function mergedColumns(header: readonly string[], extra: readonly string[]): MergedColumns {
+  const lower = new Map([...header, ...extra].map((column, index) => [column.toLowerCase(), index]));
+  return { lower, width: header.length + extra.length };
 }
 
 /**
@@ -123,8 +134,7 @@ interface MergedColumns {
 function keptFileWriter(target: KeptFile, given: (count: number) => void): CsvWriter {
   const { inner, name, header, rows } = target;
   const extra = extraColumns(header, rows);
-  const lower = new Map([...header, ...extra].map((column, index) => [column.toLowerCase(), index]));
-  const columns: MergedColumns = { lower, width: header.length + extra.length };
+  const columns = mergedColumns(header, extra);
   const file = inner.file(name, [...header, ...extra]);
   const seen = new Set<string>();
   return {
@@ -148,7 +158,7 @@ function keptFileWriter(target: KeptFile, given: (count: number) => void): CsvWr
 }
 
 /** The kept rows' columns the header does not have (compared lower-cased), in the order first met. */
-function extraColumns(header: readonly string[], rows: KeptRows): string[] {
+export function extraColumns(header: readonly string[], rows: KeptRows): string[] {
   const present = new Set(header.map((column) => column.toLowerCase()));
   const extra: string[] = [];
   for (const fields of rows.values()) {
@@ -163,8 +173,8 @@ function extraColumns(header: readonly string[], rows: KeptRows): string[] {
 }
 
 /** An exported row (`values`, in header order) with the fields kept for it, or a kept row alone. */
-function mergedRow(
-  target: KeptFile,
+export function mergedRow(
+  target: KeptMerge,
   columns: MergedColumns,
   values: readonly unknown[],
   fields: Readonly<Record<string, string>> | undefined,

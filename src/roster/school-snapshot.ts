@@ -24,6 +24,15 @@ export class SchoolSnapshot {
     return rows;
   }
 
+  /**
+   * Holds some rows of a table read elsewhere (a page of them), and the sourcedIds of the other
+   * records of it they name (`named`): a row source then yields those rows alone.
+   */
+  hold(table: SchoolTableName, rows: StoredRow[], named: readonly StoredRow[] = []): void {
+    this.rows.set(table, rows);
+    this.sourcedIds.set(table, new Map([...named, ...rows].map((row) => [row.id, this.sourcedIdOf(table, row)])));
+  }
+
   sourcedIdOf(table: SchoolTableName, row: StoredRow): string {
     if (row.sourced_id) return row.sourced_id;
     if (table === 'grade_levels') return codeForOrdinal(Number(row.ordinal), row.id);

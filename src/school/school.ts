@@ -196,6 +196,7 @@ export async function openSchool(store: Store, shared: SchoolShared): Promise<Sc
     const delivery = worker?.stop(deadline);
     await rounds.stopIntake();
     await callsEnded?.();
+    await provider.exportedRows.close();
     await delivery;
     await rounds.drain(deadline);
     callers.stop();
