@@ -1,8 +1,7 @@
 import type { ImportConnection } from '../store/roster/import-connection';
 import { keptWholeSourcedIds, ledgeredSourcedIds, unledgeredIds } from '../store/queries/roster-pages';
-import { ONEROSTER_12_COLLECTIONS, ONEROSTER_COLLECTIONS } from './collections/registry';
+import { NAMED_TABLES, ONEROSTER_12_COLLECTIONS, ONEROSTER_COLLECTIONS } from './collections/registry';
 import { SchoolSnapshot } from './school-snapshot';
-import { NAMED_TABLES } from './school-rows';
 import { generatedIdOf } from './sourced-ids';
 
 /** The files whose rows kept whole are records an export gives back, and so may be named. */
