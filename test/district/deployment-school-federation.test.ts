@@ -1,8 +1,7 @@
 import type { RunningService } from '../../src/service';
-import type { EngineSettings } from '../../src/store/engine-driver';
 import type { Store } from '../../src/store/open-store';
 import { REMOTE_TEST_SETTINGS } from '../support/callers';
-import { makeTestDistrict, type TestDistrict, withStoreAt } from '../support/district';
+import { makeTestDistrict, outboxSize, type TestDistrict, withStoreAt } from '../support/district';
 import { describeEachEngine } from '../support/engines';
 import { callJson } from '../support/json-calls';
 import { markNotesParameters, owedMarkNotes } from '../support/mark-notes';
@@ -25,16 +24,6 @@ const NAME_AT_OWN = 'غياب بعذر — مدرسة النشر';
 const NAME_AT_B = 'غياب بعذر — المدرسة ب';
 /** The deployment's own school's address as its clients know it: no such host answers. */
 const OWN_SCHOOL_URL = 'http://own-school.example.test';
-
-async function outboxSize(settings: EngineSettings): Promise<number> {
-  const { n } = await withStoreAt(settings, (store) =>
-    store.db
-      .selectFrom('outbox_messages')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  );
-  return Number(n);
-}
 
 /** Names absence type 1 of a school's store: the name tells which store answered. */
 function namedAbsenceType(name: string) {

@@ -1,7 +1,6 @@
 import type { RunningService } from '../../src/service';
-import type { EngineSettings } from '../../src/store/engine-driver';
 import { REMOTE_TEST_SETTINGS } from '../support/callers';
-import { makeTestDistrict, type TestDistrict, withStoreAt } from '../support/district';
+import { makeTestDistrict, outboxSize, type TestDistrict, withStoreAt } from '../support/district';
 import { describeEachEngine } from '../support/engines';
 import { type FakeGateway, startFakeGateway } from '../support/fake-gateway';
 import { callJson } from '../support/json-calls';
@@ -20,16 +19,6 @@ import { TEST_TODAY } from '../support/stores';
 const NOTES = '/NotificationNotes.asmx';
 const SECRET = 'district-federation-secret-0123';
 const NAME_AT_B = 'غياب بعذر — المدرسة ب';
-
-async function outboxSize(settings: EngineSettings): Promise<number> {
-  const { n } = await withStoreAt(settings, (store) =>
-    store.db
-      .selectFrom('outbox_messages')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  );
-  return Number(n);
-}
 
 describeEachEngine('calls for another school of the district, served in process', (engine) => {
   let district: TestDistrict;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { RunningService } from '../../src/service';
 import { describeEachEngine } from '../support/engines';
 import { schemaProblems } from '../support/oneroster-json-schema';
-import { idsOf, startProviderService, tokenFor, withToken } from '../support/provider-client';
+import { idsOf, startProviderWithToken, withToken } from '../support/provider-client';
 import { importBundle, problemsOf } from '../support/roster-import';
 import { openTestStore } from '../support/stores';
 
@@ -35,11 +35,10 @@ describeEachEngine('a 1.2 gradebook served', (engine) => {
     } finally {
       await store.close();
     }
-    let secrets: Record<string, string>;
-    ({ service, secrets } = await startProviderService(storeSettings, [
-      { name: 'lms', secret: true, operations: ['roster', 'gradebook'] },
-    ]));
-    token = await tokenFor(service, 'lms', secrets.lms);
+    ({ service, token } = await startProviderWithToken(storeSettings, {
+      name: 'lms',
+      operations: ['roster', 'gradebook'],
+    }));
   });
   afterAll(() => service.close());
 

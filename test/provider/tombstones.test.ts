@@ -2,10 +2,8 @@ import { sql } from 'kysely';
 import type { RunningService } from '../../src/service';
 import { eraseRows, planErasure } from '../../src/store/privacy/subject-erasure';
 import { describeEachEngine } from '../support/engines';
-import { ROSTERING, startProviderService, tokenFor, withToken } from '../support/provider-client';
-import { ARABIC_STUDENT, deltaBundle, smallSchool, writeBundle } from '../support/roster-bundle';
-import { importBundle, problemsOf } from '../support/roster-import';
-import { openTestStore } from '../support/stores';
+import { importSmallSchool, ROSTERING, startProviderService, tokenFor, withToken } from '../support/provider-client';
+import { ARABIC_STUDENT, deltaBundle, smallSchool } from '../support/roster-bundle';
 
 /**
  * A delta consumer, from another address on both engines, learns of the records a delta import
@@ -33,12 +31,7 @@ describeEachEngine('deleted records read as changes', (engine) => {
 
   beforeAll(async () => {
     storeSettings = engine.freshStoreSettings();
-    const store = await openTestStore(storeSettings);
-    try {
-      expect(problemsOf(await importBundle(store, writeBundle(school)))).toEqual([]);
-    } finally {
-      await store.close();
-    }
+    await importSmallSchool(storeSettings, school);
     ({ service, secrets } = await startProviderService(storeSettings, [
       { name: 'lms', secret: true, operations: ['roster', 'gradebook'] },
       { name: 'teacher-lms', secret: true, operations: ['roster', 'gradebook'], scope: 'teacher:501' },
@@ -54,12 +47,7 @@ describeEachEngine('deleted records read as changes', (engine) => {
       users: [{ ...rowOf(school.users, 's3'), status: 'tobedeleted', dateLastModified: changed }],
       results: [{ ...rowOf(school.results, 'r2'), status: 'tobedeleted', dateLastModified: changed }],
     });
-    const store = await openTestStore(storeSettings);
-    try {
-      expect(problemsOf(await importBundle(store, writeBundle(delta)))).toEqual([]);
-    } finally {
-      await store.close();
-    }
+    await importSmallSchool(storeSettings, delta);
     const users = (await get(`${ROSTERING}/users?${changesSince(before)}`)).body.users;
     expect(deleted(users)).toEqual([{ sourcedId: 's3', status: 'tobedeleted', dateLastModified: expect.any(String) }]);
     expect(String(deleted(users)[0].dateLastModified) >= before).toBe(true);

@@ -1,9 +1,7 @@
 import type { RunningService } from '../../src/service';
 import { describeEachEngine } from '../support/engines';
-import { startProviderService, tokenFor, withToken } from '../support/provider-client';
-import { deltaBundle, smallSchool, writeBundle } from '../support/roster-bundle';
-import { importBundle, problemsOf } from '../support/roster-import';
-import { openTestStore } from '../support/stores';
+import { importSmallSchool, startProviderWithToken, withToken } from '../support/provider-client';
+import { deltaBundle, smallSchool } from '../support/roster-bundle';
 
 /**
  * A delta consumer, from another address on both engines, learns of the gradebook records that
@@ -32,14 +30,7 @@ describeEachEngine('gradebook records deleted read as changes', (engine) => {
   };
   const idsDeletedSince = async (collection: string, since: string) =>
     (await deletedSince(collection, since)).map((record) => record.sourcedId).sort();
-  const imported = async (bundle: ReturnType<typeof smallSchool>) => {
-    const store = await openTestStore(storeSettings);
-    try {
-      expect(problemsOf(await importBundle(store, writeBundle(bundle)))).toEqual([]);
-    } finally {
-      await store.close();
-    }
-  };
+  const imported = (bundle: ReturnType<typeof smallSchool>) => importSmallSchool(storeSettings, bundle);
   const result = (lineItem: string, student: string, score: number) => ({
     result: {
       status: 'active',
@@ -52,17 +43,11 @@ describeEachEngine('gradebook records deleted read as changes', (engine) => {
 
   beforeAll(async () => {
     storeSettings = engine.freshStoreSettings();
-    const store = await openTestStore(storeSettings);
-    try {
-      expect(problemsOf(await importBundle(store, writeBundle(school)))).toEqual([]);
-    } finally {
-      await store.close();
-    }
-    let secrets: Record<string, string>;
-    ({ service, secrets } = await startProviderService(storeSettings, [
-      { name: 'lms', secret: true, operations: ['roster', 'gradebook'] },
-    ]));
-    token = await tokenFor(service, 'lms', secrets.lms);
+    await importSmallSchool(storeSettings, school);
+    ({ service, token } = await startProviderWithToken(storeSettings, {
+      name: 'lms',
+      operations: ['roster', 'gradebook'],
+    }));
   });
   afterAll(() => service.close());
 

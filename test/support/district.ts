@@ -39,6 +39,17 @@ export async function withStoreAt<T>(settings: EngineSettings, work: (store: Sto
   }
 }
 
+/** How many messages the outbox of the store at `settings` holds. */
+export async function outboxSize(settings: EngineSettings): Promise<number> {
+  const { n } = await withStoreAt(settings, (store) =>
+    store.db
+      .selectFrom('outbox_messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  );
+  return Number(n);
+}
+
 /**
  * A district deployment on the engine `engineSettings` select (a fresh store of
  * EngineUnderTest.freshStoreSettings()): the schools listed in a new DATA_DIR, each school's store
