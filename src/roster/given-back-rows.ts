@@ -1,9 +1,10 @@
 import type { ImportConnection } from '../store/roster/import-connection';
 import { readKeptFields } from '../store/roster/kept-fields';
 import type { BundleWriter } from './bundle-writer';
-import { cellsOf, type ExportPart } from './collections/collection';
+import { cellsOf, type ExportPart, type ExportSource } from './collections/collection';
 import { ONEROSTER_COLLECTIONS } from './collections/registry';
-import { givingBack } from './giving-back';
+import { givingBack, namesIn } from './giving-back';
+import { knownNames } from './known-names';
 import { withoutNeverKept } from './kept-fields';
 import { requiredColumnsOf } from './oneroster-columns';
 import { emit } from './school-snapshot';
@@ -13,11 +14,16 @@ import { collectionHeader, collectionRows, openSchoolRows } from './school-rows'
 export type KeptFiles = Map<string, Map<string, Record<string, string>>>;
 
 /**
- * The kept fields an export of `version` gives back. 1.1 has no roles.csv, and no result without
- * a score (a 1.2 result not submitted, or with a text score no scale maps): those are not given back.
+ * The kept fields an export of `version` gives back (of every file, or of `file` alone). 1.1 has
+ * no roles.csv, and no result without a score (a 1.2 result not submitted, or with a text score no
+ * scale maps): those are not given back.
  */
-export async function keptToGiveBack(connection: ImportConnection, version: '1.1' | '1.2'): Promise<KeptFiles> {
-  const kept = withoutNeverKept(await readKeptFields(connection));
+export async function keptToGiveBack(
+  connection: ImportConnection,
+  version: '1.1' | '1.2',
+  file?: string,
+): Promise<KeptFiles> {
+  const kept = withoutNeverKept(await readKeptFields(connection, file));
   if (version === '1.1') {
     kept.delete('roles.csv');
     for (const [sourcedId, fields] of kept.get('results.csv') ?? []) {
@@ -52,14 +58,39 @@ export interface GivenBackRows {
   scan(file: string, sink: RowSink): Promise<void>;
 }
 
-export async function openGivenBackRows(connection: ImportConnection): Promise<GivenBackRows> {
-  const source = await openSchoolRows(connection);
+/** What one file's rows are made from: its module's tables, and its kept fields with the names they hold known. */
+interface FileSource {
+  readonly source: ExportSource;
+  readonly kept: KeptFiles;
+  readonly known: ReadonlySet<string>;
+}
+
+/**
+ * Reads what `file`'s rows need and no more: the tables its module declares, the fields kept of
+ * that file alone, and which of the records those fields name the school knows, looked up one by
+ * one (knownNames) rather than known by reading every table and every kept field, which costs
+ * seconds in a large school whatever the file. The same rows as an export's, which knows every
+ * record: a name is known to both or to neither.
+ */
+async function fileSource(connection: ImportConnection, file: string): Promise<FileSource> {
+  const collection = COLLECTIONS.find((each) => each.name === file);
+  const source = await openSchoolRows(connection, collection?.export.reads.whole ?? []);
   // The kept rows of 1.2 (its results without a score among them): a 1.1 reader leaves those out itself.
-  const kept = await keptToGiveBack(connection, '1.2');
-  const stored = source.school.storedSourcedIds();
+  const kept = await keptToGiveBack(connection, '1.2', `${file}.csv`);
+  const names = [...(kept.get(`${file}.csv`)?.values() ?? [])].flatMap(namesIn);
+  const known = await knownNames(connection, names, source.school.storedSourcedIds());
+  return { source, kept, known };
+}
+
+export async function openGivenBackRows(connection: ImportConnection): Promise<GivenBackRows> {
+  // A file scanned twice by one reading (a count, then a page) is read once.
+  const sources = new Map<string, Promise<FileSource>>();
   return {
     async scan(file, sink) {
       const name = `${file}.csv`;
+      const read = sources.get(file) ?? fileSource(connection, file);
+      sources.set(file, read);
+      const { source, kept, known } = await read;
       const into: BundleWriter = {
         file(_name, header) {
           sink.header(header);
@@ -73,7 +104,7 @@ export async function openGivenBackRows(connection: ImportConnection): Promise<G
         omit: async () => {},
         close: async () => {},
       };
-      const writer = givingBack(into, kept, stored, (written) => requiredColumnsOf(written, '1.1'));
+      const writer = givingBack(into, kept, known, (written) => requiredColumnsOf(written, '1.1'));
       const collection = COLLECTIONS.find((each) => each.name === file);
       const counts: Record<string, number> = {};
       try {

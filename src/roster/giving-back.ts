@@ -76,6 +76,26 @@ function knownSourcedIds(kept: ReadonlyMap<string, KeptRows>, stored: ReadonlySe
   return known;
 }
 
+/** Whether a column names records (a reference or a list of them), by its name; worked out once a name. */
+const naming = new Map<string, boolean>();
+function namesRecords(column: string): boolean {
+  let names = naming.get(column);
+  if (names === undefined) {
+    names = /sourcedids?$/i.test(column) && column !== 'sourcedId';
+    // Column names come from the bundles' headers: few, but bounded all the same.
+    if (naming.size < 10_000) naming.set(column, names);
+  }
+  return names;
+}
+
+/** The sourcedIds a kept row's lists and references name (what giving back checks). */
+export function namesIn(fields: Readonly<Record<string, string>>): string[] {
+  const names: string[] = [];
+  for (const column in fields)
+    if (namesRecords(column)) for (const name of fields[column].split(',')) names.push(name.trim());
+  return names;
+}
+
 /** Whether every record a kept row names is known, so that the row may come back on its own. */
 export function namesKnown(known: ReadonlySet<string>, fields: Readonly<Record<string, string>>): boolean {
   return Object.entries(fields).every(

@@ -1,6 +1,7 @@
 import type { ImportConnection } from '../store/roster/import-connection';
 import { keptColumns } from '../store/roster/kept-fields';
 import { readGuardianLinks } from '../store/roster/school-reader';
+import type { SchoolTableName } from '../store/roster/school-tables';
 import type { Cell, ExportPart, ExportSource } from './collections/collection';
 import { NAMED_TABLES } from './collections/registry';
 import { SchoolSnapshot } from './school-snapshot';
@@ -13,11 +14,18 @@ import { SchoolSnapshot } from './school-snapshot';
  * collection modules declare (`NAMED_TABLES`).
  */
 
-/** Reads what the row sources need of the store, on the connection given (which stays the caller's). */
-export async function openSchoolRows(connection: ImportConnection): Promise<ExportSource> {
+/**
+ * Reads what the row sources need of the store, on the connection given (which stays the caller's):
+ * the tables every module declares, or only `tables` for a reader of some files.
+ */
+export async function openSchoolRows(
+  connection: ImportConnection,
+  tables: readonly SchoolTableName[] = NAMED_TABLES,
+): Promise<ExportSource> {
   const school = new SchoolSnapshot(connection);
-  for (const table of NAMED_TABLES) await school.load(table);
-  const links = await readGuardianLinks(connection);
+  for (const table of tables) await school.load(table);
+  // The links name guardians: a reading without them (one file's, not users.csv) has no use for them.
+  const links = tables.includes('guardians') ? await readGuardianLinks(connection) : [];
   // Each file's kept columns are read once: for results.csv, a pass over every mark's kept fields.
   const keptNames = new Map<string, Promise<readonly string[]>>();
   return {

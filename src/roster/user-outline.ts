@@ -11,7 +11,7 @@ import {
   unledgeredIds,
 } from '../store/queries/roster-pages';
 import { users } from './collections/users';
-import { extraColumns, type KeptMerge, type MergedColumns, mergedColumns, namesKnown } from './giving-back';
+import { extraColumns, type KeptMerge, type MergedColumns, mergedColumns, namesIn, namesKnown } from './giving-back';
 import { isNeverKept } from './kept-fields';
 import { knownNames } from './known-names';
 import { requiredColumnsOf } from './oneroster-columns';
@@ -152,11 +152,4 @@ export async function readUsersOutline(connection: ImportConnection): Promise<Us
       return layout;
     },
   };
-}
-
-/** The sourcedIds a kept row's lists and references name (what giving back checks). */
-export function namesIn(fields: Readonly<Record<string, string>>): string[] {
-  return Object.entries(fields).flatMap(([column, value]) =>
-    /sourcedids?$/i.test(column) && column !== 'sourcedId' ? value.split(',').map((name) => name.trim()) : [],
-  );
 }

@@ -5,10 +5,10 @@ import type { SchoolTableName } from '../store/roster/school-tables';
 import { guardianLinksOf, tableRowsAt, tableRowsWithIds } from '../store/queries/roster-pages';
 import { cellsOf } from './collections/collection';
 import { users } from './collections/users';
-import { type MergedColumns, mergedRow } from './giving-back';
+import { type MergedColumns, mergedRow, namesIn } from './giving-back';
 import { knownNames } from './known-names';
 import { SchoolSnapshot } from './school-snapshot';
-import { keptFieldsOf, namesIn, USER_ROLE_TABLES, USERS_FILE, type UsersOutline } from './user-outline';
+import { keptFieldsOf, USER_ROLE_TABLES, USERS_FILE, type UsersOutline } from './user-outline';
 
 /** A row of users.csv as a reader of the export's files sees it: the cells in the header's order. */
 export type UserRowVisit = (values: readonly unknown[]) => boolean | Promise<boolean>;

@@ -26,17 +26,20 @@ export async function writeKeptFields(
 }
 
 /**
- * Every kept row, by file then sourcedId, in sourcedId order, but the kept fields of stored marks:
- * there may be millions, and the export reads them with their marks (readSchoolTable's `kept`).
+ * Every kept row (or those of one `file`, such as 'users.csv'), by file then sourcedId, in
+ * sourcedId order, but the kept fields of stored marks: there may be millions, and the export
+ * reads them with their marks (readSchoolTable's `kept`).
  */
 export async function readKeptFields(
   connection: ImportConnection,
+  file?: string,
 ): Promise<Map<string, Map<string, Record<string, string>>>> {
   const files = new Map<string, Map<string, Record<string, string>>>();
   const rows = await connection.all<{ file: string; sourced_id: string; fields: string }>(
     'SELECT file, sourced_id, fields FROM roster_fields f WHERE NOT (f.file = ? AND EXISTS ' +
-      "(SELECT 1 FROM roster_ids r WHERE r.kind = 'marks' AND r.sourced_id = f.sourced_id)) ORDER BY file, sourced_id",
-    ['results.csv'],
+      "(SELECT 1 FROM roster_ids r WHERE r.kind = 'marks' AND r.sourced_id = f.sourced_id))" +
+      `${file === undefined ? '' : ' AND f.file = ?'} ORDER BY file, sourced_id`,
+    file === undefined ? ['results.csv'] : ['results.csv', file],
   );
   for (const row of rows) {
     let file = files.get(row.file);
