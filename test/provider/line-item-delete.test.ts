@@ -6,6 +6,7 @@ import { SILENT_PROGRESS } from '../../src/roster/progress';
 import type { RunningService } from '../../src/service';
 import { describeEachEngine } from '../support/engines';
 import { idsOf, importSmallSchool, startProviderWithToken, withToken } from '../support/provider-client';
+import { smallSchool } from '../support/roster-bundle';
 
 /**
  * An LMS DELETEs a line item holding results with no mark (exempt, not submitted) as well as
@@ -53,6 +54,12 @@ describeEachEngine('a line item DELETEd with its unscored results', (engine) => 
     expect(answer.status).toBe(200);
     return idsOf(answer.text, 'results').sort();
   };
+  const deletedSince = async (since: string) => {
+    const answer = await call(`/results?${changesSince(since)}`);
+    expect(answer.status).toBe(200);
+    const records = JSON.parse(answer.text).results as Array<Record<string, unknown>>;
+    return records.filter((record) => record.status === 'tobedeleted').map((record) => String(record.sourcedId));
+  };
   const exportedResultIds = async () => {
     const folder = await mkdtemp(join(tmpdir(), 'line-item-delete-'));
     try {
@@ -66,7 +73,12 @@ describeEachEngine('a line item DELETEd with its unscored results', (engine) => 
 
   beforeAll(async () => {
     const storeSettings = engine.freshStoreSettings();
-    await importSmallSchool(storeSettings);
+    // An imported 1.2 result without a score (kept whole by the import) on line item li3, beside its mark r4.
+    const school = smallSchool();
+    for (const row of school.manifest) if (row.propertyName === 'oneroster.version') row.value = '1.2';
+    const r4 = school.results.find((row) => row.sourcedId === 'r4');
+    school.results.push({ ...r4, sourcedId: 'r-imp-late', scoreStatus: 'not submitted', score: '' });
+    await importSmallSchool(storeSettings, school);
     ({ service, token } = await startProviderWithToken(storeSettings, {
       name: 'lms',
       operations: ['roster', 'gradebook'],
@@ -86,7 +98,7 @@ describeEachEngine('a line item DELETEd with its unscored results', (engine) => 
     const before = new Date().toISOString();
     expect((await call('/lineItems/li-trip', 'DELETE')).status).toBe(204);
 
-    expect(await resultIds('/results')).toEqual(['r-li1-exempt', 'r1', 'r2', 'r3', 'r4']);
+    expect(await resultIds('/results')).toEqual(['r-imp-late', 'r-li1-exempt', 'r1', 'r2', 'r3', 'r4']);
     for (const gone of ['r-trip-exempt', 'r-trip-late', 'r-trip-mark']) {
       expect((await call(`/results/${gone}`)).status).toBe(404);
     }
@@ -94,21 +106,22 @@ describeEachEngine('a line item DELETEd with its unscored results', (engine) => 
     expect(exported).toContain('r-li1-exempt');
     expect(exported.filter((id) => id.startsWith('r-trip-'))).toEqual([]);
     // A delta reader learns that each went, the unscored ones as the mark.
-    const changes = JSON.parse((await call(`/results?${changesSince(before)}`)).text).results as Array<
-      Record<string, unknown>
-    >;
-    const deleted = changes.filter((record) => record.status === 'tobedeleted').map((record) => record.sourcedId);
-    expect(deleted.sort()).toEqual(['r-trip-exempt', 'r-trip-late', 'r-trip-mark']);
+    expect((await deletedSince(before)).sort()).toEqual(['r-trip-exempt', 'r-trip-late', 'r-trip-mark']);
 
     // Written again, the line item holds none of its old results, and takes their sourcedIds as new.
     expect(await put(lineItem, '/lineItems/li-trip')).toBe(201);
     expect(await resultIds('/lineItems/li-trip/results')).toEqual([]);
     expect(await put(result('r-trip-exempt', 'li-trip', 's1', 'exempt'), '/results/r-trip-exempt')).toBe(201);
     expect(await resultIds('/lineItems/li-trip/results')).toEqual(['r-trip-exempt']);
-    const again = JSON.parse((await call(`/results?${changesSince(before)}`)).text).results as Array<
-      Record<string, unknown>
-    >;
-    const stillDeleted = again.filter((record) => record.status === 'tobedeleted').map((record) => record.sourcedId);
-    expect(stillDeleted.sort()).toEqual(['r-trip-late', 'r-trip-mark']);
+    expect((await deletedSince(before)).sort()).toEqual(['r-trip-late', 'r-trip-mark']);
+  });
+
+  test('an imported result without a score goes with its line item as the mark beside it does', async () => {
+    expect((await call('/results/r-imp-late')).status).toBe(200);
+    const before = new Date().toISOString();
+    expect((await call('/lineItems/li3', 'DELETE')).status).toBe(204);
+    expect((await call('/results/r-imp-late')).status).toBe(404);
+    expect(await exportedResultIds()).not.toContain('r-imp-late');
+    expect((await deletedSince(before)).sort()).toEqual(['r-imp-late', 'r4']);
   });
 });
