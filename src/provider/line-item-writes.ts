@@ -20,8 +20,9 @@ import { auditWrite } from './write-audit';
  * import writes for lineItems.csv (a scheduled class's subject and class, the term of its grading
  * period, held on its dueDate, scored out of resultValueMax). A teacher's caller writes those of
  * the classes and subjects they teach; one out of its reach answers as unknown, writing nothing.
- * DELETE removes the line item with its results (the binding's results cannot outlive their line
- * item), each student whose mark went named in the audit trail, and leaves a tombstone for each.
+ * DELETE removes the line item with its results, marks and those without a score alike (the
+ * binding's results cannot outlive their line item), each student whose mark went named in the
+ * audit trail, and leaves a tombstone for each.
  */
 const FORBIDDEN: WriteOutcome = { kind: 'forbidden', problem: "The caller's scope may not write line items." };
 
@@ -112,6 +113,7 @@ export async function deleteLineItem(
   const { students } = await inTransaction(parts.store, async (transaction) => {
     const deleted = await deleteAssessment(transaction, existing.id, sourcedId);
     await recordTombstones(transaction, 'assessments', [sourcedId], at);
+    // A result without a score is tombstoned as a mark, as DELETE /results/{id} does for one.
     await recordTombstones(transaction, 'marks', deleted.results, at);
     return deleted;
   });

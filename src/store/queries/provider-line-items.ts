@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Session } from '../session';
 import { ledgerWrite } from './provider-ledger';
 
@@ -127,8 +128,44 @@ export async function putAssessment(
 }
 
 /**
- * Deletes an assessment with its marks (their ledger entries and kept fields) and its own ledger
- * entry and kept row; returns the students whose marks went and the sourcedIds of those marks.
+ * Deletes the kept rows of the results that name a line item and hold no mark (exempt, not
+ * submitted: an import and a consumer's PUT keep those whole, naming the line item by sourcedId,
+ * with no ledger entry); their sourcedIds. Left behind, they would come back with the line item.
+ */
+async function deleteUnscoredResultsOf(transaction: Session, lineItemSourcedId: string): Promise<string[]> {
+  const { db, engine } = transaction;
+  const [before, after] = engine.jsonText('roster_fields.fields').split('?');
+  const lineItemField = sql<string>`${sql.raw(before)}${engine.jsonKeyParameter('lineItemSourcedId')}${sql.raw(after)}`;
+  const rows = await db
+    .selectFrom('roster_fields')
+    .select('sourced_id')
+    .where('file', '=', RESULTS_FILE)
+    .where(lineItemField, '=', lineItemSourcedId)
+    // A mark's row is kept in part and names no line item; this keeps one out whatever it holds.
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('roster_ids')
+            .select('roster_ids.id')
+            .where('roster_ids.kind', '=', 'marks')
+            .whereRef('roster_ids.sourced_id', '=', 'roster_fields.sourced_id'),
+        ),
+      ),
+    )
+    .execute();
+  const sourcedIds = rows.map((row) => row.sourced_id);
+  // Batches within every engine's limit of bound parameters.
+  for (let start = 0; start < sourcedIds.length; start += 500) {
+    const names = sourcedIds.slice(start, start + 500);
+    await db.deleteFrom('roster_fields').where('file', '=', RESULTS_FILE).where('sourced_id', 'in', names).execute();
+  }
+  return sourcedIds;
+}
+
+/**
+ * Deletes an assessment with its results: its marks (their ledger entries and kept fields) and
+ * the kept rows of those without a mark, and its own ledger entry and kept row; returns the
+ * students whose marks went and the sourcedIds of all its results, marks or not.
  */
 export async function deleteAssessment(
   transaction: Session,
@@ -154,6 +191,7 @@ export async function deleteAssessment(
     const names = markSourcedIds.slice(start, start + 500);
     await db.deleteFrom('roster_fields').where('file', '=', RESULTS_FILE).where('sourced_id', 'in', names).execute();
   }
+  const unscored = await deleteUnscoredResultsOf(transaction, sourcedId);
   await db.deleteFrom('marks').where('assessment_id', '=', id).execute();
   await db.deleteFrom('assessments').where('id', '=', id).execute();
   await db.deleteFrom('roster_ids').where('kind', '=', 'assessments').where('id', '=', id).execute();
@@ -162,5 +200,6 @@ export async function deleteAssessment(
     .where('file', '=', LINE_ITEMS_FILE)
     .where('sourced_id', '=', sourcedId)
     .execute();
-  return { students: [...new Set(marks.map((mark) => Number(mark.studentId)))], results: markSourcedIds };
+  const students = [...new Set(marks.map((mark) => Number(mark.studentId)))];
+  return { students, results: [...markSourcedIds, ...unscored] };
 }
