@@ -1,19 +1,13 @@
 import { openGivenBackRows } from '../roster/given-back-rows';
-import { restoreCell } from '../roster/spreadsheet-cells';
 import type { Store } from '../store/open-store';
 import { rosterVersion } from '../store/queries/roster-version';
 import { openImportConnection } from '../store/roster/import-connection';
 import { readUsersOutline } from '../roster/user-outline';
 import { userPages } from '../roster/user-pages';
 import { SchoolCopy } from './school-copy';
-import type { ExportedFile, RowVisit, SchoolReading, StoreReading } from './school-reading';
+import { cellText, type ExportedFile, type RowVisit, type SchoolReading, type StoreReading } from './school-reading';
 
-export type { ExportedFile, ExportedSchool, RowVisit, SchoolReading } from './school-reading';
-
-/** A cell as the exported file is read back: written as text, and a neutralised one restored. */
-export function cellText(value: unknown): string {
-  return restoreCell(value === null || value === undefined ? '' : String(value));
-}
+export { cellText, type ExportedFile, type ExportedSchool, type RowVisit, type SchoolReading } from './school-reading';
 
 /**
  * The one place the provider takes the school's records from: the rows of the OneRoster 1.1 files

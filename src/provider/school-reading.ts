@@ -1,4 +1,10 @@
+import { restoreCell } from '../roster/spreadsheet-cells';
 import type { UserPages } from '../roster/user-pages';
+
+/** A cell as the exported file is read back: written as text, and a neutralised one restored. */
+export function cellText(value: unknown): string {
+  return restoreCell(value === null || value === undefined ? '' : String(value));
+}
 
 /** What a request reads of the school's OneRoster files (exported-rows.ts gives it). */
 export interface ExportedFile {

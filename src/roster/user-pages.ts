@@ -23,7 +23,8 @@ export interface UserPages {
   /** The file's columns, worked out once a version of the school (after a count, before the first row). */
   columns(): Promise<readonly string[]>;
   total(role: string | undefined): number;
-  rows(role: string | undefined, start: number, count: number, visit: UserRowVisit): Promise<void>;
+  /** `piece`: rows read and made per statement (a thousand unless said). */
+  rows(role: string | undefined, start: number, count: number, visit: UserRowVisit, piece?: number): Promise<void>;
 }
 
 /** Rows read and made per statement: a 10,000-row page is made in pieces, its memory flat. */
@@ -98,14 +99,14 @@ export function userPages(connection: ImportConnection, outline: UsersOutline): 
     columns: async () => (await outline.layout(connection)).header,
     total: (role) =>
       segmentsOf(connection, outline, role).reduce((sum, segment) => sum + segment.count, 0) + alone(role).length,
-    async rows(role, start, count, visit) {
+    async rows(role, start, count, visit, piece = CHUNK) {
       const { columns } = await outline.layout(connection);
       let skip = start;
       let left = count;
       for (const segment of segmentsOf(connection, outline, role)) {
         let after: number | undefined;
-        for (let at = skip; at < segment.count && left > 0; at += CHUNK) {
-          const rows = await segment.read(at, Math.min(CHUNK, left), after);
+        for (let at = skip; at < segment.count && left > 0; at += piece) {
+          const rows = await segment.read(at, Math.min(piece, left), after);
           after = rows[rows.length - 1]?.id;
           if (after === undefined) break;
           for (const values of await exportedRows(connection, outline, segment.table, rows, columns)) {

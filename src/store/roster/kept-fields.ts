@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ImportConnection } from './import-connection';
 
 /**
@@ -25,22 +26,17 @@ export async function writeKeptFields(
   }
 }
 
-/**
- * Every kept row (or those of one `file`, such as 'users.csv'), by file then sourcedId, in
- * sourcedId order, but the kept fields of stored marks: there may be millions, and the export
- * reads them with their marks (readSchoolTable's `kept`).
- */
-export async function readKeptFields(
-  connection: ImportConnection,
-  file?: string,
-): Promise<Map<string, Map<string, Record<string, string>>>> {
-  const files = new Map<string, Map<string, Record<string, string>>>();
-  const rows = await connection.all<{ file: string; sourced_id: string; fields: string }>(
-    'SELECT file, sourced_id, fields FROM roster_fields f WHERE NOT (f.file = ? AND EXISTS ' +
-      "(SELECT 1 FROM roster_ids r WHERE r.kind = 'marks' AND r.sourced_id = f.sourced_id))" +
-      `${file === undefined ? '' : ' AND f.file = ?'} ORDER BY file, sourced_id`,
-    file === undefined ? ['results.csv'] : ['results.csv', file],
-  );
+/** Kept rows of one file read per statement, the thread given back between statements. */
+const KEPT_PAGE = 5000;
+
+/** Not the kept fields of stored marks: there may be millions, and the export reads them with their marks. */
+const NOT_A_MARK =
+  "NOT (f.file = 'results.csv' AND EXISTS " +
+  "(SELECT 1 FROM roster_ids r WHERE r.kind = 'marks' AND r.sourced_id = f.sourced_id))";
+
+type KeptByFile = Map<string, Map<string, Record<string, string>>>;
+
+function keptInto(files: KeptByFile, rows: readonly { file: string; sourced_id: string; fields: string }[]): void {
   for (const row of rows) {
     let file = files.get(row.file);
     if (!file) {
@@ -49,7 +45,37 @@ export async function readKeptFields(
     }
     file.set(row.sourced_id, JSON.parse(row.fields) as Record<string, string>);
   }
-  return files;
+}
+
+/**
+ * Every kept row, by file then sourcedId, in sourcedId order, but the kept fields of stored marks
+ * (readSchoolTable's `kept` reads those). With `file` ('users.csv'), that file's alone, read a
+ * page at a time with the thread given back between pages: a large school's users or enrolments
+ * are seconds of rows, and a service reading them goes on answering meanwhile.
+ */
+export async function readKeptFields(connection: ImportConnection, file?: string): Promise<KeptByFile> {
+  const files: KeptByFile = new Map();
+  if (file === undefined) {
+    keptInto(
+      files,
+      await connection.all(
+        `SELECT file, sourced_id, fields FROM roster_fields f WHERE ${NOT_A_MARK} ORDER BY file, sourced_id`,
+      ),
+    );
+    return files;
+  }
+  let after: string | undefined;
+  for (;;) {
+    const rows = await connection.all<{ file: string; sourced_id: string; fields: string }>(
+      `SELECT file, sourced_id, fields FROM roster_fields f WHERE f.file = ?${after === undefined ? '' : ' AND f.sourced_id > ?'} ` +
+        `AND ${NOT_A_MARK} ORDER BY sourced_id LIMIT ?`,
+      after === undefined ? [file, KEPT_PAGE] : [file, after, KEPT_PAGE],
+    );
+    keptInto(files, rows);
+    if (rows.length < KEPT_PAGE) return files;
+    after = rows[rows.length - 1].sourced_id;
+    await nextTurn();
+  }
 }
 
 /** The header names the kept fields of a file's rows use, each once (the columns an export adds for them). */

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ImportConnection } from './import-connection';
 import type { SchoolTable } from './school-tables';
 
@@ -33,6 +34,8 @@ export async function* readSchoolTable(
     for (const row of rows) yield { ...row, id: Number(row.id) };
     if (rows.length < PAGE) return;
     after = Number(rows[rows.length - 1].id);
+    // A service reading a large table (a provider's copy of the school) answers other requests between pages.
+    await nextTurn();
   }
 }
 
