@@ -2,7 +2,7 @@ import { openGivenBackRows } from '../roster/given-back-rows';
 import type { Store } from '../store/open-store';
 import { rosterVersion } from '../store/queries/roster-version';
 import { openImportConnection } from '../store/roster/import-connection';
-import { readUsersOutline } from '../roster/user-outline';
+import { usersOutline } from '../roster/saved-users-outline';
 import { userPages } from '../roster/user-pages';
 import { SchoolCopy } from './school-copy';
 import { cellText, type ExportedFile, type RowVisit, type SchoolReading, type StoreReading } from './school-reading';
@@ -61,7 +61,7 @@ async function openStoreReading(store: Store): Promise<StoreReading> {
       return school;
     },
     async userPages(keep) {
-      const outline = await keep('users', () => readUsersOutline(connection));
+      const outline = await keep('users', () => usersOutline(connection));
       return outline && userPages(connection, outline);
     },
     close: () => connection.release(),

@@ -19,6 +19,7 @@ import type { Progress } from './progress';
 import { type ImportMode, RosterBook } from './roster-book';
 import { readBundle } from './read-bundle';
 import { ledgerView, preloadStore } from './stored-records';
+import { saveUsersOutline } from './saved-users-outline';
 import { deletedIds, writeSchool } from './write-school';
 
 /**
@@ -227,6 +228,9 @@ async function writeUnlessRefused(
       rowsSkipped: problems.rowCount,
     },
   );
+  // Committed: what a OneRoster provider's first page of users needs is worked out now, not by it.
+  // The import is done whether or not this is saved: unsaved, the provider works it out itself.
+  await saveUsersOutline(connection).catch(() => undefined);
   return { written: true, mode, problems, counts, rows, changes };
 }
 

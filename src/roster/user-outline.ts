@@ -1,5 +1,5 @@
 import type { ImportConnection } from '../store/roster/import-connection';
-import { keptColumns } from '../store/roster/kept-fields';
+import { keptColumns, keptRowsOf } from '../store/roster/kept-fields';
 import { countSchoolRows, type StoredRow } from '../store/roster/school-reader';
 import { type SchoolTableName, schoolTable } from '../store/roster/school-tables';
 import {
@@ -113,30 +113,74 @@ async function withMadeUpIds(connection: ImportConnection, rows: KeptRowToResolv
   return resolved;
 }
 
-/** The outline of the school's users.csv, or undefined when the file is better read whole. */
-export async function readUsersOutline(connection: ImportConnection): Promise<UsersOutline | undefined> {
-  const tables = USER_ROLE_TABLES.map(({ table }) => schoolTable(table));
-  const counts = await countSchoolRows(connection, tables);
-  // A school without users writes no users.csv, or one of kept rows alone: read whole.
-  if ([...counts.values()].every((count) => count === 0)) return undefined;
+/**
+ * What of the outline takes a pass over every kept user (half a second for 100,000 users), as the
+ * import saves it with the store's version: the users a kept role moves to another collection (by
+ * table and id), the kept rows of no record (by sourcedId, in sourcedId order), the columns the
+ * kept fields add (once worked out), or `whole` when the file is better read whole.
+ */
+export interface UsersExceptions {
+  readonly whole: boolean;
+  readonly roles: ReadonlyArray<readonly [SchoolTableName, number, string]>;
+  readonly alone: readonly string[];
+  readonly extra?: readonly string[];
+}
+
+/** The exceptions of the school's users.csv, read now. */
+export async function readUsersExceptions(connection: ImportConnection): Promise<UsersExceptions> {
   const found = await keptRowsToResolve(connection, USERS_FILE, USER_ROLE_TABLES, CHOSEN_ROLES);
-  if (found.length > MOST_ROWS_TO_RESOLVE) return undefined;
-  const roles = new Map<SchoolTableName, Map<number, string>>(USER_ROLE_TABLES.map(({ table }) => [table, new Map()]));
-  const alone: Array<Record<string, string>> = [];
+  if (found.length > MOST_ROWS_TO_RESOLVE) return { whole: true, roles: [], alone: [] };
+  const roles: Array<[SchoolTableName, number, string]> = [];
+  const alone: string[] = [];
   for (const row of await withMadeUpIds(connection, found)) {
     const fields = keptFieldsOf(row.fields);
     if (row.table === undefined || row.id === undefined) {
-      if ('sourcedId' in fields) alone.push(fields);
+      if ('sourcedId' in fields) alone.push(row.sourced_id);
       continue;
     }
     const base = USER_ROLE_TABLES.find(({ table }) => table === row.table)?.role;
     const role = keptRole(fields) ?? base;
     const other = base === undefined ? role !== undefined && CHOSEN_ROLES.includes(role) : role !== base;
-    if (other) roles.get(row.table)?.set(row.id, role ?? '');
+    if (other) roles.push([row.table, row.id, role ?? '']);
   }
+  return { whole: false, roles, alone };
+}
+
+/** The columns the kept fields add to users.csv's header, read now. */
+export async function readUsersExtraColumns(connection: ImportConnection): Promise<string[]> {
+  return (await usersLayout(connection)).header.slice(users.export.header.length);
+}
+
+function layoutOf(extra: readonly string[]): UsersLayout {
+  const { header } = users.export;
+  return { header: [...header, ...extra], columns: mergedColumns(header, extra) };
+}
+
+/**
+ * The outline of the school's users.csv from its exceptions (read now, or saved at the store's
+ * version), or undefined when the file is better read whole. The rest is read by the rows it
+ * names: the counts, the fields of the rows kept alone, the school.
+ */
+export async function readUsersOutline(
+  connection: ImportConnection,
+  saved?: UsersExceptions,
+): Promise<UsersOutline | undefined> {
+  const tables = USER_ROLE_TABLES.map(({ table }) => schoolTable(table));
+  const counts = await countSchoolRows(connection, tables);
+  // A school without users writes no users.csv, or one of kept rows alone: read whole.
+  if ([...counts.values()].every((count) => count === 0)) return undefined;
+  const exceptions = saved ?? (await readUsersExceptions(connection));
+  if (exceptions.whole) return undefined;
+  const roles = new Map<SchoolTableName, Map<number, string>>(USER_ROLE_TABLES.map(({ table }) => [table, new Map()]));
+  for (const [table, id, role] of exceptions.roles) roles.get(table)?.set(id, role);
+  const keptAlone = await keptRowsOf(connection, USERS_FILE, exceptions.alone);
+  const alone = exceptions.alone.flatMap((sourcedId) => {
+    const fields = keptAlone.get(sourcedId);
+    return fields ? [keptFieldsOf(fields)] : [];
+  });
   const known = await knownNames(connection, alone.flatMap(namesIn));
   const needed = new Set(requiredColumnsOf(USERS_FILE, '1.1').map((column) => column.toLowerCase()));
-  let layout: Promise<UsersLayout> | undefined;
+  let layout: Promise<UsersLayout> | undefined = exceptions.extra && Promise.resolve(layoutOf(exceptions.extra));
   return {
     counts,
     roles,

@@ -22,6 +22,7 @@ import * as rosterTombstones from './migrations/019-roster-tombstones';
 import * as rosterVersions from './migrations/020-roster-versions';
 import * as districtCallers from './migrations/021-district-callers';
 import * as auditSchool from './migrations/022-audit-school';
+import * as rosterOutlines from './migrations/023-roster-outlines';
 
 /**
  * The migrations in order. Each is written once for both engines and told which one it runs on
@@ -50,6 +51,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: (db: Kysely<unknown>, engine:
   ['020-roster-versions', rosterVersions.up],
   ['021-district-callers', districtCallers.up],
   ['022-audit-school', auditSchool.up],
+  ['023-roster-outlines', rosterOutlines.up],
 ];
 
 /**

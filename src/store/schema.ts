@@ -194,6 +194,13 @@ export interface ReferenceVersionTable {
   version: number;
 }
 
+/** A file's outline saved at a version of the school's records (migration 023), as JSON. */
+export interface RosterOutlineTable {
+  file: string;
+  version: number;
+  outline: string;
+}
+
 /** The fingerprint of the key that seals the store's data (one row). */
 export interface StoreKeyTable {
   id: number;
@@ -325,6 +332,7 @@ export interface Database {
   reference_versions: ReferenceVersionTable;
   /** The version of the school's records but marks (migration 020), shaped as reference_versions. */
   roster_versions: ReferenceVersionTable;
+  roster_outlines: RosterOutlineTable;
   store_key: StoreKeyTable;
   shadow_comparisons: ShadowComparisonTable;
   shadow_differences: ShadowDifferenceTable;

@@ -14,10 +14,8 @@ const ROWS = [
   ['u2', 'Ben'],
   ['u3', 'Cy'],
 ];
-const PAGES = { columns: async () => COLUMNS, total: () => ROWS.length, rows: async () => undefined } as UserPages;
-
-/** A store of one users.csv whose scans may be held before each row, and what was opened and closed. */
-function fakeStore() {
+/** A store of one users.csv whose scans and pages may be held before each row, and what was opened and closed. */
+function fakeStore(rows: readonly string[][] = ROWS) {
   const state = {
     version: 1,
     opened: 0,
@@ -26,13 +24,23 @@ function fakeStore() {
     /** Resolved to let a held scan go on; undefined lets every scan run through. */
     hold: undefined as Promise<void> | undefined,
   };
+  const PAGES: UserPages = {
+    columns: async () => COLUMNS,
+    total: () => rows.length,
+    async rows(_role, start, count, visit) {
+      for (const row of rows.slice(start, start + count)) {
+        await state.hold;
+        if (!(await visit(row))) break;
+      }
+    },
+  };
   const open = async (): Promise<StoreReading> => {
     if (state.failOpen) throw new Error('the store is unreachable');
     state.opened += 1;
     return {
-      whole: async () => new Map([['users', { columns: COLUMNS, rows: ROWS }]]),
+      whole: async () => new Map([['users', { columns: COLUMNS, rows }]]),
       async scan(_name: string, visit: RowVisit) {
-        for (const row of ROWS) {
+        for (const row of rows) {
           await state.hold;
           if (!(await visit(COLUMNS, row))) break;
         }
@@ -45,7 +53,7 @@ function fakeStore() {
     };
   };
   const copy = new SchoolCopy(async () => state.version);
-  return { state, copy, reading: () => copy.reading(open) };
+  return { state, copy, PAGES, reading: () => copy.reading(open) };
 }
 
 /** A plain page read as a request reads it: the pages asked for, then the reading closed. */
@@ -68,7 +76,7 @@ function gate(): { readonly held: Promise<void>; readonly open: () => void } {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 test('a page from the store starts one background read; the pages after it are answered from the copy', async () => {
-  const { state, copy, reading } = fakeStore();
+  const { state, copy, PAGES, reading } = fakeStore();
   const { held, open: go } = gate();
   state.hold = held;
   expect(await pageRead(await reading())).toBe(PAGES);
@@ -93,7 +101,7 @@ test('a page from the store starts one background read; the pages after it are a
 });
 
 test('a background read that fails is not kept, and the next page starts another', async () => {
-  const { state, copy, reading } = fakeStore();
+  const { state, copy, PAGES, reading } = fakeStore();
   const first = await reading();
   await first.userPages?.();
   state.failOpen = true;
@@ -109,7 +117,7 @@ test('a background read that fails is not kept, and the next page starts another
 });
 
 test("no background read starts once the version has moved from the page's", async () => {
-  const { state, copy, reading } = fakeStore();
+  const { state, copy, PAGES, reading } = fakeStore();
   const page = await reading();
   await page.userPages?.();
   state.version = 2;
@@ -121,7 +129,7 @@ test("no background read starts once the version has moved from the page's", asy
 });
 
 test('closing the copy stops a background read under way, closes its reading and keeps nothing', async () => {
-  const { state, copy, reading } = fakeStore();
+  const { state, copy, PAGES, reading } = fakeStore();
   const { held, open: release } = gate();
   state.hold = held;
   expect(await pageRead(await reading())).toBe(PAGES);
@@ -136,4 +144,52 @@ test('closing the copy stops a background read under way, closes its reading and
   expect(await pageRead(await reading())).toBe(PAGES);
   await settle();
   expect(state.opened).toBe(3);
+});
+
+/** A request reading users.csv whole (a filter, a sort): the rows it scans, then its reading closed. */
+async function wholeRead(reading: Awaited<ReturnType<ReturnType<typeof fakeStore>['reading']>>) {
+  const seen: string[] = [];
+  await reading.scan('users', (_columns, values) => {
+    seen.push(values[0]);
+    return true;
+  });
+  await reading.close();
+  return seen;
+}
+
+test('requests reading the whole file while the copy lacks it share one read into the copy, and keep it', async () => {
+  const { state, copy, reading } = fakeStore();
+  const { held, open: go } = gate();
+  state.hold = held;
+  const first = wholeRead(await reading());
+  const second = wholeRead(await reading());
+  await settle();
+  // Neither request opened a reading of its own: the one read into the copy serves both.
+  expect(state.opened).toBe(1);
+  go();
+  expect(await first).toEqual(['u1', 'u2', 'u3']);
+  expect(await second).toEqual(['u1', 'u2', 'u3']);
+  expect(await wholeRead(await reading())).toEqual(['u1', 'u2', 'u3']);
+  expect(state.opened).toBe(1);
+  expect(state.closed).toBe(1);
+  await copy.close();
+});
+
+test('a read into the copy gives the thread back between slices of rows', async () => {
+  const many = Array.from({ length: 2000 }, (_, index) => [`u${index}`, 'Name']);
+  const { copy, reading } = fakeStore(many);
+  // Turns of the event loop taken while the file is read: none if the read held the thread throughout.
+  let turns = 0;
+  let going = true;
+  const count = (): void => {
+    if (!going) return;
+    turns += 1;
+    setImmediate(count);
+  };
+  setImmediate(count);
+  const seen = await wholeRead(await reading());
+  going = false;
+  expect(seen).toHaveLength(2000);
+  expect(turns).toBeGreaterThanOrEqual(2000 / 250 - 1);
+  await copy.close();
 });

@@ -172,6 +172,20 @@ export const SERVICE_DECLARATIONS: TableDeclarations<ServiceTableName> = {
     kept: 'As long as the store.',
     columns: { id: NO, version: NO },
   },
+  roster_outlines: {
+    holds:
+      'What a OneRoster reader of users.csv must know before its first page, saved by the import at a version of the records: the kept rows of no record, the roles kept fields give stored users, the columns the kept fields add.',
+    why: RUNNING,
+    kept: 'Until the next import replaces it; an erasure deletes every row.',
+    columns: {
+      file: NO,
+      version: NO,
+      outline: personal(
+        'teacher',
+        'the sourcedIds of users kept with no record of theirs (staff such as administrators), and the role a kept field gives a stored user, by id',
+      ),
+    },
+  },
   store_key: {
     holds: "The fingerprint of the key sealing the store's data (one row).",
     why: RUNNING,

@@ -134,6 +134,8 @@ export async function eraseRows(session: Session, plan: ErasurePlan, record: Era
     for (const person of [plan.subject, ...plan.guardians]) {
       for (const [table, about] of erasedTables(person)) await eraseStatement(table, about, person).execute(db);
     }
+    // An outline saved for the OneRoster provider may name the person (a kept role): worked out again when next read.
+    await transaction.db.deleteFrom('roster_outlines').execute();
     await transaction.db
       .insertInto('subject_erasures')
       .values({

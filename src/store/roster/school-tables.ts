@@ -37,6 +37,7 @@ export type ServiceTableName =
   | 'service_processes'
   | 'reference_versions'
   | 'roster_versions'
+  | 'roster_outlines'
   | 'store_key'
   | 'shadow_comparisons'
   | 'shadow_differences'
