@@ -182,7 +182,8 @@ export const SERVICE_DECLARATIONS: TableDeclarations<ServiceTableName> = {
       version: NO,
       outline: personal(
         'teacher',
-        'the sourcedIds of users kept with no record of theirs (staff such as administrators), and the role a kept field gives a stored user, by id',
+        'the sourcedIds of users kept with no record of theirs (staff such as administrators), ' +
+          'and the role a kept field gives a stored user, by id',
       ),
     },
   },

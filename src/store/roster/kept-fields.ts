@@ -67,7 +67,8 @@ export async function readKeptFields(connection: ImportConnection, file?: string
   let after: string | undefined;
   for (;;) {
     const rows = await connection.all<{ file: string; sourced_id: string; fields: string }>(
-      `SELECT file, sourced_id, fields FROM roster_fields f WHERE f.file = ?${after === undefined ? '' : ' AND f.sourced_id > ?'} ` +
+      'SELECT file, sourced_id, fields FROM roster_fields f WHERE f.file = ?' +
+        `${after === undefined ? '' : ' AND f.sourced_id > ?'} ` +
         `AND ${NOT_A_MARK} ORDER BY sourced_id LIMIT ?`,
       after === undefined ? [file, KEPT_PAGE] : [file, after, KEPT_PAGE],
     );
