@@ -174,7 +174,9 @@ export const SERVICE_DECLARATIONS: TableDeclarations<ServiceTableName> = {
   },
   roster_outlines: {
     holds:
-      'What a OneRoster reader of users.csv must know before its first page, saved by the import at a version of the records: the kept rows of no record, the roles kept fields give stored users, the columns the kept fields add.',
+      'What a OneRoster reader of users.csv must know before its first page, saved by the import at a ' +
+      'version of the records: the kept rows of no record, the roles kept fields give stored users, ' +
+      'the columns the kept fields add.',
     why: RUNNING,
     kept: 'Until the next import replaces it; an erasure deletes every row.',
     columns: {
