@@ -14,10 +14,15 @@ const READ_EACH_TIME: ReadonlySet<string> = new Set(['results']);
 type FileRead = Promise<ExportedFile | undefined>;
 
 /**
- * Rows made between two turns of the service's thread while a file is read into the copy: a large
- * school's users.csv takes seconds to make, and every other request would wait for all of it.
+ * How long a read into the copy holds the service's thread at most before it gives it back, and
+ * at most how many rows it makes meanwhile: a large school's users.csv takes seconds to make, and
+ * a request arriving meanwhile (an LMS's PUT of a mark, a few milliseconds) waits for a slice, not
+ * for the file.
  */
+const SLICE_MS = 4;
 const ROWS_A_TURN = 250;
+/** Users read and made per statement while the copy is filled: a slice's worth at most. */
+const USERS_A_PIECE = 50;
 
 /** A file read whole into the copy, behind the requests, a slice at a time. */
 interface Fill {
@@ -180,15 +185,22 @@ export class SchoolCopy {
   }
 }
 
-/** Rows gathered into a file, a turn of the thread given back every ROWS_A_TURN of them, until `stopped`. */
+/** Rows gathered into a file, the thread given back every slice (SLICE_MS, ROWS_A_TURN), until `stopped`. */
 class SlicedRows {
   readonly rows: string[][] = [];
   early = false;
+  private sliceStart = performance.now();
+  private sliceRows = 0;
 
   constructor(private readonly stopped: () => boolean) {}
 
   async take(values: readonly string[]): Promise<boolean> {
-    if (this.rows.length % ROWS_A_TURN === ROWS_A_TURN - 1) await nextTurn();
+    this.sliceRows += 1;
+    if (this.sliceRows >= ROWS_A_TURN || performance.now() - this.sliceStart >= SLICE_MS) {
+      await nextTurn();
+      this.sliceStart = performance.now();
+      this.sliceRows = 0;
+    }
     this.early ||= this.stopped();
     if (!this.early) this.rows.push([...values]);
     return !this.early;
@@ -211,7 +223,13 @@ async function readInSlices(
   let columns: readonly string[] | undefined;
   if (pages) {
     columns = (await pages.columns()).map((column) => cellText(column).trim());
-    await pages.rows(undefined, 0, pages.total(undefined), (values) => sliced.take(values.map(cellText)), ROWS_A_TURN);
+    await pages.rows(
+      undefined,
+      0,
+      pages.total(undefined),
+      (values) => sliced.take(values.map(cellText)),
+      USERS_A_PIECE,
+    );
   } else columns = await store.scan(name, (_columns, values) => sliced.take(values));
   if (sliced.early) return 'stopped';
   return columns && { columns, rows: sliced.rows };
