@@ -1,5 +1,5 @@
 import type { ImportConnection } from '../store/roster/import-connection';
-import { rosterVersionOn, saveOutline, savedOutline } from '../store/queries/roster-outlines';
+import { usersVersionOn, saveOutline, savedOutline } from '../store/queries/roster-outlines';
 import type { SchoolTableName } from '../store/roster/school-tables';
 import {
   readUsersExceptions,
@@ -31,26 +31,26 @@ function exceptionsIn(json: string | undefined): UsersExceptions | undefined {
 }
 
 /**
- * users.csv's outline: from what the import saved at the store's current version when it saved it
+ * users.csv's outline: from what the import saved at the users' current version when it saved it
  * (the counts, the rows kept alone and the school read now, a few point lookups), else worked out
  * now (a pass over every kept user: half a second for 100,000).
  */
 export async function usersOutline(connection: ImportConnection): Promise<UsersOutline | undefined> {
-  const version = await rosterVersionOn(connection);
+  const version = await usersVersionOn(connection);
   return readUsersOutline(connection, exceptionsIn(await savedOutline(connection, USERS_FILE, version)));
 }
 
 /**
- * Works users.csv's outline out and saves it at the store's version: called by an import once its
+ * Works users.csv's outline out and saves it at the users' version: called by an import once its
  * change is committed, so that a provider's first page after it reads only what the page names.
  * Saved only if no change came meanwhile, and not for a file better read whole.
  */
 export async function saveUsersOutline(connection: ImportConnection): Promise<void> {
-  const version = await rosterVersionOn(connection);
+  const version = await usersVersionOn(connection);
   const exceptions = await readUsersExceptions(connection);
   if (exceptions.whole) return;
   const extra = await readUsersExtraColumns(connection);
-  if ((await rosterVersionOn(connection)) !== version) return;
+  if ((await usersVersionOn(connection)) !== version) return;
   const { roles, alone } = exceptions;
   await saveOutline(connection, USERS_FILE, version, JSON.stringify({ roles, alone, extra }));
 }

@@ -1,4 +1,4 @@
-import type { ColumnDataType, ColumnDefinitionBuilder, Kysely, RawBuilder } from 'kysely';
+import { type ColumnDataType, type ColumnDefinitionBuilder, type Kysely, type RawBuilder, sql } from 'kysely';
 
 /** A table's reference to another, as the store's catalog lists its foreign keys. */
 export interface TableReference {
@@ -12,10 +12,22 @@ export interface StoreColumn {
   readonly column: string;
 }
 
-/** A table whose changes a counter counts; a change of only the rows whose `column` holds `value` is not counted. */
+/** A table whose changes a counter counts: every row, or the rows `except` and `only` say. */
 export interface CountedTable {
   readonly table: string;
+  /** Rows whose column holds this value are not counted (the marks' ledger entries). */
   readonly except?: { readonly column: string; readonly value: string };
+  /** Only rows whose column holds one of these values are counted (the users' ledger entries). */
+  readonly only?: { readonly column: string; readonly values: readonly string[] };
+}
+
+/** The condition a changed row is counted by (`row`: its alias, or none), or undefined: every row. */
+export function countedRows(counted: CountedTable, row?: string): RawBuilder<unknown> | undefined {
+  const column = (name: string) => (row ? sql`${sql.raw(row)}.${sql.id(name)}` : sql.id(name));
+  if (counted.except) return sql`${column(counted.except.column)} <> ${sql.lit(counted.except.value)}`;
+  if (counted.only)
+    return sql`${column(counted.only.column)} in (${sql.join(counted.only.values.map((value) => sql.lit(value)))})`;
+  return undefined;
 }
 
 /**

@@ -332,6 +332,8 @@ export interface Database {
   reference_versions: ReferenceVersionTable;
   /** The version of the school's records but marks (migration 020), shaped as reference_versions. */
   roster_versions: ReferenceVersionTable;
+  /** The version of what users.csv's outline is read from (migration 023), shaped as reference_versions. */
+  roster_users_versions: ReferenceVersionTable;
   roster_outlines: RosterOutlineTable;
   store_key: StoreKeyTable;
   shadow_comparisons: ShadowComparisonTable;

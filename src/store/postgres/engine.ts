@@ -1,5 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
-import type { Engine, StoreColumn, TableReference } from '../engine';
+import { countedRows, type Engine, type StoreColumn, type TableReference } from '../engine';
 
 const LOCK_ONE_BUCKET = 'select pg_advisory_xact_lock(hashtext($1))';
 
@@ -97,13 +97,13 @@ export const postgresEngine: Engine = {
     const bump = sql`update ${sql.table(counter)} set version = version + 1 where id = 1`;
     await sql`create function ${sql.id(`bump_${counter}`)}() returns trigger language plpgsql as $$
       begin ${bump}; return null; end $$`.execute(db);
-    for (const { table, except } of tables) {
-      const every = except ? sql.raw('truncate') : sql.raw('insert or update or delete or truncate');
-      await sql`create trigger ${sql.id(`${table}_${counter}`)} after ${every} on ${sql.table(table)}
+    for (const table of tables) {
+      const counts = countedRows(table);
+      const every = counts ? sql.raw('truncate') : sql.raw('insert or update or delete or truncate');
+      await sql`create trigger ${sql.id(`${table.table}_${counter}`)} after ${every} on ${sql.table(table.table)}
         for each statement execute function ${sql.id(`bump_${counter}`)}()`.execute(db);
-      if (!except) continue;
-      const counted = sql.id(`bump_${counter}_${table}`);
-      const counts = sql`${sql.id(except.column)} <> ${sql.lit(except.value)}`;
+      if (!counts) continue;
+      const counted = sql.id(`bump_${counter}_${table.table}`);
       await sql`create function ${counted}() returns trigger language plpgsql as $$
         begin
           if exists (select 1 from changed where ${counts}) then ${bump}; end if;
@@ -115,8 +115,8 @@ export const postgresEngine: Engine = {
         ['update', 'new'],
         ['delete', 'old'],
       ] as const) {
-        const name = sql.id(`${table}_${event}_${counter}`);
-        await sql`create trigger ${name} after ${sql.raw(event)} on ${sql.table(table)}
+        const name = sql.id(`${table.table}_${event}_${counter}`);
+        await sql`create trigger ${name} after ${sql.raw(event)} on ${sql.table(table.table)}
           referencing ${sql.raw(rows)} table as changed
           for each statement execute function ${counted}()`.execute(db);
       }

@@ -172,6 +172,12 @@ export const SERVICE_DECLARATIONS: TableDeclarations<ServiceTableName> = {
     kept: 'As long as the store.',
     columns: { id: NO, version: NO },
   },
+  roster_users_versions: {
+    holds: "The version of the school's users as a OneRoster reader outlines them (one row).",
+    why: RUNNING,
+    kept: 'As long as the store.',
+    columns: { id: NO, version: NO },
+  },
   roster_outlines: {
     holds:
       'What a OneRoster reader of users.csv must know before its first page, saved by the import at a ' +

@@ -1,14 +1,14 @@
 import type { ImportConnection } from '../roster/import-connection';
 
 /**
- * A file's outline as the import saves it (migration 023), as JSON, at a version of the school's
- * records (roster_versions). Read and written on the connection given (the import's, or a
+ * A file's outline as the import saves it (migration 023), as JSON, at a version of what it is
+ * read from (roster_users_versions for users.csv). Read and written on the connection given (the import's, or a
  * provider's reading).
  */
 
-/** The version of the school's records but marks, as the connection sees it now. */
-export async function rosterVersionOn(connection: ImportConnection): Promise<number> {
-  const [row] = await connection.all<{ version: number }>('SELECT version FROM roster_versions WHERE id = 1');
+/** The version of what users.csv's outline is read from (the users, their ledger, their kept fields), as seen now. */
+export async function usersVersionOn(connection: ImportConnection): Promise<number> {
+  const [row] = await connection.all<{ version: number }>('SELECT version FROM roster_users_versions WHERE id = 1');
   return Number(row?.version ?? 0);
 }
 

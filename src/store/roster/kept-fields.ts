@@ -104,7 +104,8 @@ export async function keptColumns(connection: ImportConnection, file: string): P
       [file, ...from],
     );
     const end = last === undefined ? [] : [last.sourced_id];
-    const page = `(SELECT fields FROM roster_fields WHERE file = ?${start}${last === undefined ? '' : ' AND sourced_id <= ?'})`;
+    const until = last === undefined ? '' : ' AND sourced_id <= ?';
+    const page = `(SELECT fields FROM roster_fields WHERE file = ?${start}${until})`;
     const found = await connection.all<{ name: string }>(connection.engine.jsonKeys(page, 'fields', '1 = 1'), [
       file,
       ...from,

@@ -38,6 +38,7 @@ export type ServiceTableName =
   | 'reference_versions'
   | 'roster_versions'
   | 'roster_outlines'
+  | 'roster_users_versions'
   | 'store_key'
   | 'shadow_comparisons'
   | 'shadow_differences'

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Engine, StoreColumn, TableReference } from '../engine';
+import { countedRows, type Engine, type StoreColumn, type TableReference } from '../engine';
 
 /** SQLite's spelling of the SQL the two engines differ on (see ../engine.ts). */
 export const sqliteEngine: Engine = {
@@ -63,10 +63,11 @@ export const sqliteEngine: Engine = {
   },
   // Row triggers (SQLite has no others): the rows `except` names are passed over by the trigger's WHEN.
   countRowChanges: async (db, counter, tables) => {
-    for (const { table, except } of tables) {
+    for (const counted of tables) {
+      const { table } = counted;
       for (const event of ['insert', 'update', 'delete']) {
-        const row = sql.raw(event === 'delete' ? 'old' : 'new');
-        const when = except ? sql`when ${row}.${sql.id(except.column)} <> ${sql.lit(except.value)}` : sql``;
+        const condition = countedRows(counted, event === 'delete' ? 'old' : 'new');
+        const when = condition ? sql`when ${condition}` : sql``;
         await sql`create trigger ${sql.id(`${table}_${event}_${counter}`)} after ${sql.raw(event)}
           on ${sql.table(table)} ${when}
           begin update ${sql.table(counter)} set version = version + 1 where id = 1; end`.execute(db);
