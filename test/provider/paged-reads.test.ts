@@ -272,7 +272,7 @@ describeEachEngine('users of an imported school read a page at a time from the s
   });
   afterAll(() => service.close());
 
-  test('a first page after an import or an unrelated change reads the saved outline, not after users change', async () => {
+  test('a page after an import or an unrelated change reads the saved outline; after users change, not', async () => {
     const saved = await readRecorded(service, token, `${ROSTERING}/users?limit=3`);
     expect(saved.sqls.filter((sql) => sql.includes(PAGE_ROWS))).not.toEqual([]);
     expect(saved.sqls.filter((sql) => sql.includes(OUTLINE))).toEqual([]);
