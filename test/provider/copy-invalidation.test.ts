@@ -80,4 +80,32 @@ describeEachEngine('the tables the provider’s copy is read from', (engine) => 
     await rewrite('roster_ids', ofMarks);
     expect(await rosterVersion(store)).toBe(before);
   });
+
+  // The outline of users.csv an import saves (roster_outlines) holds while this version holds.
+  const usersVersion = async () =>
+    Number((await store.db.selectFrom('roster_users_versions').select('version').executeTakeFirstOrThrow()).version);
+  const USERS_READ = ['students', 'teachers', 'guardians'];
+
+  test.each(USERS_READ)("a change to %s moves the users' version", async (table) => {
+    expect([table, (await rowsOf(table)) > 0]).toEqual([table, true]);
+    const before = await usersVersion();
+    await rewrite(table);
+    expect([table, (await usersVersion()) > before]).toEqual([table, true]);
+  });
+
+  test("the users' ledger and kept fields move the users' version; other tables and rows leave it", async () => {
+    const ofUsers = [sql`kind = 'students'`, sql`file = 'users.csv'`];
+    let before = await usersVersion();
+    await rewrite('roster_ids', ofUsers[0]);
+    expect(await usersVersion()).toBeGreaterThan(before);
+    before = await usersVersion();
+    await rewrite('roster_fields', ofUsers[1]);
+    expect(await usersVersion()).toBeGreaterThan(before);
+    before = await usersVersion();
+    for (const table of COPIED_TABLES.filter((each) => !USERS_READ.includes(each) && !each.startsWith('roster_')))
+      await rewrite(table);
+    await rewrite('roster_ids', sql`kind = 'marks'`);
+    await rewrite('marks');
+    expect(await usersVersion()).toBe(before);
+  });
 });
