@@ -19,10 +19,10 @@ type FileRead = Promise<ExportedFile | undefined>;
  * a request arriving meanwhile (an LMS's PUT of a mark, a few milliseconds) waits for a slice, not
  * for the file.
  */
-const SLICE_MS = 4;
+const SLICE_MS = 1;
 const ROWS_A_TURN = 250;
 /** Users read and made per statement while the copy is filled: a slice's worth at most. */
-const USERS_A_PIECE = 50;
+const USERS_A_PIECE = 20;
 
 /** A file read whole into the copy, behind the requests, a slice at a time. */
 interface Fill {

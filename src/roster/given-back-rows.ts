@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ImportConnection } from '../store/roster/import-connection';
 import { readKeptFields } from '../store/roster/kept-fields';
 import type { BundleWriter } from './bundle-writer';
@@ -58,6 +59,21 @@ export interface GivenBackRows {
   scan(file: string, sink: RowSink): Promise<void>;
 }
 
+/** Kept rows looked at between two turns of the thread: a large school's enrolments are 200,000 of them. */
+const ROWS_A_TURN = 5000;
+
+/** Every sourcedId the kept rows name, each once, the thread given back every ROWS_A_TURN rows. */
+async function namesOf(rows: ReadonlyMap<string, Readonly<Record<string, string>>> | undefined): Promise<Set<string>> {
+  const names = new Set<string>();
+  let seen = 0;
+  for (const fields of rows?.values() ?? []) {
+    for (const name of namesIn(fields)) names.add(name);
+    seen += 1;
+    if (seen % ROWS_A_TURN === 0) await nextTurn();
+  }
+  return names;
+}
+
 /** What one file's rows are made from: its module's tables, and its kept fields with the names they hold known. */
 interface FileSource {
   readonly source: ExportSource;
@@ -77,8 +93,7 @@ async function fileSource(connection: ImportConnection, file: string): Promise<F
   const source = await openSchoolRows(connection, collection?.export.reads.whole ?? []);
   // The kept rows of 1.2 (its results without a score among them): a 1.1 reader leaves those out itself.
   const kept = await keptToGiveBack(connection, '1.2', `${file}.csv`);
-  const names = [...(kept.get(`${file}.csv`)?.values() ?? [])].flatMap(namesIn);
-  const known = await knownNames(connection, names, source.school.storedSourcedIds());
+  const known = await knownNames(connection, await namesOf(kept.get(`${file}.csv`)), source.school.storedSourcedIds());
   return { source, kept, known };
 }
 

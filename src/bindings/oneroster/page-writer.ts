@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ServerResponse } from 'node:http';
 import type { RecordPage } from '../../provider/record-pages';
 import type { RecordQuery } from '../../provider/record-query';
@@ -58,6 +59,10 @@ export async function writePage(
   if (requestId) headers['X-Request-Id'] = requestId;
   response.writeHead(200, headers);
   let pending = written(response, `{${JSON.stringify(key)}:[`);
+  // Node holds a response's first writes until the current turn ends, and a page's first records
+  // may be made in one turn (read from the store, its statements synchronous on SQLite): the
+  // headers and the opening go out now, so that the client has the total before the records.
+  await nextTurn();
   let pieces: string[] = [];
   let first = true;
   const flush = async () => {
