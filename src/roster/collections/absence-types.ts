@@ -17,7 +17,7 @@ export const absenceTypes = {
     header: COLUMNS,
     *rows({ school }): RowsOf<Column> {
       for (const row of storedRows(school, 'absence_types'))
-        yield { ...ownCells(school, 'absence_types', row), name: row.name_ar, nameEn: row.name_en };
+        yield { name: row.name_ar, nameEn: row.name_en, ...ownCells(school, 'absence_types', row) };
     },
   },
 } as const satisfies OwnFileCollection<'absenceTypes', 'absence_types', Column>;

@@ -44,19 +44,18 @@ export const academicSessions = {
     *rows({ school }): RowsOf<Column> {
       for (const row of storedRows(school, 'academic_years')) {
         yield {
-          ...commonCells(school, 'academic_years', row),
           title: row.name,
           type: 'schoolYear',
           startDate: row.starts_on,
           endDate: row.ends_on,
           schoolYear: endYear(row),
           'metadata.contractId': row.id,
+          ...commonCells(school, 'academic_years', row),
         };
       }
       const years = storedById(school, 'academic_years');
       for (const row of storedRows(school, 'terms')) {
         yield {
-          ...commonCells(school, 'terms', row),
           title: row.name_ar,
           type: 'term',
           startDate: row.starts_on,
@@ -65,6 +64,7 @@ export const academicSessions = {
           schoolYear: endYear(years.get(Number(row.academic_year_id))),
           'metadata.nameEn': row.name_en,
           'metadata.contractId': row.id,
+          ...commonCells(school, 'terms', row),
         };
       }
     },

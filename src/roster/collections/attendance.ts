@@ -67,7 +67,6 @@ export const attendance = {
       for await (const row of streamedRows(school, 'attendance')) {
         const record = records.get(Number(row.student_record_id));
         yield {
-          ...ownCells(school, 'attendance', row),
           studentSourcedId: school.ref('students', record?.student_id),
           classSourcedId: school.ref('classes', record?.class_id),
           date: row.occurred_on,
@@ -75,6 +74,7 @@ export const attendance = {
           absenceTypeSourcedId: school.ref('absence_types', row.absence_type_id),
           minutesLate: row.minutes_late,
           note: row.note,
+          ...ownCells(school, 'attendance', row),
         };
       }
     },

@@ -45,10 +45,10 @@ export const categories = {
     *rows({ school }): RowsOf<Column> {
       for (const row of storedRows(school, 'assessment_categories')) {
         yield {
-          ...commonCells(school, 'assessment_categories', row),
           title: row.name_ar,
           'metadata.nameEn': row.name_en,
           'metadata.contractId': row.id,
+          ...commonCells(school, 'assessment_categories', row),
         };
       }
     },

@@ -25,12 +25,12 @@ export const classNotes = {
     async *rows({ school }): AsyncRowsOf<Column> {
       for await (const row of streamedRows(school, 'class_notes')) {
         yield {
-          ...ownCells(school, 'class_notes', row),
           classSourcedId: school.ref('classes', row.class_id),
           teacherSourcedId: school.ref('teachers', row.teacher_id),
           date: row.posted_on,
           title: row.title,
           text: row.text,
+          ...ownCells(school, 'class_notes', row),
         };
       }
     },

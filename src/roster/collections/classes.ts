@@ -71,7 +71,6 @@ export const classes = {
       const subjectOf = firstSubjects(school);
       for (const row of storedRows(school, 'classes')) {
         yield {
-          ...commonCells(school, 'classes', row),
           title: row.name_ar,
           grades: gradeOf(row),
           courseSourcedId: school.ref('subjects', subjectOf(row.id)),
@@ -81,6 +80,7 @@ export const classes = {
           termSourcedIds: school.ref('academic_years', row.academic_year_id),
           'metadata.nameEn': row.name_en,
           'metadata.contractId': row.id,
+          ...commonCells(school, 'classes', row),
         };
       }
       const homerooms = storedById(school, 'classes');
@@ -89,7 +89,6 @@ export const classes = {
         const klass = homerooms.get(Number(row.class_id));
         const subject = subjects.get(Number(row.subject_id));
         yield {
-          ...commonCells(school, 'class_subjects', row),
           title: `${subject?.name_ar ?? ''} - ${klass?.name_ar ?? ''}`,
           grades: gradeOf(klass),
           courseSourcedId: school.ref('subjects', row.subject_id),
@@ -99,6 +98,7 @@ export const classes = {
           'metadata.nameEn': `${subject?.name_en ?? ''} - ${klass?.name_en ?? ''}`,
           'metadata.homeroomSourcedId': school.ref('classes', row.class_id),
           'metadata.contractId': row.id,
+          ...commonCells(school, 'class_subjects', row),
         };
       }
     },

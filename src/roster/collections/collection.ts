@@ -113,7 +113,12 @@ export function sourcedIdOf(school: SchoolSnapshot, table: SchoolTableName, row:
   return school.sourcedIdOf(table, row as unknown as StoredRow);
 }
 
-/** sourcedId, status and dateLastModified of a stored row: the columns every file starts with. */
+/**
+ * sourcedId, status and dateLastModified of a stored row: the columns every file starts with.
+ * Spread last into a row's literal, never first: V8 (Node 20) makes a literal that starts with a
+ * spread and gains properties after it a hundred times slower (45 µs against 0.4 µs a row of
+ * users), which millions of marks or attendance rows pay.
+ */
 export function commonCells(
   school: SchoolSnapshot,
   table: SchoolTableName,

@@ -56,12 +56,12 @@ export const courses = {
       const orgSourcedId = schoolSourcedId(school);
       for (const row of storedRows(school, 'subjects')) {
         yield {
-          ...commonCells(school, 'subjects', row),
           title: row.name_ar,
           courseCode: row.code,
           orgSourcedId,
           'metadata.nameEn': row.name_en,
           'metadata.contractId': row.id,
+          ...commonCells(school, 'subjects', row),
         };
       }
     },

@@ -41,13 +41,13 @@ export const devices = {
     async *rows({ school }): AsyncRowsOf<Column> {
       for await (const row of streamedRows(school, 'devices')) {
         yield {
-          ...ownCells(school, 'devices', row),
           guardianSourcedId: school.ref('guardians', row.guardian_id),
           applicationId: row.application_id,
           deviceId: row.device_id,
           pushToken: row.push_token,
           platform: row.platform,
           enabled: trueOrFalse(row.enabled),
+          ...ownCells(school, 'devices', row),
         };
       }
     },

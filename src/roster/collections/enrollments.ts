@@ -71,7 +71,6 @@ export const enrollments = {
       for (const row of storedRows(school, 'student_records')) {
         if (row.class_id === null) continue;
         yield {
-          ...commonCells(school, 'student_records', row),
           classSourcedId: school.ref('classes', row.class_id),
           schoolSourcedId: orgSourcedId,
           userSourcedId: school.ref('students', row.student_id),
@@ -79,18 +78,19 @@ export const enrollments = {
           primary: 'false',
           beginDate: row.enrolled_on,
           'metadata.contractId': row.id,
+          ...commonCells(school, 'student_records', row),
         };
       }
       const sections = sectionsOf(school);
       for (const row of storedRows(school, 'teacher_assignments')) {
         yield {
-          ...commonCells(school, 'teacher_assignments', row),
           classSourcedId: sectionRef(school, sections, row),
           schoolSourcedId: orgSourcedId,
           userSourcedId: school.ref('teachers', row.teacher_id),
           role: 'teacher',
           primary: 'false',
           'metadata.contractId': row.id,
+          ...commonCells(school, 'teacher_assignments', row),
         };
       }
     },

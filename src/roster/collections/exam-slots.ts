@@ -49,7 +49,6 @@ export const examSlots = {
     async *rows({ school }): AsyncRowsOf<Column> {
       for await (const row of streamedRows(school, 'exam_slots')) {
         yield {
-          ...ownCells(school, 'exam_slots', row),
           examSourcedId: school.ref('exams', row.exam_id),
           classSourcedId: school.ref('classes', row.class_id),
           courseSourcedId: school.ref('subjects', row.subject_id),
@@ -57,6 +56,7 @@ export const examSlots = {
           startTime: row.starts_at,
           endTime: row.ends_at,
           room: row.room,
+          ...ownCells(school, 'exam_slots', row),
         };
       }
     },

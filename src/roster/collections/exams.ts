@@ -21,10 +21,10 @@ export const exams = {
     *rows({ school }): RowsOf<Column> {
       for (const row of storedRows(school, 'exams')) {
         yield {
-          ...ownCells(school, 'exams', row),
           termSourcedId: school.ref('terms', row.term_id),
           name: row.name_ar,
           nameEn: row.name_en,
+          ...ownCells(school, 'exams', row),
         };
       }
     },

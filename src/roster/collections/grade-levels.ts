@@ -41,10 +41,10 @@ export const gradeLevels = {
     *rows({ school }): RowsOf<Column> {
       for (const row of storedRows(school, 'grade_levels'))
         yield {
-          ...ownCells(school, 'grade_levels', row),
           ordinal: row.ordinal,
           name: row.name_ar,
           nameEn: row.name_en,
+          ...ownCells(school, 'grade_levels', row),
         };
     },
   },

@@ -71,7 +71,6 @@ export const lineItems = {
       const sections = sectionsOf(school);
       for (const row of storedRows(school, 'assessments')) {
         yield {
-          ...commonCells(school, 'assessments', row),
           title: row.name_ar,
           description: '',
           assignDate: row.held_on,
@@ -83,6 +82,7 @@ export const lineItems = {
           resultValueMax: row.max_score,
           'metadata.nameEn': row.name_en,
           'metadata.contractId': row.id,
+          ...commonCells(school, 'assessments', row),
         };
       }
     },

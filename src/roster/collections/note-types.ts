@@ -21,10 +21,10 @@ export const noteTypes = {
     *rows({ school }): RowsOf<Column> {
       for (const row of storedRows(school, 'note_types')) {
         yield {
-          ...ownCells(school, 'note_types', row),
           name: row.name_ar,
           nameEn: row.name_en,
           positive: trueOrFalse(row.is_positive),
+          ...ownCells(school, 'note_types', row),
         };
       }
     },

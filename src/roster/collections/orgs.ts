@@ -96,11 +96,11 @@ export const orgs = {
     *rows({ school }): RowsOf<Column> {
       for (const row of storedRows(school, 'schools')) {
         yield {
-          ...commonCells(school, 'schools', row),
           name: row.name_ar,
           type: 'school',
           'metadata.nameEn': row.name_en,
           'metadata.contractId': row.id,
+          ...commonCells(school, 'schools', row),
         };
       }
     },

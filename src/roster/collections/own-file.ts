@@ -58,9 +58,9 @@ export interface OwnFileCollection<Name extends string, Table extends SchoolTabl
   readonly export: ExportPart<CommonColumn | Column>;
 }
 
-/** sourcedId, status, dateLastModified and contractId of a stored row. */
+/** sourcedId, status, dateLastModified and contractId of a stored row (spread last: see commonCells). */
 export function ownCells(school: SchoolSnapshot, table: SchoolTableName, row: StoredRecord) {
-  return { ...commonCells(school, table, row), contractId: row.id };
+  return { contractId: row.id, ...commonCells(school, table, row) };
 }
 
 /** A table's rows read a page at a time (a large one: attendance, notes), typed as the table. */

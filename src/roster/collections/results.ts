@@ -99,7 +99,6 @@ async function* exportedResults(source: ExportSource): AsyncRowsOf<Column> {
   for await (const stored of marks) {
     const row = stored as unknown as StoredRowOf<'marks'>;
     const record: Record<Column | 'metadata.contractId', Cell> = {
-      ...commonCells(school, 'marks', row),
       lineItemSourcedId: school.ref('assessments', row.assessment_id),
       studentSourcedId: school.ref('students', records.get(Number(row.student_record_id))?.student_id),
       scoreStatus: 'fully graded',
@@ -107,6 +106,7 @@ async function* exportedResults(source: ExportSource): AsyncRowsOf<Column> {
       scoreDate: assessments.get(Number(row.assessment_id))?.held_on ?? '',
       comment: '',
       'metadata.contractId': row.id,
+      ...commonCells(school, 'marks', row),
     };
     yield withKept(record, row.kept, spelling);
   }

@@ -32,12 +32,12 @@ export const studentNotes = {
     async *rows({ school }): AsyncRowsOf<Column> {
       for await (const row of streamedRows(school, 'student_notes')) {
         yield {
-          ...ownCells(school, 'student_notes', row),
           studentSourcedId: school.ref('students', row.student_id),
           noteTypeSourcedId: school.ref('note_types', row.note_type_id),
           teacherSourcedId: school.ref('teachers', row.teacher_id),
           date: row.written_on,
           text: row.text,
+          ...ownCells(school, 'student_notes', row),
         };
       }
     },

@@ -89,7 +89,6 @@ function userRow(
   const sourcedId = sourcedIdOf(school, table, row);
   const [given, family] = splitName(String(row.name_ar));
   return {
-    ...commonCells(school, table, row),
     enabledUser: 'true',
     orgSourcedIds: schoolSourcedId(school),
     role: user.role,
@@ -103,6 +102,7 @@ function userRow(
     'metadata.nameEn': row.name_en,
     'metadata.relation': user.relation,
     'metadata.contractId': row.id,
+    ...commonCells(school, table, row),
   };
 }
 
