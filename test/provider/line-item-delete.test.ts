@@ -5,7 +5,7 @@ import { exportSchool } from '../../src/roster/export-school';
 import { SILENT_PROGRESS } from '../../src/roster/progress';
 import type { RunningService } from '../../src/service';
 import { describeEachEngine } from '../support/engines';
-import { idsOf, importSmallSchool, startProviderWithToken, withToken } from '../support/provider-client';
+import { idsOf, importSmallSchool, lineItemBody, startProviderWithToken, withToken } from '../support/provider-client';
 import { smallSchool } from '../support/roster-bundle';
 
 /**
@@ -17,20 +17,7 @@ import { smallSchool } from '../support/roster-bundle';
  */
 const GRADEBOOK = '/ims/oneroster/gradebook/v1p2';
 const changesSince = (since: string) => `filter=${encodeURIComponent(`dateLastModified>'${since}'`)}`;
-const lineItem = {
-  lineItem: {
-    sourcedId: 'li-trip',
-    status: 'active',
-    title: 'Field trip report',
-    assignDate: '2026-10-01T08:00:00Z',
-    dueDate: '2026-10-08T23:59:00Z',
-    class: { sourcedId: 'math-7a', type: 'class' },
-    category: { sourcedId: 'cat-quiz', type: 'category' },
-    gradingPeriod: { sourcedId: 'gp1', type: 'academicSession' },
-    resultValueMin: 0,
-    resultValueMax: 20,
-  },
-};
+const lineItem = lineItemBody({ sourcedId: 'li-trip', title: 'Field trip report' });
 const result = (sourcedId: string, of: string, student: string, status: string, score?: number) => ({
   result: {
     sourcedId,

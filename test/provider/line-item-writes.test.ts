@@ -8,6 +8,7 @@ import {
   startProviderService,
   tokenFor,
   withToken,
+  lineItemBody,
 } from '../support/provider-client';
 
 /**
@@ -17,21 +18,7 @@ import {
  * and subjects they teach; a DELETE removes the line item with its results; every write is audited.
  */
 const GRADEBOOK = '/ims/oneroster/gradebook/v1p2';
-const lineItem = (overrides: Record<string, unknown> = {}) => ({
-  lineItem: {
-    status: 'active',
-    title: 'Fractions homework',
-    description: 'Chapter 4, exercises 1-12',
-    assignDate: '2026-10-01T08:00:00Z',
-    dueDate: '2026-10-08T23:59:00Z',
-    class: { sourcedId: 'math-7a', type: 'class' },
-    category: { sourcedId: 'cat-quiz', type: 'category' },
-    gradingPeriod: { sourcedId: 'gp1', type: 'academicSession' },
-    resultValueMin: 0,
-    resultValueMax: 20,
-    ...overrides,
-  },
-});
+const lineItem = lineItemBody;
 
 describeEachEngine('line item writes', (engine) => {
   let service: RunningService;

@@ -115,3 +115,25 @@ export const ROSTERING = '/ims/oneroster/rostering/v1p2';
 export function idsOf(text: string, key: string): string[] {
   return (JSON.parse(text)[key] as Array<{ sourcedId: string }>).map((record) => record.sourcedId);
 }
+
+/**
+ * A 1.2 line item's PUT body in the small school (math-7a, cat-quiz, gp1), out of 20: the fields
+ * an LMS sends, each replaceable by `overrides`.
+ */
+export function lineItemBody(overrides: Record<string, unknown> = {}) {
+  return {
+    lineItem: {
+      status: 'active',
+      title: 'Fractions homework',
+      description: 'Chapter 4, exercises 1-12',
+      assignDate: '2026-10-01T08:00:00Z',
+      dueDate: '2026-10-08T23:59:00Z',
+      class: { sourcedId: 'math-7a', type: 'class' },
+      category: { sourcedId: 'cat-quiz', type: 'category' },
+      gradingPeriod: { sourcedId: 'gp1', type: 'academicSession' },
+      resultValueMin: 0,
+      resultValueMax: 20,
+      ...overrides,
+    },
+  };
+}
